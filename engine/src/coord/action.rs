@@ -1,0 +1,190 @@
+//! Actions and the per-entity queue.
+
+use std::collections::VecDeque;
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+/// One thing an entity does. Instant actions (say, sound, trigger, signal) finish on the tick
+/// they start; the others run over several ticks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Action {
+    /// Walk to a point, in a straight line, at the entity's speed.
+    MoveTo {
+        /// Where to (map units).
+        target: Vec2,
+    },
+    /// Walk through the points in order.
+    FollowPath {
+        /// The points (map units).
+        points: Vec<Vec2>,
+        /// The index of the next point to reach.
+        next: usize,
+    },
+    /// Say a line.
+    Say {
+        /// The line.
+        text: String,
+    },
+    /// Play a sound.
+    PlaySound {
+        /// The sound's name.
+        name: String,
+    },
+    /// Fire a trigger.
+    Trigger {
+        /// The trigger's name.
+        name: String,
+    },
+    /// Do nothing for a number of ticks.
+    Sleep {
+        /// Ticks left.
+        ticks: u32,
+    },
+    /// Send a signal in a scope.
+    Signal {
+        /// The scope (group or sequence instance).
+        scope: String,
+        /// The signal id.
+        id: String,
+    },
+    /// Wait until a signal has been sent in a scope (at once if it already was).
+    Wait {
+        /// The scope.
+        scope: String,
+        /// The signal id.
+        id: String,
+        /// Whether the wait has been logged as begun.
+        logged: bool,
+    },
+}
+
+impl Action {
+    /// The action's name as scripts and the trace spell it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::MoveTo { .. } => "move_to",
+            Action::FollowPath { .. } => "follow_path",
+            Action::Say { .. } => "say",
+            Action::PlaySound { .. } => "play_sound",
+            Action::Trigger { .. } => "trigger",
+            Action::Sleep { .. } => "sleep",
+            Action::Signal { .. } => "signal",
+            Action::Wait { .. } => "wait",
+        }
+    }
+
+    /// Whether the action finishes on the tick it starts.
+    pub fn is_instant(&self) -> bool {
+        matches!(self, Action::Say { .. } | Action::PlaySound { .. } | Action::Trigger { .. } | Action::Signal { .. })
+    }
+}
+
+/// What an entity is doing (the front) and will do next.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ActionQueue {
+    items: VecDeque<Action>,
+    /// Whether the front action has started (its start has been logged).
+    pub(crate) started: bool,
+}
+
+impl ActionQueue {
+    /// Appends an action.
+    pub fn push(&mut self, action: Action) {
+        self.items.push_back(action);
+    }
+
+    /// Replaces everything with `action` — unless `action` is what is running already, in which
+    /// case it goes on undisturbed. Behaviour scripts that ask for the same thing every think tick
+    /// (DoFlee every tick) thereby continue it instead of restarting it.
+    pub fn request(&mut self, action: Action) {
+        if self.items.front().is_some_and(|a| same_request(a, &action)) {
+            self.items.truncate(1);
+            return;
+        }
+        self.clear();
+        self.push(action);
+    }
+
+    /// Drops every action.
+    pub fn clear(&mut self) {
+        self.items.clear();
+        self.started = false;
+    }
+
+    /// The running action.
+    pub fn front(&self) -> Option<&Action> {
+        self.items.front()
+    }
+
+    /// The running action, mutably.
+    pub fn front_mut(&mut self) -> Option<&mut Action> {
+        self.items.front_mut()
+    }
+
+    /// Finishes the running action; the next one starts.
+    pub fn pop(&mut self) -> Option<Action> {
+        self.started = false;
+        self.items.pop_front()
+    }
+
+    /// Whether there is nothing to do.
+    pub fn is_idle(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// How many actions are queued, the running one included.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Whether the queue is empty.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The queued actions, front first.
+    pub fn iter(&self) -> impl Iterator<Item = &Action> {
+        self.items.iter()
+    }
+}
+
+/// Whether a newly requested action asks for what `running` already does (progress fields such
+/// as a path's next index and a wait's logged flag do not count).
+fn same_request(running: &Action, requested: &Action) -> bool {
+    match (running, requested) {
+        (Action::FollowPath { points: a, .. }, Action::FollowPath { points: b, .. }) => a == b,
+        (Action::Wait { scope: s1, id: i1, .. }, Action::Wait { scope: s2, id: i2, .. }) => s1 == s2 && i1 == i2,
+        (Action::Sleep { .. }, Action::Sleep { .. }) => true,
+        _ => running == requested,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requesting_the_running_action_continues_it() {
+        let mut q = ActionQueue::default();
+        q.push(Action::FollowPath { points: vec![Vec2::ONE, Vec2::X], next: 1 });
+        q.push(Action::Say { text: "after".into() });
+        q.started = true;
+        q.request(Action::FollowPath { points: vec![Vec2::ONE, Vec2::X], next: 0 });
+        assert_eq!(q.len(), 1);
+        assert!(q.started, "still running, not restarted");
+        assert_eq!(q.front(), Some(&Action::FollowPath { points: vec![Vec2::ONE, Vec2::X], next: 1 }));
+        q.request(Action::Say { text: "other".into() });
+        assert!(!q.started);
+        assert_eq!(q.front().map(Action::name), Some("say"));
+    }
+
+    #[test]
+    fn names_and_instants() {
+        assert!(Action::Say { text: String::new() }.is_instant());
+        assert!(!Action::Sleep { ticks: 1 }.is_instant());
+        assert_eq!(Action::MoveTo { target: Vec2::ZERO }.name(), "move_to");
+    }
+}

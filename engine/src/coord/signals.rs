@@ -1,0 +1,48 @@
+//! Scoped signals.
+
+use std::collections::BTreeSet;
+
+/// The signals sent so far, each in a scope (a group or a sequence instance) so that two squads
+/// running the same script do not release each other.
+///
+/// A signal stays sent until its scope is cleared: one sent before anybody waits for it releases
+/// that wait as soon as it starts (000 §6.4.3).
+#[derive(Debug, Clone, Default)]
+pub struct Signals {
+    sent: BTreeSet<(String, String)>,
+}
+
+impl Signals {
+    /// Marks `id` as sent in `scope`. Returns `false` if it already was.
+    pub fn send(&mut self, scope: &str, id: &str) -> bool {
+        self.sent.insert((scope.to_owned(), id.to_owned()))
+    }
+
+    /// Whether `id` has been sent in `scope`.
+    pub fn is_sent(&self, scope: &str, id: &str) -> bool {
+        self.sent.contains(&(scope.to_owned(), id.to_owned()))
+    }
+
+    /// Forgets every signal of `scope` (a sequence does this when it starts).
+    pub fn clear_scope(&mut self, scope: &str) {
+        self.sent.retain(|(s, _)| s != scope);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_do_not_leak_and_clearing_is_per_scope() {
+        let mut s = Signals::default();
+        assert!(s.send("squad-a", "breach"));
+        assert!(!s.send("squad-a", "breach"));
+        assert!(s.is_sent("squad-a", "breach"));
+        assert!(!s.is_sent("squad-b", "breach"));
+        s.send("squad-b", "go");
+        s.clear_scope("squad-a");
+        assert!(!s.is_sent("squad-a", "breach"));
+        assert!(s.is_sent("squad-b", "go"));
+    }
+}

@@ -1,0 +1,38 @@
+//! # tactica-engine
+//!
+//! The Rust core of Tactica: everything that must be fast and knows no script language.
+//!
+//! - [`world`]: entities in a slotmap ([`world::Entity`], [`world::EntityId`]), globals, named
+//!   places and regions, the fixed-step [`world::Clock`], one seeded [`world::WorldRng`], the
+//!   [`world::EventLog`] that becomes the trace, and the phases of a tick.
+//! - [`grid`]: tile [`grid::Map`]s, the MovingAI and ASCII loaders, terrain costs, line of sight.
+//! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
+//!   [`coord::Signals`].
+//! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
+//!
+//! ```
+//! use tactica_engine::{coord::Action, grid::Map, world::{Entity, World}};
+//! use glam::{IVec2, Vec2};
+//!
+//! let mut world = World::new(Map::open(8, 8), 10, 42);
+//! let mut guard = Entity::new("guard", "human", IVec2::new(1, 1));
+//! guard.speed = 10.0;
+//! let id = world.spawn(guard).unwrap();
+//! world.entity_mut(id).unwrap().actions.push(Action::MoveTo { target: Vec2::new(4.5, 1.5) });
+//! for _ in 0..5 {
+//!     world.step(|_world, _commands| { /* scripts would run here */ });
+//! }
+//! assert_eq!(world.entity(id).unwrap().cell(), IVec2::new(4, 1));
+//! ```
+//!
+//! **Architecture invariant:** nothing here names Lua, Rhai or Tactica Script; the script host
+//! lends scripts `&World` and applies the [`world::Command`]s they return.
+
+#![warn(missing_docs)]
+
+pub mod coord;
+pub mod grid;
+pub mod value;
+pub mod world;
+
+pub use value::{Table, Value, ValueType};

@@ -1,0 +1,229 @@
+//! The dynamic value that attributes, globals, blackboards and script calls carry.
+//!
+//! One type for all of them, so that a value set by a scenario file, read by a `.tac` script and
+//! written back by a Lua script is the same thing everywhere. Maps are `BTreeMap`s so that
+//! iterating them, and serialising them into the trace, is in a stable order (determinism).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+use crate::world::EntityId;
+
+/// A dynamically typed value.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// No value.
+    #[default]
+    Nil,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A whole number.
+    Int(i64),
+    /// A real number.
+    Float(f64),
+    /// Text.
+    Str(String),
+    /// A 2-D vector (positions, directions).
+    Vec2(Vec2),
+    /// A handle to an entity. Handles carry a generation, so a stale handle is detected.
+    Entity(EntityId),
+    /// An ordered list.
+    List(Vec<Value>),
+    /// A string-keyed map, iterated in key order.
+    Map(BTreeMap<String, Value>),
+}
+
+/// The type of a [`Value`], used by schemas and checkers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValueType {
+    /// [`Value::Nil`].
+    Nil,
+    /// [`Value::Bool`].
+    Bool,
+    /// [`Value::Int`].
+    Int,
+    /// [`Value::Float`].
+    Float,
+    /// [`Value::Str`].
+    Str,
+    /// [`Value::Vec2`].
+    Vec2,
+    /// [`Value::Entity`].
+    Entity,
+    /// [`Value::List`].
+    List,
+    /// [`Value::Map`].
+    Map,
+}
+
+impl fmt::Display for ValueType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            ValueType::Nil => "nil",
+            ValueType::Bool => "bool",
+            ValueType::Int => "int",
+            ValueType::Float => "float",
+            ValueType::Str => "string",
+            ValueType::Vec2 => "vec2",
+            ValueType::Entity => "entity",
+            ValueType::List => "list",
+            ValueType::Map => "map",
+        };
+        f.write_str(name)
+    }
+}
+
+impl Value {
+    /// The value's type.
+    pub fn value_type(&self) -> ValueType {
+        match self {
+            Value::Nil => ValueType::Nil,
+            Value::Bool(_) => ValueType::Bool,
+            Value::Int(_) => ValueType::Int,
+            Value::Float(_) => ValueType::Float,
+            Value::Str(_) => ValueType::Str,
+            Value::Vec2(_) => ValueType::Vec2,
+            Value::Entity(_) => ValueType::Entity,
+            Value::List(_) => ValueType::List,
+            Value::Map(_) => ValueType::Map,
+        }
+    }
+
+    /// The value as a number, if it is one (ints widen to floats).
+    pub fn as_f64(&self) -> Option<f64> {
+        match *self {
+            Value::Int(i) => Some(i as f64),
+            Value::Float(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The value as a whole number, if it is an int or a float with no fraction.
+    pub fn as_i64(&self) -> Option<i64> {
+        match *self {
+            Value::Int(i) => Some(i),
+            Value::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
+            _ => None,
+        }
+    }
+
+    /// The value as text, if it is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Truthiness as the classic scripts use it: nil, false, 0 and "" are false.
+    pub fn truthy(&self) -> bool {
+        match self {
+            Value::Nil => false,
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            _ => true,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Nil => f.write_str("nil"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{x}"),
+            Value::Str(s) => f.write_str(s),
+            Value::Vec2(v) => write!(f, "({}, {})", v.x, v.y),
+            Value::Entity(e) => write!(f, "{e:?}"),
+            Value::List(items) => {
+                f.write_str("[")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str("]")
+            }
+            Value::Map(map) => {
+                f.write_str("{")?;
+                for (i, (k, v)) in map.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{k} = {v}")?;
+                }
+                f.write_str("}")
+            }
+        }
+    }
+}
+
+macro_rules! value_from {
+    ($($t:ty => $variant:ident $(as $cast:ty)?),* $(,)?) => {
+        $(impl From<$t> for Value {
+            fn from(v: $t) -> Self {
+                Value::$variant(v $(as $cast)?)
+            }
+        })*
+    };
+}
+
+value_from! {
+    bool => Bool,
+    i64 => Int,
+    i32 => Int as i64,
+    u32 => Int as i64,
+    f64 => Float,
+    f32 => Float as f64,
+    String => Str,
+    Vec2 => Vec2,
+    EntityId => Entity,
+}
+
+impl From<&str> for Value {
+    fn from(v: &str) -> Self {
+        Value::Str(v.to_owned())
+    }
+}
+
+/// A string-keyed table of values: globals, blackboards, attributes, script state.
+pub type Table = BTreeMap<String, Value>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truthiness_follows_the_classic_scripts() {
+        assert!(!Value::Nil.truthy());
+        assert!(!Value::Int(0).truthy());
+        assert!(Value::Int(3).truthy());
+        assert!(!Value::from("").truthy());
+        assert!(Value::from("x").truthy());
+    }
+
+    #[test]
+    fn ints_widen_and_whole_floats_narrow() {
+        assert_eq!(Value::Int(4).as_f64(), Some(4.0));
+        assert_eq!(Value::Float(4.0).as_i64(), Some(4));
+        assert_eq!(Value::Float(4.5).as_i64(), None);
+        assert_eq!(Value::from("4").as_i64(), None);
+    }
+
+    #[test]
+    fn displays_nested_values_in_key_order() {
+        let mut m = Table::new();
+        m.insert("b".into(), Value::Int(2));
+        m.insert("a".into(), Value::List(vec![Value::Bool(true), Value::Nil]));
+        assert_eq!(Value::Map(m).to_string(), "{a = [true, nil], b = 2}");
+    }
+}

@@ -1,0 +1,138 @@
+//! Commands: the only way scripts change the world.
+
+use serde::{Deserialize, Serialize};
+
+use super::entity::EntityId;
+use crate::coord::Action;
+use crate::value::Value;
+
+/// A change a script asks for. Scripts read a view of the world and push commands; the engine
+/// applies them after every script has run, in a fixed order (see [`CommandBuffer::sorted`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum Command {
+    /// Forget every signal of a scope (a sequence starting).
+    ClearSignals {
+        /// The scope.
+        scope: String,
+    },
+    /// Set a world global.
+    SetGlobal {
+        /// The global.
+        key: String,
+        /// Its new value.
+        value: Value,
+    },
+    /// Set an entity's attribute.
+    SetAttribute {
+        /// The entity.
+        entity: EntityId,
+        /// The attribute.
+        key: String,
+        /// Its new value.
+        value: Value,
+    },
+    /// Set a value on an entity's blackboard.
+    SetBlackboard {
+        /// The entity.
+        entity: EntityId,
+        /// The key.
+        key: String,
+        /// Its new value.
+        value: Value,
+    },
+    /// Drop everything an entity was going to do.
+    ClearActions {
+        /// The entity.
+        entity: EntityId,
+    },
+    /// Do this now instead of whatever else — but go on undisturbed if it is already running.
+    Request {
+        /// The entity.
+        entity: EntityId,
+        /// The action.
+        action: Action,
+    },
+    /// Do this after everything already queued.
+    Enqueue {
+        /// The entity.
+        entity: EntityId,
+        /// The action.
+        action: Action,
+    },
+}
+
+impl Command {
+    /// The stage of the fixed apply order this command belongs to: signals, then globals, then
+    /// entity state, then action queues. Within a stage, commands keep the order they were issued
+    /// in — which is the order scripts ran in, entity key order.
+    fn stage(&self) -> u8 {
+        match self {
+            Command::ClearSignals { .. } => 0,
+            Command::SetGlobal { .. } => 1,
+            Command::SetAttribute { .. } | Command::SetBlackboard { .. } => 2,
+            Command::ClearActions { .. } | Command::Request { .. } | Command::Enqueue { .. } => 3,
+        }
+    }
+}
+
+/// The commands scripts issued during one tick.
+#[derive(Debug, Clone, Default)]
+pub struct CommandBuffer {
+    commands: Vec<Command>,
+}
+
+impl CommandBuffer {
+    /// Issues a command.
+    pub fn push(&mut self, command: Command) {
+        self.commands.push(command);
+    }
+
+    /// How many commands were issued.
+    pub fn len(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// Whether no command was issued.
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty()
+    }
+
+    /// Drops the commands issued since the buffer had `len` of them (a script that failed
+    /// half-way has its partial output discarded).
+    pub fn truncate(&mut self, len: usize) {
+        self.commands.truncate(len);
+    }
+
+    /// The commands in apply order (stable sort by stage).
+    pub fn sorted(mut self) -> Vec<Command> {
+        self.commands.sort_by_key(Command::stage);
+        self.commands
+    }
+
+    /// The commands as issued.
+    pub fn as_slice(&self) -> &[Command] {
+        &self.commands
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn apply_order_is_by_stage_then_issue_order() {
+        let e = EntityId::default();
+        let mut b = CommandBuffer::default();
+        b.push(Command::Enqueue { entity: e, action: Action::Sleep { ticks: 1 } });
+        b.push(Command::SetGlobal { key: "a".into(), value: Value::Int(1) });
+        b.push(Command::SetAttribute { entity: e, key: "x".into(), value: Value::Int(1) });
+        b.push(Command::SetGlobal { key: "b".into(), value: Value::Int(2) });
+        b.push(Command::ClearSignals { scope: "s".into() });
+        let keys: Vec<u8> = b.clone().sorted().iter().map(Command::stage).collect();
+        assert_eq!(keys, [0, 1, 1, 2, 3]);
+        let sorted = b.sorted();
+        assert!(matches!(&sorted[1], Command::SetGlobal { key, .. } if key == "a"));
+        assert!(matches!(&sorted[2], Command::SetGlobal { key, .. } if key == "b"));
+    }
+}

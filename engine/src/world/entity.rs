@@ -1,0 +1,80 @@
+//! Entities: the characters, creatures, props and markers of a world.
+
+use std::collections::BTreeSet;
+
+use glam::{IVec2, Vec2};
+use serde::{Deserialize, Serialize};
+use slotmap::new_key_type;
+
+use crate::coord::ActionQueue;
+use crate::value::{Table, Value};
+
+new_key_type! {
+    /// A handle to an entity. It carries a generation: once the entity is removed, the handle is
+    /// stale and every lookup with it fails instead of reaching another entity.
+    pub struct EntityId;
+}
+
+/// One entity. Scripts never hold one of these; they hold an [`EntityId`] and read a view.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Entity {
+    /// The unique name the scenario gave it; the trace names entities by it.
+    pub name: String,
+    /// What it is (`troll`, `wizard`, `guard` …); scripts and queries select by kind.
+    pub kind: String,
+    /// Its side; empty when it has none.
+    pub team: String,
+    /// Position in map units: cell `(x, y)` covers `[x, x+1) × [y, y+1)`.
+    pub position: Vec2,
+    /// Velocity in map units per second.
+    pub velocity: Vec2,
+    /// Facing, in radians, counter-clockwise from +x.
+    pub heading: f32,
+    /// Top speed in map units per second.
+    pub speed: f32,
+    /// Typed attributes (`INTELLIGENCE`, `LEVEL`, `health` …).
+    pub attributes: Table,
+    /// Free-form labels.
+    pub tags: BTreeSet<String>,
+    /// Per-entity scratch memory that scripts and decision models share.
+    pub blackboard: Table,
+    /// What it is doing and will do next.
+    pub actions: ActionQueue,
+    /// Regions it stood in at the end of the last tick (for edge-triggered enter/exit events).
+    pub(crate) regions_inside: BTreeSet<String>,
+}
+
+impl Entity {
+    /// A new entity of `kind` named `name` standing at the centre of `cell`.
+    pub fn new(name: impl Into<String>, kind: impl Into<String>, cell: IVec2) -> Self {
+        Entity {
+            name: name.into(),
+            kind: kind.into(),
+            team: String::new(),
+            position: cell.as_vec2() + Vec2::splat(0.5),
+            velocity: Vec2::ZERO,
+            heading: 0.0,
+            speed: 1.0,
+            attributes: Table::new(),
+            tags: BTreeSet::new(),
+            blackboard: Table::new(),
+            actions: ActionQueue::default(),
+            regions_inside: BTreeSet::new(),
+        }
+    }
+
+    /// The grid cell the entity stands in.
+    pub fn cell(&self) -> IVec2 {
+        self.position.floor().as_ivec2()
+    }
+
+    /// An attribute's value, or [`Value::Nil`].
+    pub fn attribute(&self, key: &str) -> &Value {
+        self.attributes.get(key).unwrap_or(&Value::Nil)
+    }
+
+    /// Whether the entity carries `tag`.
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.contains(tag)
+    }
+}

@@ -1,0 +1,220 @@
+//! The event log: everything that happened, in order. It becomes the trace.
+
+use serde::Serialize;
+
+use crate::value::Value;
+
+/// One thing that happened on one tick. Serialised as one JSON object: `tick`, then `entity` where
+/// there is one, then `kind` and the kind's own fields (see `docs/trace.md`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Event {
+    /// The tick it happened on.
+    pub tick: u64,
+    /// The scenario name of the entity it concerns, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// What happened. Every variant is one `kind` of trace line; `docs/trace.md` lists their fields.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum EventKind {
+    /// An entity came into the world.
+    Spawn {
+        /// Its kind.
+        of: String,
+        /// Its team.
+        team: String,
+        /// The cell it stands in.
+        cell: [i32; 2],
+    },
+    /// An entity left the world.
+    Despawn,
+    /// An entity stepped from one cell into another.
+    Move {
+        /// The cell it left.
+        from: [i32; 2],
+        /// The cell it entered.
+        to: [i32; 2],
+    },
+    /// An entity reached the target of a move.
+    Arrive {
+        /// The cell it arrived in.
+        cell: [i32; 2],
+    },
+    /// A move could not go on: the way is blocked or there is no way.
+    Blocked {
+        /// The cell it stopped in.
+        cell: [i32; 2],
+        /// Why.
+        reason: String,
+    },
+    /// An entity said a line.
+    Say {
+        /// The line.
+        text: String,
+    },
+    /// A trigger fired (a trap, an exposition, a door).
+    Trigger {
+        /// The trigger's name.
+        name: String,
+    },
+    /// A sound was played.
+    Sound {
+        /// The sound's name.
+        name: String,
+    },
+    /// A signal was sent.
+    Signal {
+        /// The scope (group or sequence instance) it was sent in.
+        scope: String,
+        /// The signal id.
+        id: String,
+    },
+    /// An entity began waiting for a signal that had not been sent yet.
+    Wait {
+        /// The scope.
+        scope: String,
+        /// The signal id.
+        id: String,
+    },
+    /// A wait was released by its signal.
+    Release {
+        /// The scope.
+        scope: String,
+        /// The signal id.
+        id: String,
+    },
+    /// An entity entered a region.
+    Enter {
+        /// The region's name.
+        region: String,
+    },
+    /// An entity left a region.
+    Exit {
+        /// The region's name.
+        region: String,
+    },
+    /// An attribute changed.
+    Attribute {
+        /// The attribute.
+        key: String,
+        /// Its new value.
+        value: Value,
+    },
+    /// A world global changed.
+    Global {
+        /// The global.
+        key: String,
+        /// Its new value.
+        value: Value,
+    },
+    /// A state machine changed state.
+    State {
+        /// The machine's name.
+        machine: String,
+        /// The state it left.
+        from: String,
+        /// The state it entered.
+        to: String,
+    },
+    /// An action started (moves, patterns, flee, attack …; instant actions log their own kind).
+    Action {
+        /// The action's name.
+        action: String,
+        /// A short description of its arguments.
+        detail: String,
+    },
+    /// A script failed at run time and was stopped for this tick.
+    ScriptError {
+        /// The script file.
+        file: String,
+        /// 1-based line, 0 when unknown.
+        line: u32,
+        /// 1-based column, 0 when unknown.
+        column: u32,
+        /// What went wrong.
+        message: String,
+    },
+    /// A script file was reloaded while running.
+    Reload {
+        /// The script file.
+        file: String,
+        /// The entities that use it.
+        entities: Vec<String>,
+        /// Whether the new code was taken.
+        ok: bool,
+        /// The diagnostics when it was not.
+        message: String,
+    },
+    /// Anything else a script or model reports, with a name and a value.
+    Note {
+        /// What it is.
+        name: String,
+        /// Its data.
+        value: Value,
+    },
+}
+
+/// The events of a run, in the order they happened.
+#[derive(Debug, Clone, Default)]
+pub struct EventLog {
+    events: Vec<Event>,
+}
+
+impl EventLog {
+    /// Appends an event.
+    pub fn push(&mut self, tick: u64, entity: Option<&str>, kind: EventKind) {
+        self.events.push(Event { tick, entity: entity.map(str::to_owned), kind });
+    }
+
+    /// All events so far.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The events from index `from` on (what a tick added, when `from` was the length before it).
+    pub fn since(&self, from: usize) -> &[Event] {
+        self.events.get(from..).unwrap_or(&[])
+    }
+
+    /// How many events there are.
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Whether nothing has happened yet.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+}
+
+impl Event {
+    /// The event as one JSON Lines line (no trailing newline).
+    pub fn to_json_line(&self) -> String {
+        // Serialising plain data with string keys cannot fail.
+        serde_json::to_string(self)
+            .unwrap_or_else(|e| format!("{{\"kind\":\"unserialisable\",\"error\":{:?}}}", e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_start_with_tick_entity_kind() {
+        let mut log = EventLog::default();
+        log.push(3, Some("troll"), EventKind::Say { text: "Grr".into() });
+        log.push(4, None, EventKind::Global { key: "GameTime".into(), value: Value::Int(2) });
+        let lines: Vec<String> = log.events().iter().map(Event::to_json_line).collect();
+        assert_eq!(lines[0], r#"{"tick":3,"entity":"troll","kind":"say","text":"Grr"}"#);
+        assert_eq!(lines[1], r#"{"tick":4,"kind":"global","key":"GameTime","value":2}"#);
+        assert_eq!(log.since(1).len(), 1);
+        assert!(log.since(9).is_empty());
+    }
+}

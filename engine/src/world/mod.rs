@@ -1,0 +1,229 @@
+//! The world: entities, globals, places and regions, the clock, the random generator, the event
+//! log, and the fixed phases of a tick.
+
+mod clock;
+mod command;
+mod entity;
+mod events;
+mod places;
+mod rng;
+mod tick;
+
+use std::collections::BTreeMap;
+
+use glam::{IVec2, Vec2};
+use slotmap::SlotMap;
+
+pub use clock::Clock;
+pub use command::{Command, CommandBuffer};
+pub use entity::{Entity, EntityId};
+pub use events::{Event, EventKind, EventLog};
+pub use places::Region;
+pub use rng::WorldRng;
+
+use crate::coord::Signals;
+use crate::grid::Map;
+use crate::value::{Table, Value};
+
+/// Why the world refused a change.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WorldError {
+    /// Two entities may not share a name: the trace names entities by it.
+    #[error("an entity named `{0}` already exists")]
+    DuplicateName(String),
+    /// The entity would stand off the map or in a wall.
+    #[error("`{name}` cannot stand at ({x}, {y}): {why}")]
+    BadPosition {
+        /// The entity's name.
+        name: String,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+        /// Off the map, or blocked.
+        why: &'static str,
+    },
+    /// The handle is stale or was never valid.
+    #[error("no such entity (stale or invalid handle)")]
+    NoSuchEntity,
+}
+
+/// Everything that exists in one simulation.
+///
+/// Scripts never get `&mut World`: the script host lends them `&World` to read and a
+/// [`CommandBuffer`] to write, and [`World::apply`] carries the commands out afterwards.
+#[derive(Debug, Clone)]
+pub struct World {
+    map: Map,
+    entities: SlotMap<EntityId, Entity>,
+    names: BTreeMap<String, EntityId>,
+    /// The key/value table the game sets and scripts read (`PlayerArmed`, `GameTime` …).
+    pub globals: Table,
+    places: BTreeMap<String, Vec2>,
+    regions: BTreeMap<String, Region>,
+    schedule: BTreeMap<u64, Vec<(String, Value)>>,
+    clock: Clock,
+    rng: WorldRng,
+    log: EventLog,
+    signals: Signals,
+}
+
+impl World {
+    /// An empty world on `map`, ticking `rate` times a second, its randomness seeded with `seed`.
+    pub fn new(map: Map, rate: u32, seed: u64) -> Self {
+        World {
+            map,
+            entities: SlotMap::with_key(),
+            names: BTreeMap::new(),
+            globals: Table::new(),
+            places: BTreeMap::new(),
+            regions: BTreeMap::new(),
+            schedule: BTreeMap::new(),
+            clock: Clock::new(rate),
+            rng: WorldRng::new(seed),
+            log: EventLog::default(),
+            signals: Signals::default(),
+        }
+    }
+
+    /// Adds an entity and logs its spawn.
+    pub fn spawn(&mut self, mut entity: Entity) -> Result<EntityId, WorldError> {
+        if self.names.contains_key(&entity.name) {
+            return Err(WorldError::DuplicateName(entity.name));
+        }
+        let cell = entity.cell();
+        if !self.map.passable(cell) {
+            let why = if self.map.contains(cell) { "the cell is blocked" } else { "it is off the map" };
+            return Err(WorldError::BadPosition { name: entity.name, x: cell.x, y: cell.y, why });
+        }
+        // Regions it starts in do not count as entered: a trap under a spawn point stays quiet.
+        entity.regions_inside = self.regions_at(cell).map(str::to_owned).collect();
+        let kind = EventKind::Spawn { of: entity.kind.clone(), team: entity.team.clone(), cell: cell.to_array() };
+        self.log.push(self.clock.tick(), Some(&entity.name), kind);
+        let name = entity.name.clone();
+        let id = self.entities.insert(entity);
+        self.names.insert(name, id);
+        Ok(id)
+    }
+
+    /// Removes an entity and logs it; its handle goes stale.
+    pub fn despawn(&mut self, id: EntityId) -> Result<Entity, WorldError> {
+        let e = self.entities.remove(id).ok_or(WorldError::NoSuchEntity)?;
+        self.names.remove(&e.name);
+        self.log.push(self.clock.tick(), Some(&e.name), EventKind::Despawn);
+        Ok(e)
+    }
+
+    /// The entity behind a handle.
+    pub fn entity(&self, id: EntityId) -> Option<&Entity> {
+        self.entities.get(id)
+    }
+
+    /// The entity behind a handle, mutably (for the host and engine systems, not scripts).
+    pub fn entity_mut(&mut self, id: EntityId) -> Option<&mut Entity> {
+        self.entities.get_mut(id)
+    }
+
+    /// The entity with this scenario name.
+    pub fn find(&self, name: &str) -> Option<EntityId> {
+        self.names.get(name).copied()
+    }
+
+    /// Every entity, in key order — the one order every phase of a tick visits them in.
+    pub fn entities(&self) -> impl Iterator<Item = (EntityId, &Entity)> {
+        self.entities.iter()
+    }
+
+    /// The handles of every entity, in key order.
+    pub fn entity_ids(&self) -> Vec<EntityId> {
+        self.entities.keys().collect()
+    }
+
+    /// How many entities there are.
+    pub fn entity_count(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// The map.
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// The map, mutably (doors opening, walls collapsing).
+    pub fn map_mut(&mut self) -> &mut Map {
+        &mut self.map
+    }
+
+    /// Names a point.
+    pub fn add_place(&mut self, name: impl Into<String>, at: Vec2) {
+        self.places.insert(name.into(), at);
+    }
+
+    /// A named point.
+    pub fn place(&self, name: &str) -> Option<Vec2> {
+        self.places.get(name).copied()
+    }
+
+    /// Every named point, by name.
+    pub fn places(&self) -> &BTreeMap<String, Vec2> {
+        &self.places
+    }
+
+    /// Names a rectangle of cells.
+    pub fn add_region(&mut self, name: impl Into<String>, region: Region) {
+        self.regions.insert(name.into(), region);
+    }
+
+    /// A named rectangle.
+    pub fn region(&self, name: &str) -> Option<Region> {
+        self.regions.get(name).copied()
+    }
+
+    /// Every named rectangle, by name.
+    pub fn regions(&self) -> &BTreeMap<String, Region> {
+        &self.regions
+    }
+
+    /// The names of the regions that contain `cell`, in name order.
+    pub fn regions_at(&self, cell: IVec2) -> impl Iterator<Item = &str> {
+        self.regions.iter().filter(move |(_, r)| r.contains(cell)).map(|(n, _)| n.as_str())
+    }
+
+    /// Sets global `key` to `value` when tick `tick` begins (a scenario's timeline: nightfall,
+    /// the player drawing a weapon).
+    pub fn schedule_global(&mut self, tick: u64, key: impl Into<String>, value: Value) {
+        self.schedule.entry(tick).or_default().push((key.into(), value));
+    }
+
+    /// A global's value, or [`Value::Nil`].
+    pub fn global(&self, key: &str) -> &Value {
+        self.globals.get(key).unwrap_or(&Value::Nil)
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The world's random generator.
+    pub fn rng(&mut self) -> &mut WorldRng {
+        &mut self.rng
+    }
+
+    /// The signals sent so far.
+    pub fn signals(&self) -> &Signals {
+        &self.signals
+    }
+
+    /// What has happened so far.
+    pub fn log(&self) -> &EventLog {
+        &self.log
+    }
+
+    /// Records an event on the current tick (for the host: script errors, reloads, state changes).
+    pub fn record(&mut self, entity: Option<EntityId>, kind: EventKind) {
+        let name = entity.and_then(|id| self.entities.get(id)).map(|e| e.name.clone());
+        self.log.push(self.clock.tick(), name.as_deref(), kind);
+    }
+}
