@@ -6,6 +6,12 @@
 //!   places and regions, the fixed-step [`world::Clock`], one seeded [`world::WorldRng`], the
 //!   [`world::EventLog`] that becomes the trace, and the phases of a tick.
 //! - [`grid`]: tile [`grid::Map`]s, the MovingAI and ASCII loaders, terrain costs, line of sight.
+//! - [`field`]: tactical analysis on [`field::Layer`]s — influence maps (grid and waypoint graph),
+//!   derived maps (security, frontier, tension, vulnerability), map flooding, convolution filters,
+//!   cellular automata, terrain analysis (cover, visibility, shadow, difficulty), frag maps and
+//!   decision maps.
+//! - [`sense`]: perception — vision cones with line of sight, hearing with sound levels, walls
+//!   and thresholds, scent trails that fade.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
@@ -31,7 +37,9 @@
 #![warn(missing_docs)]
 
 pub mod coord;
+pub mod field;
 pub mod grid;
+pub mod sense;
 pub mod value;
 pub mod world;
 
