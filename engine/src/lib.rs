@@ -12,6 +12,8 @@
 //!   decision maps.
 //! - [`sense`]: perception — vision cones with line of sight, hearing with sound levels, walls
 //!   and thresholds, scent trails that fade.
+//! - [`tactics`]: the tactical waypoint database ([`tactics::WaypointDb`]) — designer-placed and
+//!   generated waypoints, properties by ray sampling, fuzzy compound tactics, condensation.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
@@ -40,6 +42,7 @@ pub mod coord;
 pub mod field;
 pub mod grid;
 pub mod sense;
+pub mod tactics;
 pub mod value;
 pub mod world;
 

@@ -101,7 +101,11 @@ pub fn flood(map: &Map, sources: &[FloodSource], threshold: f32, neighbours: Con
     for (k, s) in sources.iter().enumerate() {
         let Some(i) = map.index(s.cell) else { continue };
         let v = s.falloff.at(s.strength, s.radius, 0.0);
-        if !map.passable(s.cell) || v.is_nan() || v < threshold || !beats((v, k as u32), (strength.values()[i], owner[i])) {
+        if !map.passable(s.cell)
+            || v.is_nan()
+            || v < threshold
+            || !beats((v, k as u32), (strength.values()[i], owner[i]))
+        {
             continue;
         }
         owner[i] = Some(k as u32);

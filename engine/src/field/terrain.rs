@@ -323,3 +323,64 @@ pub fn difficulty_layer(map: &Map, heights: Option<&Layer>, rugged: Ruggedness) 
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::test_map;
+
+    #[test]
+    fn rays_stop_at_walls() {
+        let map = test_map("......\n...#..\n......\n");
+        assert_eq!(ray_length(&map, IVec2::new(0, 1), Vec2::X, 10.0), 2.0);
+        assert_eq!(ray_length(&map, IVec2::new(0, 0), Vec2::X, 10.0), 5.0, "the map edge ends it");
+        assert_eq!(ray_length(&map, IVec2::new(0, 0), Vec2::X, 3.0), 3.0);
+        assert_eq!(ray_length(&map, IVec2::new(3, 1), Vec2::X, 3.0), 0.0, "from inside a wall");
+        assert_eq!(Direction::of(Vec2::new(1.0, -3.0)), Direction::North);
+        assert_eq!(Direction::of(Vec2::new(-2.0, 1.0)), Direction::West);
+    }
+
+    #[test]
+    fn visibility_and_exposure_layers() {
+        let map = test_map(".....\n.###.\n.....\n");
+        let vis = visibility_layer(&map, 4, 4.0);
+        // From (0,0): east 4, south 2, west and north 0 → (4 + 2) / 16.
+        assert_eq!(vis.at(IVec2::new(0, 0)), 6.0 / 16.0);
+        assert_eq!(vis.at(IVec2::new(2, 1)), 0.0, "a wall sees nothing");
+        let exp = exposure_layer(&map, &[IVec2::new(0, 0), IVec2::new(4, 2)], 10.0);
+        assert_eq!(exp.at(IVec2::new(4, 0)), 1.0, "both corners see the top-right corner");
+        assert_eq!(exp.at(IVec2::new(2, 2)), 0.5, "the wall hides the bottom row's middle from (0,0)");
+        assert_eq!(exposure_layer(&map, &[], 10.0).total(), 0.0);
+    }
+
+    #[test]
+    fn difficulty_is_base_cost_plus_ruggedness() {
+        let map = test_map(".~\n#.\n");
+        let heights = Layer::from_rows(&[&[0.0, 2.0], &[0.0, 0.5]]).unwrap();
+        let sum = difficulty_layer(&map, Some(&heights), Ruggedness::Sum(0.5)).unwrap();
+        // (0,0): base 1, steepest neighbour difference 2 → 1 + 1. Swamp (1,0): 5 + 0.5·2.
+        assert_eq!(sum.values()[..2], [2.0, 6.0]);
+        assert!(sum.values()[2].is_infinite());
+        let product = difficulty_layer(&map, Some(&heights), Ruggedness::Product(0.5)).unwrap();
+        assert_eq!(product.values()[1], 10.0);
+        let flat = difficulty_layer(&map, None, Ruggedness::Sum(1.0)).unwrap();
+        assert_eq!(flat.values()[3], 1.0);
+        assert!(difficulty_layer(&map, Some(&Layer::new(3, 3)), Ruggedness::Sum(1.0)).is_err());
+    }
+
+    #[test]
+    fn cover_layers_and_parameter_checks() {
+        let map = test_map(".......\n.......\n...#...\n.......\n.......\n");
+        let p = CoverParams { radius: 2.0, jitter: 0.3, directions: 8, repeats: 2, room_reach: 3.0 };
+        let (overall, dirs) = cover_layers(&map, &p, &mut WorldRng::new(5)).unwrap();
+        let west_of_pillar = IVec2::new(2, 2);
+        assert!(overall.at(west_of_pillar) > 0.0);
+        assert!(dirs[Direction::East as usize].at(west_of_pillar) > 0.0);
+        assert_eq!(dirs[Direction::West as usize].at(west_of_pillar), 0.0);
+        assert_eq!(overall.at(IVec2::new(3, 2)), 0.0, "the pillar itself");
+        let bad = CoverParams { jitter: 5.0, ..p };
+        assert!(bad.validate().is_err(), "jitter must stay under radius·sin(angle)");
+        assert!(cover_layers(&map, &bad, &mut WorldRng::new(5)).is_err());
+        assert!(CoverParams { radius: f32::NAN, ..p }.validate().is_err());
+    }
+}
