@@ -39,21 +39,19 @@ pub fn convolve(kernel: &Kernel, src: &Layer, dst: &mut Layer, boundary: Boundar
     let r = kernel.half();
     let side = kernel.side();
     let interior_x = if w > 2 * r { r..w - r } else { 0..0 };
+    let mut taps: Vec<&[f32]> = Vec::with_capacity(side * side);
     for y in 0..h {
         let out = &mut dst.values_mut()[y * w..(y + 1) * w];
         if y >= r && y + r < h && !interior_x.is_empty() {
-            // Interior run of this row: every tap is on the map, so accumulate whole slices (the
-            // compiler vectorises these loops).
-            let inner = &mut out[interior_x.clone()];
-            inner.fill(0.0);
+            // Interior run of this row: every tap is on the map, so each tap is a shifted slice
+            // of a source row and each output is one weighted sum over all of them.
+            let n = interior_x.len();
+            taps.clear();
             for ky in 0..side {
                 let row = src.row((y + ky - r) as u32);
-                for kx in 0..side {
-                    let wgt = kernel.weight(kx, ky);
-                    let taps = &row[kx..kx + inner.len()];
-                    inner.iter_mut().zip(taps).for_each(|(o, &s)| *o += wgt * s);
-                }
+                taps.extend((0..side).map(|kx| &row[kx..kx + n]));
             }
+            weighted_sum(&taps, kernel.weights(), &mut out[interior_x.clone()]);
             for x in (0..r).chain(w - r..w) {
                 out[x] = edge_cell(kernel, src, x, y, boundary);
             }
@@ -100,16 +98,18 @@ fn rescale(total: f32, on_map: f32) -> f32 {
     if on_map.abs() > f32::EPSILON * total.abs().max(1.0) { total / on_map } else { 1.0 }
 }
 
-/// Reusable scratch for [`convolve_separable`]: one row of vertical-pass results (`O(w)` memory,
-/// where the chapter's version keeps a whole temporary map).
+/// Reusable scratch for [`convolve_separable`]: one row of vertical-pass results and one row of
+/// border values (`O(w)` memory, where the chapter's version keeps a whole temporary map).
 #[derive(Debug, Clone, Default)]
 pub struct SeparableScratch {
     row: Vec<f32>,
+    border: Vec<f32>,
 }
 
 /// Filters `src` into `dst` with a separable kernel: a vertical pass then a horizontal pass,
-/// `O(w·h·s)`. Row by row, so the intermediate row stays in cache; the result equals
-/// [`convolve`] with [`Separable::to_kernel`] for every [`Boundary`] (up to float rounding).
+/// `O(w·h·s)`. Row by row, so the intermediate row stays in cache, and every output value is
+/// written once; the result equals [`convolve`] with [`Separable::to_kernel`] for every
+/// [`Boundary`] (up to float rounding).
 pub fn convolve_separable(
     kernel: &Separable,
     src: &Layer,
@@ -122,8 +122,12 @@ pub fn convolve_separable(
     let r = kernel.half();
     let (hv, vv) = (kernel.horizontal(), kernel.vertical());
     let (h_total, v_total): (f32, f32) = (hv.iter().sum(), vv.iter().sum());
-    scratch.row.resize(w, 0.0);
-    let row = &mut scratch.row[..];
+    let SeparableScratch { row, border } = scratch;
+    row.resize(w, 0.0);
+    border.clear();
+    border.resize(w, if let Boundary::Constant(c) = boundary { c } else { 0.0 });
+    let mut taps: Vec<&[f32]> = Vec::with_capacity(vv.len());
+    let mut weights: Vec<f32> = Vec::with_capacity(vv.len());
     for y in 0..h {
         let out = &mut dst.values_mut()[y * w..(y + 1) * w];
         let y_interior = y >= r && y + r < h;
@@ -131,41 +135,42 @@ pub fn convolve_separable(
             out.copy_from_slice(src.row(y as u32));
             continue;
         }
-        // Vertical pass into `row`.
-        row.fill(0.0);
-        let (mut constant, mut on_map) = (0.0f32, 0.0f32);
+        // Vertical pass into `row`: one tap row per kernel entry, rows off the map replaced by
+        // the clamped row, a row of the border value, or a zero weight.
+        taps.clear();
+        weights.clear();
+        let mut on_map = 0.0f32;
         for (k, &wgt) in vv.iter().enumerate() {
             let sy = y as isize + k as isize - r as isize;
-            let taps = if sy >= 0 && (sy as usize) < h {
+            if sy >= 0 && (sy as usize) < h {
                 on_map += wgt;
-                src.row(sy as u32)
+                taps.push(src.row(sy as u32));
+                weights.push(wgt);
             } else {
-                match boundary {
+                taps.push(match boundary {
                     Boundary::Clamp => src.row(sy.clamp(0, h as isize - 1) as u32),
-                    Boundary::Constant(c) => {
-                        constant += wgt * c;
-                        continue;
-                    }
-                    Boundary::Renormalize | Boundary::Keep => continue,
-                }
-            };
-            row.iter_mut().zip(taps).for_each(|(o, &s)| *o += wgt * s);
-        }
-        if constant != 0.0 {
-            row.iter_mut().for_each(|o| *o += constant);
+                    _ => border,
+                });
+                weights.push(if matches!(boundary, Boundary::Renormalize | Boundary::Keep) { 0.0 } else { wgt });
+            }
         }
         if boundary == Boundary::Renormalize {
             let f = rescale(v_total, on_map);
-            if f != 1.0 {
-                row.iter_mut().for_each(|o| *o *= f);
-            }
+            weights.iter_mut().for_each(|x| *x *= f);
         }
-        // Horizontal pass from `row` into `out`: the interior run as whole slices, then the edges.
+        weighted_sum(&taps, &weights, row);
+        // Horizontal pass from `row` into `out`: the interior run, then the edges.
         if w > 2 * r {
-            let inner = &mut out[r..w - r];
-            inner.fill(0.0);
-            for (k, &wgt) in hv.iter().enumerate() {
-                inner.iter_mut().zip(&row[k..k + w - 2 * r]).for_each(|(o, &s)| *o += wgt * s);
+            let n = w - 2 * r;
+            if hv.len() <= 9 {
+                let mut hs: [&[f32]; 9] = [&[]; 9];
+                for (k, t) in hs.iter_mut().enumerate().take(hv.len()) {
+                    *t = &row[k..k + n];
+                }
+                weighted_sum(&hs[..hv.len()], hv, &mut out[r..w - r]);
+            } else {
+                let hs: Vec<&[f32]> = (0..hv.len()).map(|k| &row[k..k + n]).collect();
+                weighted_sum(&hs, hv, &mut out[r..w - r]);
             }
         }
         for x in (0..r.min(w)).chain(w.saturating_sub(r).max(r.min(w))..w) {
@@ -176,6 +181,38 @@ pub fn convolve_separable(
         }
     }
     Ok(())
+}
+
+/// `out[i] = Σ_k weights[k] · taps[k][i]`, each output written once. The common tap counts get a
+/// loop with the taps unrolled, which the compiler vectorises; the sum runs in tap order either way.
+fn weighted_sum(taps: &[&[f32]], weights: &[f32], out: &mut [f32]) {
+    match taps.len() {
+        1 => fixed::<1>(taps, weights, out),
+        3 => fixed::<3>(taps, weights, out),
+        5 => fixed::<5>(taps, weights, out),
+        7 => fixed::<7>(taps, weights, out),
+        9 => fixed::<9>(taps, weights, out),
+        25 => fixed::<25>(taps, weights, out),
+        _ => {
+            out.fill(0.0);
+            for (t, &wgt) in taps.iter().zip(weights) {
+                out.iter_mut().zip(t.iter()).for_each(|(o, &s)| *o += wgt * s);
+            }
+        }
+    }
+}
+
+fn fixed<const N: usize>(taps: &[&[f32]], weights: &[f32], out: &mut [f32]) {
+    let n = out.len();
+    let t: [&[f32]; N] = std::array::from_fn(|k| &taps[k][..n]);
+    let w: [f32; N] = std::array::from_fn(|k| weights[k]);
+    for (i, o) in out.iter_mut().enumerate() {
+        let mut acc = 0.0;
+        for k in 0..N {
+            acc += w[k] * t[k][i];
+        }
+        *o = acc;
+    }
 }
 
 /// One horizontal-pass cell near the left or right edge.

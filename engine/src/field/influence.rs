@@ -22,12 +22,33 @@ pub struct Source {
     pub radius: f32,
     /// How its influence fades inside the radius.
     pub falloff: Falloff,
+    /// An optional arc `(heading, half_angle)` in radians (heading counter-clockwise from +x, as
+    /// [`crate::world::Entity::heading`]): only cells within `half_angle` of the heading get
+    /// influence — a tank's line of fire, whose cost depends on its position and orientation
+    /// (002b §3.8). `None` projects all round.
+    pub arc: Option<(f32, f32)>,
 }
 
 impl Source {
-    /// A source of `team` at `cell` with the given strength, radius and falloff.
+    /// A source of `team` at `cell` with the given strength, radius and falloff, all round.
     pub fn new(team: usize, cell: IVec2, strength: f32, radius: f32, falloff: Falloff) -> Self {
-        Source { team, cell, strength, radius, falloff }
+        Source { team, cell, strength, radius, falloff, arc: None }
+    }
+
+    /// The same source projecting only within `half_angle` of `heading` (radians).
+    pub fn facing(self, heading: f32, half_angle: f32) -> Self {
+        Source { arc: Some((heading, half_angle)), ..self }
+    }
+
+    /// Its influence at offset `d` from its cell.
+    fn influence_at(&self, metric: Metric, d: IVec2) -> f32 {
+        if let Some((heading, half)) = self.arc
+            && d != IVec2::ZERO
+            && glam::Vec2::from_angle(heading).angle_to(d.as_vec2()).abs() > half + 1e-6
+        {
+            return 0.0;
+        }
+        self.falloff.at(self.strength, self.radius, metric.distance(IVec2::ZERO, d))
     }
 }
 
@@ -174,6 +195,10 @@ impl InfluenceMap {
         }
         finite("strength", source.strength)?;
         finite("radius", source.radius)?;
+        if let Some((heading, half)) = source.arc {
+            finite("arc heading", heading)?;
+            finite("arc half-angle", half)?;
+        }
         // Reach in whole cells; a radius larger than the map is clipped to it (it cannot reach
         // further anyway), which also bounds the stamp's memory.
         let cap = self.width.max(self.height) as f32;
@@ -182,8 +207,7 @@ impl InfluenceMap {
         let mut stamp = Vec::with_capacity(side * side);
         for dy in -reach..=reach {
             for dx in -reach..=reach {
-                let d = self.metric.distance(IVec2::ZERO, IVec2::new(dx, dy));
-                stamp.push(source.falloff.at(source.strength, source.radius, d));
+                stamp.push(source.influence_at(self.metric, IVec2::new(dx, dy)));
             }
         }
         Ok(Stamped { source, reach, stamp })
@@ -222,7 +246,7 @@ mod tests {
             for y in 0..height as i32 {
                 for x in 0..width as i32 {
                     let c = IVec2::new(x, y);
-                    out[s.team].add(c, s.falloff.at(s.strength, s.radius, metric.distance(c, s.cell)));
+                    out[s.team].add(c, s.influence_at(metric, c - s.cell));
                 }
             }
         }
@@ -271,6 +295,20 @@ mod tests {
         let want = naive(20, 12, 2, Metric::Euclidean, &list[..2]);
         assert_eq!(m.layers(), &want[..]);
         assert_eq!(m.sources().count(), 2);
+    }
+
+    #[test]
+    fn a_tank_only_covers_its_line_of_fire() {
+        let mut m = InfluenceMap::new(9, 3, 1, Metric::Euclidean);
+        let tank = Source::new(0, IVec2::new(4, 1), 4.0, 4.0, Falloff::Linear).facing(0.0, std::f32::consts::FRAC_PI_4);
+        let id = m.add(tank).unwrap();
+        let l = m.team(0).unwrap();
+        assert_eq!(l.row(1), &[0.0, 0.0, 0.0, 0.0, 4.0, 3.0, 2.0, 1.0, 0.0]);
+        assert_eq!(l.at(IVec2::new(5, 0)), 4.0 * (1.0 - 2f32.sqrt() / 4.0), "45° is inside the arc");
+        assert_eq!(l.at(IVec2::new(4, 0)), 0.0, "90° is not");
+        // Turning the tank round moves its line of fire.
+        m.update(id, tank.facing(std::f32::consts::PI, std::f32::consts::FRAC_PI_4)).unwrap();
+        assert_eq!(m.team(0).unwrap().row(1), &[0.0, 1.0, 2.0, 3.0, 4.0, 0.0, 0.0, 0.0, 0.0]);
     }
 
     #[test]
