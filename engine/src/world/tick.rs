@@ -78,6 +78,7 @@ impl World {
                         e.actions.push(action);
                     }
                 }
+                Command::Emit { entity, event } => self.record(entity, event),
             }
         }
     }
