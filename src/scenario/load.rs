@@ -52,18 +52,16 @@ pub fn parse(text: &str, file: &Path) -> Result<ScenarioFile, ScenarioError> {
     toml::from_str(text).map_err(|e| {
         let pos = e.span().map(|s| SourcePos::of(text, s.start)).unwrap_or_default();
         let message = e.message().trim().to_owned();
-        let hint = if message.contains("unknown field") {
-            Some("see docs/scenario.md for the keys a scenario may have")
-        } else if message.contains("missing field") {
-            Some("this key is required")
-        } else {
-            None
-        };
-        let err = ScenarioError::new(file, pos, message);
-        match hint {
-            Some(h) => err.hint(h),
-            None => err,
+        let err = ScenarioError::new(file, pos, message.clone());
+        if let Some((wrong, expected)) = unknown_field(&message) {
+            let err = with_suggestion(err, &wrong, &expected);
+            return if err.hint.as_deref().is_some_and(|h| h.starts_with("did you mean")) {
+                err
+            } else {
+                err.hint("see docs/scenario.md for the keys a scenario may have")
+            };
         }
+        if message.contains("missing field") { err.hint("this key is required") } else { err }
     })
 }
 
@@ -225,6 +223,14 @@ impl Builder<'_> {
         }
         Ok(path)
     }
+}
+
+/// The wrong key and the allowed ones, from serde's "unknown field `x`, expected one of `a`, `b`".
+fn unknown_field(message: &str) -> Option<(String, Vec<&str>)> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (wrong, rest) = rest.split_once('`')?;
+    let expected = rest.split('`').skip(1).step_by(2).collect();
+    Some((wrong.to_owned(), expected))
 }
 
 /// Adds "did you mean" when one of `names` is close to `wrong`.
