@@ -15,7 +15,11 @@ pub struct SourcePos {
 impl SourcePos {
     /// The line and column of byte `offset` in `text`.
     pub fn of(text: &str, offset: usize) -> Self {
-        let before = text.get(..offset.min(text.len())).unwrap_or(text);
+        let mut end = offset.min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let before = &text[..end];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         SourcePos { line, column }
@@ -72,7 +76,9 @@ mod tests {
         let t = "ab\ncdé\nf";
         assert_eq!(SourcePos::of(t, 0), SourcePos { line: 1, column: 1 });
         assert_eq!(SourcePos::of(t, 3), SourcePos { line: 2, column: 1 });
-        assert_eq!(SourcePos::of(t, 8), SourcePos { line: 2, column: 4 });
+        assert_eq!(SourcePos::of(t, 7), SourcePos { line: 2, column: 4 });
+        assert_eq!(SourcePos::of(t, 6), SourcePos { line: 2, column: 3 }, "inside a character: that character");
+        assert_eq!(SourcePos::of(t, 8), SourcePos { line: 3, column: 1 });
         assert_eq!(SourcePos::of(t, 99), SourcePos { line: 3, column: 2 });
     }
 }
