@@ -8,6 +8,9 @@
 //! - [`grid`]: tile [`grid::Map`]s, the MovingAI and ASCII loaders, terrain costs, line of sight.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
+//! - [`steer`]: chase, evade and intercept, movement patterns, flocking with obstacle avoidance
+//!   and leaders, Lennard-Jones potential movement, formations with a group captain, and the
+//!   [`steer::SpatialHash`] for neighbour queries.
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
 //!
 //! ```
@@ -32,6 +35,7 @@
 
 pub mod coord;
 pub mod grid;
+pub mod steer;
 pub mod value;
 pub mod world;
 

@@ -1,0 +1,290 @@
+//! A whole flock ticking at once: the book's `DoUnitAI` for every unit, with neighbours and
+//! obstacles found through [`SpatialHash`]es instead of the book's all-pairs loops (L1608, L2145).
+//!
+//! **Update order.** Every unit decides from the same snapshot of the flock, then all units move
+//! (double-buffered). The book updates in place, so unit `i` sees units `< i` already moved; the
+//! snapshot makes the result independent of the index order and lets the decision pass run in
+//! any order.
+
+use glam::Vec2;
+
+use super::body::{Control, Vehicle, VehicleLimits};
+use super::chase::intercept_point;
+use super::flock::{ViewMode, ViewParams, heading_force, in_front_cone, in_view, separation_force};
+use super::obstacle::{Circle, Feeler, feeler_force};
+use super::spatial_hash::SpatialHash;
+
+/// The rules a flock applies and their weights. Forces are fractions of a unit's maximum steering
+/// force; their sum is clamped to `[−1, 1]` by [`Vehicle::step`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlockParams {
+    /// Field of view for cohesion and alignment; `None` switches flocking off (`DoFlock`).
+    pub view: Option<ViewMode>,
+    /// Angles and radii of the views.
+    pub view_params: ViewParams,
+    /// Field of view for separation. The book suggests a wide test here whatever the flocking
+    /// view (L2105), because a narrow view cannot keep spacing to the side.
+    pub separation_view: ViewMode,
+    /// `_SEPARATION_FACTOR`: separation distance in body lengths.
+    pub separation_factor: f32,
+    /// Steering force of cohesion.
+    pub cohesion: f32,
+    /// Steering force of alignment.
+    pub alignment: f32,
+    /// Steering force of separation at the separation distance.
+    pub separation: f32,
+    /// The obstacle feeler.
+    pub feeler: Feeler,
+    /// Steering force of a leader chasing or intercepting the target (`Chase`); 0 disables leader
+    /// election.
+    pub leader_force: f32,
+    /// Ours, not the book's (which steers only): slow down behind a unit that is ahead in the
+    /// narrow cone and nearer than the separation distance, the ch. 2 speed-control fix (L720)
+    /// applied to neighbours. Throttle falls linearly to this floor at distance 0; 1 disables it.
+    pub brake_floor: f32,
+}
+
+impl Default for FlockParams {
+    fn default() -> Self {
+        FlockParams {
+            view: Some(ViewMode::Wide),
+            view_params: ViewParams::default(),
+            separation_view: ViewMode::Wide,
+            separation_factor: 3.0,
+            cohesion: 0.6,
+            alignment: 0.8,
+            separation: 0.6,
+            feeler: Feeler { visibility_factor: 8.0, force: 2.0, ignore_behind: true, clearance: 1.0 },
+            leader_force: 0.0,
+            brake_floor: 0.4,
+        }
+    }
+}
+
+/// What a flock's leaders go after.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Quarry {
+    /// Its position.
+    pub position: Vec2,
+    /// Its velocity (interceptor leaders aim ahead with it).
+    pub velocity: Vec2,
+}
+
+/// A type of unit. Units flock only with their own type (Ex. 4-13), so two types form two flocks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UnitType {
+    /// How fast it flies and turns.
+    pub limits: VehicleLimits,
+    /// Whether its leaders intercept (`true`) or chase along the line of sight.
+    pub interceptor: bool,
+}
+
+/// A flock (or several, one per unit type) with circular obstacles.
+#[derive(Debug, Clone)]
+pub struct Flock {
+    /// The units.
+    pub units: Vec<Vehicle>,
+    /// Each unit's index into [`Flock::types`].
+    pub unit_type: Vec<u8>,
+    /// The unit types.
+    pub types: Vec<UnitType>,
+    /// The rules.
+    pub params: FlockParams,
+    leaders: Vec<bool>,
+    obstacles: Vec<Circle>,
+    max_obstacle_radius: f32,
+    obstacle_hash: SpatialHash,
+    unit_hash: SpatialHash,
+    positions: Vec<Vec2>,
+    controls: Vec<Control>,
+}
+
+/// Neighbour candidates around a point: the spatial hash, or every unit (the book's loop).
+trait Candidates {
+    fn visit(&self, center: Vec2, radius: f32, f: impl FnMut(u32, Vec2));
+}
+
+impl Candidates for SpatialHash {
+    fn visit(&self, center: Vec2, radius: f32, f: impl FnMut(u32, Vec2)) {
+        self.for_each_within(center, radius, f);
+    }
+}
+
+struct AllPairs<'a>(&'a [Vec2]);
+
+impl Candidates for AllPairs<'_> {
+    fn visit(&self, _center: Vec2, _radius: f32, mut f: impl FnMut(u32, Vec2)) {
+        for (j, &p) in self.0.iter().enumerate() {
+            f(j as u32, p);
+        }
+    }
+}
+
+impl Flock {
+    /// A flock of `units`, all of `types[0]` until [`Flock::unit_type`] says otherwise.
+    pub fn new(units: Vec<Vehicle>, types: Vec<UnitType>, params: FlockParams) -> Self {
+        let n = units.len();
+        let max_len = units.iter().map(|u| u.length).fold(1.0f32, f32::max);
+        let radius = params.view_params.wide_radius.max(params.view_params.limited_radius);
+        let radius = radius.max(params.view_params.narrow_radius).max(params.separation_factor);
+        let types = if types.is_empty() {
+            vec![UnitType { limits: VehicleLimits::default(), interceptor: false }]
+        } else {
+            types
+        };
+        Flock {
+            units,
+            unit_type: vec![0; n],
+            types,
+            params,
+            leaders: vec![false; n],
+            obstacles: Vec::new(),
+            max_obstacle_radius: 0.0,
+            obstacle_hash: SpatialHash::new(max_len * params.feeler.visibility_factor),
+            unit_hash: SpatialHash::new(max_len * radius),
+            positions: Vec::with_capacity(n),
+            controls: Vec::with_capacity(n),
+        }
+    }
+
+    /// Replaces the obstacles.
+    pub fn set_obstacles(&mut self, obstacles: Vec<Circle>) {
+        self.max_obstacle_radius = obstacles.iter().map(|c| c.radius).fold(0.0, f32::max);
+        let centers: Vec<Vec2> = obstacles.iter().map(|c| c.center).collect();
+        self.obstacle_hash.rebuild(&centers);
+        self.obstacles = obstacles;
+    }
+
+    /// The obstacles.
+    pub fn obstacles(&self) -> &[Circle] {
+        &self.obstacles
+    }
+
+    /// Which units led on the last decision (the book draws them red).
+    pub fn leaders(&self) -> &[bool] {
+        &self.leaders
+    }
+
+    /// The controls of the last decision, one per unit.
+    pub fn controls(&self) -> &[Control] {
+        &self.controls
+    }
+
+    /// One tick: every unit decides from the current snapshot, then all move by `dt`.
+    pub fn tick(&mut self, dt: f32, quarry: Option<Quarry>) {
+        self.decide(quarry);
+        self.apply(dt);
+    }
+
+    /// The decision pass with neighbours from the spatial hash.
+    pub fn decide(&mut self, quarry: Option<Quarry>) {
+        self.positions.clear();
+        self.positions.extend(self.units.iter().map(|u| u.position));
+        let mut hash = std::mem::replace(&mut self.unit_hash, SpatialHash::new(1.0));
+        hash.rebuild(&self.positions);
+        self.decide_with(&hash, quarry);
+        self.unit_hash = hash;
+    }
+
+    /// The decision pass with the book's all-pairs neighbour loop: the same results as
+    /// [`Flock::decide`] (up to summation order), at quadratic cost. For comparison.
+    pub fn decide_all_pairs(&mut self, quarry: Option<Quarry>) {
+        self.positions.clear();
+        self.positions.extend(self.units.iter().map(|u| u.position));
+        let positions = std::mem::take(&mut self.positions);
+        self.decide_with(&AllPairs(&positions), quarry);
+        self.positions = positions;
+    }
+
+    /// Moves every unit by its decided control.
+    pub fn apply(&mut self, dt: f32) {
+        for (i, unit) in self.units.iter_mut().enumerate() {
+            let t = self.unit_type.get(i).map_or(0, |&t| t as usize).min(self.types.len() - 1);
+            let control = self.controls.get(i).copied().unwrap_or(Control::CRUISE);
+            unit.step(control, &self.types[t].limits, dt);
+        }
+    }
+
+    fn decide_with(&mut self, candidates: &impl Candidates, quarry: Option<Quarry>) {
+        let n = self.units.len();
+        self.controls.clear();
+        self.leaders.resize(n, false);
+        self.unit_type.resize(n, 0);
+        for i in 0..n {
+            let (control, leader) = self.decide_unit(i, candidates, quarry);
+            self.controls.push(control);
+            self.leaders[i] = leader;
+        }
+    }
+
+    /// `DoUnitAI(i)` (Ex. 4-2 … 4-14).
+    fn decide_unit(&self, i: usize, candidates: &impl Candidates, quarry: Option<Quarry>) -> (Control, bool) {
+        let p = &self.params;
+        let vp = &p.view_params;
+        let me = &self.units[i];
+        let my_type = self.unit_type[i];
+        let frame = me.frame();
+        let len = me.length;
+        let view_radius = p.view.map_or(0.0, |m| vp.radius(m)) * len;
+        let sep_radius = p.separation_factor * len;
+        let narrow_radius = vp.narrow_radius * len;
+        let electing = p.leader_force > 0.0 && quarry.is_some();
+        let reach = view_radius.max(sep_radius).max(if electing { narrow_radius } else { 0.0 });
+
+        let (mut sum_pos, mut sum_vel, mut count, mut ahead) = (Vec2::ZERO, Vec2::ZERO, 0u32, 0u32);
+        let mut fs = 0.0f32;
+        let mut throttle = 1.0f32;
+        candidates.visit(me.position, reach, |j, pos| {
+            if j as usize == i {
+                return;
+            }
+            let d = pos - me.position;
+            let dist = d.length();
+            if dist > reach {
+                return;
+            }
+            let w = frame.to_local(d);
+            if electing && in_front_cone(w, vp.front_angle_factor) && dist <= narrow_radius {
+                ahead += 1;
+            }
+            let flocks_with = self.unit_type[j as usize] == my_type && dist <= view_radius;
+            if flocks_with && p.view.is_some_and(|mode| in_view(mode, w, vp)) {
+                sum_pos += pos;
+                sum_vel += self.units[j as usize].velocity;
+                count += 1;
+            }
+            if dist <= sep_radius && in_view(p.separation_view, w, vp) {
+                fs += separation_force(w, dist, sep_radius, p.separation);
+                if w.y > 0.0 && w.x.abs() < len && p.brake_floor < 1.0 {
+                    let t = p.brake_floor + (1.0 - p.brake_floor) * (dist / sep_radius);
+                    throttle = throttle.min(t);
+                }
+            }
+        });
+        if count > 0 {
+            let centre = sum_pos / count as f32;
+            fs += heading_force(&frame, me.heading, centre - me.position, p.cohesion);
+            fs += heading_force(&frame, me.heading, sum_vel / count as f32, p.alignment);
+        }
+        let feeler_reach = p.feeler.visibility_factor * len + self.max_obstacle_radius + p.feeler.clearance;
+        self.obstacle_hash.for_each_within(me.position, feeler_reach, |k, _| {
+            fs += feeler_force(me, self.obstacles[k as usize], &p.feeler);
+        });
+        let mut leader = false;
+        if let Some(q) = quarry.filter(|_| electing) {
+            leader = ahead == 0;
+            if leader {
+                let t = self.unit_type[i] as usize;
+                let interceptor = self.types.get(t).is_some_and(|t| t.interceptor);
+                let target = if interceptor {
+                    intercept_point(me.position, me.velocity, q.position, q.velocity).map_or(q.position, |h| h.point)
+                } else {
+                    q.position
+                };
+                let wx = frame.to_local(target - me.position).x;
+                fs += p.leader_force * if wx < 0.0 { -1.0 } else if wx > 0.0 { 1.0 } else { 0.0 };
+            }
+        }
+        (Control { steer: fs, throttle }, leader)
+    }
+}
