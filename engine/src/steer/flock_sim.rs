@@ -288,3 +288,141 @@ impl Flock {
         (Control { steer: fs, throttle }, leader)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid_flock(n: usize, spacing: f32) -> Vec<Vehicle> {
+        let side = (n as f32).sqrt().ceil() as usize;
+        (0..n)
+            .map(|i| {
+                let p = Vec2::new((i % side) as f32, (i / side) as f32) * spacing;
+                Vehicle::new(p, Vec2::Y, 5.0, 1.0)
+            })
+            .collect()
+    }
+
+    fn unit_type() -> UnitType {
+        UnitType { limits: VehicleLimits { max_speed: 6.0, max_turn_rate: 3.0, acceleration: 10.0 }, interceptor: false }
+    }
+
+    /// Whether the graph "within `r` of each other" over `pts` is connected (breadth-first).
+    fn connected(pts: &[Vec2], r: f32) -> bool {
+        let mut seen = vec![false; pts.len()];
+        let mut stack = vec![0];
+        seen[0] = true;
+        while let Some(i) = stack.pop() {
+            for j in 0..pts.len() {
+                if !seen[j] && pts[i].distance(pts[j]) <= r {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        seen.iter().all(|&s| s)
+    }
+
+    #[test]
+    fn flock_stays_connected_and_collision_free_around_obstacles() {
+        let mut flock = Flock::new(grid_flock(30, 2.0), vec![unit_type()], FlockParams { leader_force: 1.0, ..Default::default() });
+        let obstacles: Vec<Circle> = (0..8)
+            .map(|k| {
+                let a = k as f32 * std::f32::consts::TAU / 8.0 + 0.3;
+                Circle { center: Vec2::new(a.cos(), a.sin()) * 45.0, radius: 2.5 }
+            })
+            .collect();
+        flock.set_obstacles(obstacles.clone());
+        let (mut min_pair, mut min_obstacle, mut disconnected) = (f32::MAX, f32::MAX, 0);
+        let dt = 0.05;
+        let mut quarry = Quarry { position: Vec2::ZERO, velocity: Vec2::ZERO };
+        for tick in 0..1000 {
+            // The quarry circles through the ring of obstacles; the flock's leaders chase it.
+            let a = tick as f32 * dt * 0.12;
+            quarry = Quarry { position: Vec2::new(a.cos(), a.sin()) * 45.0, velocity: Vec2::new(-a.sin(), a.cos()) * 5.4 };
+            flock.tick(dt, Some(quarry));
+            let pts: Vec<Vec2> = flock.units.iter().map(|u| u.position).collect();
+            for i in 0..pts.len() {
+                for j in i + 1..pts.len() {
+                    min_pair = min_pair.min(pts[i].distance(pts[j]));
+                }
+                for o in &obstacles {
+                    min_obstacle = min_obstacle.min(pts[i].distance(o.center) - o.radius);
+                }
+            }
+            if !connected(&pts, 8.0) {
+                disconnected += 1;
+            }
+        }
+        // Bodies are half as wide as long: closer than 0.5 lengths is a collision.
+        assert!(min_pair > 0.5, "closest pair {min_pair}");
+        assert!(min_obstacle > 0.0, "a unit entered an obstacle: {min_obstacle}");
+        assert!(min_obstacle < 3.0, "the flock did pass close to the obstacles: {min_obstacle}");
+        assert_eq!(disconnected, 0, "ticks on which the flock (link = 8 lengths) fell apart");
+        let centre = flock.units.iter().map(|u| u.position).sum::<Vec2>() / flock.units.len() as f32;
+        assert!(centre.distance(quarry.position) < 20.0, "it kept up with the quarry: {centre}");
+    }
+
+    #[test]
+    fn hash_and_all_pairs_decide_alike() {
+        let mut units = grid_flock(64, 1.7);
+        for (i, u) in units.iter_mut().enumerate() {
+            u.heading = Vec2::from_angle(i as f32 * 0.7).rotate(Vec2::Y);
+        }
+        let mut flock = Flock::new(units, vec![unit_type()], FlockParams { leader_force: 1.0, ..Default::default() });
+        flock.set_obstacles(vec![Circle { center: Vec2::new(6.0, 16.0), radius: 2.0 }]);
+        let quarry = Some(Quarry { position: Vec2::new(40.0, 40.0), velocity: Vec2::X });
+        flock.decide(quarry);
+        let (hashed, leaders) = (flock.controls().to_vec(), flock.leaders().to_vec());
+        flock.decide_all_pairs(quarry);
+        for (a, b) in hashed.iter().zip(flock.controls()) {
+            assert!((a.steer - b.steer).abs() < 1e-4 && a.throttle == b.throttle, "{a:?} vs {b:?}");
+        }
+        assert_eq!(leaders, flock.leaders());
+        assert!(leaders.iter().any(|&l| l) && !leaders.iter().all(|&l| l));
+    }
+
+    #[test]
+    fn the_front_unit_of_a_column_leads() {
+        // Three units in a column heading +y: only the front one has nobody in its front cone.
+        let units = (0..3).map(|i| Vehicle::new(Vec2::new(0.0, i as f32 * 2.0), Vec2::Y, 5.0, 1.0)).collect();
+        let mut flock = Flock::new(units, vec![unit_type()], FlockParams { leader_force: 1.0, ..Default::default() });
+        let quarry = Quarry { position: Vec2::new(30.0, 30.0), velocity: Vec2::ZERO };
+        flock.decide(Some(quarry));
+        assert_eq!(flock.leaders(), &[false, false, true]);
+        assert!(flock.controls()[2].steer > 0.0, "the leader turns toward the quarry at +x");
+        // When the leader dies (is removed), the next one takes over: leadership is dynamic.
+        flock.units.pop();
+        flock.unit_type.pop();
+        flock.decide(Some(quarry));
+        assert_eq!(flock.leaders(), &[false, true]);
+        // Without a quarry nobody leads.
+        flock.decide(None);
+        assert_eq!(flock.leaders(), &[false, false]);
+    }
+
+    #[test]
+    fn two_unit_types_flock_apart_and_interceptor_leaders_aim_ahead() {
+        let units = vec![
+            Vehicle::new(Vec2::new(0.0, 0.0), Vec2::Y, 5.0, 1.0),
+            Vehicle::new(Vec2::new(3.0, 3.0), Vec2::Y, 5.0, 1.0),
+        ];
+        let interceptor = UnitType { interceptor: true, ..unit_type() };
+        let params = FlockParams { separation: 0.0, feeler: Feeler { force: 0.0, ..Feeler::default() }, ..Default::default() };
+        let mut flock = Flock::new(units, vec![unit_type(), interceptor], params);
+        flock.decide(None);
+        assert!(flock.controls()[0].steer > 0.0, "same type: unit 0 is drawn toward unit 1");
+        flock.unit_type[1] = 1;
+        flock.decide(None);
+        assert_eq!(flock.controls()[0].steer, 0.0, "different types do not flock together");
+        // The quarry is dead ahead of both but flies toward −x fast: the regular leader chases its
+        // position (straight), the interceptor aims at the predicted point (turns toward −x).
+        let quarry = Quarry { position: Vec2::new(1.5, 40.0), velocity: Vec2::new(-30.0, 0.0) };
+        flock.params.leader_force = 1.0;
+        flock.params.view = None;
+        flock.decide(Some(quarry));
+        assert_eq!(flock.leaders(), &[true, true]);
+        assert_eq!(flock.controls()[0].steer, 1.0, "regular: quarry's position is at local +x");
+        assert_eq!(flock.controls()[1].steer, -1.0, "interceptor: the predicted point is at −x");
+    }
+}
