@@ -42,7 +42,15 @@ pub fn basic_chase(predator: Vec2, prey: Vec2, step: f32) -> Vec2 {
 /// One basic-evade step in continuous space: each axis moves `step` away from `predator`.
 pub fn basic_evade(prey: Vec2, predator: Vec2, step: f32) -> Vec2 {
     let d = prey - predator;
-    let away = |c: f32| if c > 0.0 { step } else if c < 0.0 { -step } else { 0.0 };
+    let away = |c: f32| {
+        if c > 0.0 {
+            step
+        } else if c < 0.0 {
+            -step
+        } else {
+            0.0
+        }
+    };
     prey + Vec2::new(away(d.x), away(d.y))
 }
 

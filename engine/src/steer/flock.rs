@@ -39,7 +39,13 @@ pub struct ViewParams {
 
 impl Default for ViewParams {
     fn default() -> Self {
-        ViewParams { back_angle_factor: 1.0, front_angle_factor: 1.0, wide_radius: 8.0, limited_radius: 8.0, narrow_radius: 6.0 }
+        ViewParams {
+            back_angle_factor: 1.0,
+            front_angle_factor: 1.0,
+            wide_radius: 8.0,
+            limited_radius: 8.0,
+            narrow_radius: 6.0,
+        }
     }
 }
 

@@ -297,7 +297,10 @@ mod tests {
         assert_eq!(p.slots()[2].reference, SlotRef::Slot(0), "member 3 is oriented on member 1");
         assert_eq!(p.slots()[0].reference, SlotRef::Captain);
         let l = Formation::line(4, 3.0);
-        assert_eq!(l.local_positions(), [(3.0, 0.0), (-3.0, 0.0), (6.0, 0.0), (-6.0, 0.0)].map(|(x, y)| Vec2::new(x, y)));
+        assert_eq!(
+            l.local_positions(),
+            [(3.0, 0.0), (-3.0, 0.0), (6.0, 0.0), (-6.0, 0.0)].map(|(x, y)| Vec2::new(x, y))
+        );
         // A captain heading +x: "behind" is −x and "right" is −y.
         let mut out = Vec::new();
         p.world_positions(Vec2::new(10.0, 10.0), Vec2::X, &mut out);
@@ -308,7 +311,8 @@ mod tests {
 
     #[test]
     fn squad_forms_around_the_unit_nearest_the_goal_and_reforms() {
-        let units = [(10u32, Vec2::new(0.0, 0.0)), (11, Vec2::new(5.0, 5.0)), (12, Vec2::new(1.0, 1.0)), (13, Vec2::ZERO)];
+        let units =
+            [(10u32, Vec2::new(0.0, 0.0)), (11, Vec2::new(5.0, 5.0)), (12, Vec2::new(1.0, 1.0)), (13, Vec2::ZERO)];
         let goal = Vec2::new(10.0, 10.0);
         let mut squad = Squad::form(&units, goal, |n| Formation::pyramid(n, 2.0)).unwrap();
         assert_eq!((squad.captain, squad.members.clone()), (11, vec![10, 12, 13]));

@@ -23,9 +23,9 @@ mod flock;
 mod flock_sim;
 mod formation;
 mod los_chase;
+mod obstacle;
 mod pattern;
 mod physics_pattern;
-mod obstacle;
 mod potential;
 mod spatial_hash;
 
@@ -34,12 +34,14 @@ pub use chase::{
     Intercept, InterceptAim, Pursuit, basic_chase, basic_chase_tile, basic_evade, basic_evade_tile, intercept_point,
     intercept_steer, los_steer,
 };
-pub use los_chase::{LineVariant, TileLosChase, book_line, tile_line_into};
 pub use flock::{ViewMode, ViewParams, heading_force, in_front_cone, in_view, separation_force};
 pub use flock_sim::{Flock, FlockParams, Quarry, UnitType};
+pub use formation::{Formation, PathFollower, Slot, SlotRef, SlotTracker, Squad, follow_slot};
+pub use los_chase::{LineVariant, TileLosChase, book_line, tile_line_into};
 pub use obstacle::{Circle, Feeler, feeler_force};
+pub use pattern::{BOOK_ZIGZAG, NEIGHBOUR_OFFSETS, PathPattern, PatternError, PatternGrid, StepControl, StepPattern};
+pub use physics_pattern::{
+    MIN_STEER_FRACTION, PATROL_PATTERN, PatternStep, PatternTracker, PhysicsPattern, ZIGZAG_PATTERN,
+};
 pub use potential::{LennardJones, force_to_control, sum_forces, swarm_forces};
 pub use spatial_hash::SpatialHash;
-pub use pattern::{BOOK_ZIGZAG, NEIGHBOUR_OFFSETS, PathPattern, PatternError, PatternGrid, StepControl, StepPattern};
-pub use physics_pattern::{MIN_STEER_FRACTION, PATROL_PATTERN, PatternStep, PatternTracker, PhysicsPattern, ZIGZAG_PATTERN};
-pub use formation::{Formation, PathFollower, Slot, SlotRef, SlotTracker, Squad, follow_slot};

@@ -254,7 +254,10 @@ mod tests {
 
     #[test]
     fn zigzag_table_and_execution() {
-        assert_eq!(BOOK_ZIGZAG[2], StepControl { turn_right: 10.0, turn_left: 0.0, step_forward: 0.0, step_backward: 0.0 });
+        assert_eq!(
+            BOOK_ZIGZAG[2],
+            StepControl { turn_right: 10.0, turn_left: 0.0, step_forward: 0.0, step_backward: 0.0 }
+        );
         assert_eq!(BOOK_ZIGZAG[6].turn_left, 10.0);
         let mut p = StepPattern::new(&BOOK_ZIGZAG);
         let (mut pos, mut heading) = (Vec2::ZERO, Vec2::Y);
@@ -317,7 +320,14 @@ mod tests {
 
     fn book_grid() -> PatternGrid {
         let mut g = PatternGrid::new(20, 20);
-        for (a, b) in [((3, 2), (16, 2)), ((16, 2), (16, 11)), ((16, 11), (9, 11)), ((9, 11), (9, 2)), ((9, 2), (3, 6)), ((3, 6), (3, 2))] {
+        for (a, b) in [
+            ((3, 2), (16, 2)),
+            ((16, 2), (16, 11)),
+            ((16, 11), (9, 11)),
+            ((9, 11), (9, 2)),
+            ((9, 2), (3, 6)),
+            ((3, 6), (3, 2)),
+        ] {
             g.add_segment(rc(a.0, a.1), rc(b.0, b.1));
         }
         g

@@ -68,8 +68,12 @@ pub const PATROL_PATTERN: [PatternStep; 8] = [
 ];
 
 /// `ZigZagPattern` (Ex. 3-17): forward 100, 60° port, forward 100, 60° starboard.
-pub const ZIGZAG_PATTERN: [PatternStep; 4] =
-    [PatternStep::forward(100.0), PatternStep::turn(true, 60.0), PatternStep::forward(100.0), PatternStep::turn(false, 60.0)];
+pub const ZIGZAG_PATTERN: [PatternStep; 4] = [
+    PatternStep::forward(100.0),
+    PatternStep::turn(true, 60.0),
+    PatternStep::forward(100.0),
+    PatternStep::turn(false, 60.0),
+];
 
 /// The book's minimum steering fraction during a tapered turn (L1507; a calibration of its model).
 pub const MIN_STEER_FRACTION: f32 = 0.05;
@@ -187,8 +191,11 @@ mod tests {
             (s.limit_position, s.limit_heading, s.heading_limit, s.position_limit, s.port, s.starboard)
         };
         for (i, s) in PATROL_PATTERN.iter().enumerate() {
-            let want =
-                if i % 2 == 0 { (true, false, 0.0, 200.0, false, false) } else { (false, true, 90.0, 0.0, true, false) };
+            let want = if i % 2 == 0 {
+                (true, false, 0.0, 200.0, false, false)
+            } else {
+                (false, true, 90.0, 0.0, true, false)
+            };
             assert_eq!(row(s), want, "patrol {i}");
         }
         let zigzag: Vec<_> = ZIGZAG_PATTERN.iter().map(row).collect();

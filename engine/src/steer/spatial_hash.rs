@@ -1,12 +1,14 @@
-//! A spatial hash for neighbour queries: cost grows with the number of neighbours, not with the
-//! square of the population (the book's own advice, 002b §1.6 and 002a L1608).
+//! Neighbour queries whose cost grows with the number of neighbours, not with the square of the
+//! population (the book's own advice, 002b §1.6 and 002a L1608).
 //!
-//! Points are bucketed by the square cell `floor(p / cell_size)` they fall in. The cells are hashed
-//! into a table of at least twice as many buckets as points and the points are counting-sorted into
-//! one flat array, bucket by bucket, so a rebuild is two linear passes and allocates nothing once
-//! the buffers have grown. Each sorted entry keeps its real cell key, so two cells that hash to the
-//! same bucket never leak into each other's queries. Within a cell, points stay in index order:
-//! queries visit candidates in a deterministic order.
+//! The "spatial hash" is a bucket grid laid over the bounding box of the points at each rebuild:
+//! square cells of `cell_size` (coarsened if the box would need more than about four cells per
+//! point), numbered row by row, with the points counting-sorted into one flat array cell by cell.
+//! A rebuild is two linear passes and allocates nothing once the buffers have grown. Because
+//! cells are numbered row-major, the cells of one query row are one contiguous range of the
+//! sorted array, and [`SpatialHash::order`] lists the points in that spatial order so a caller
+//! that queries in it reads memory that is already in cache. Within a cell, points stay in index
+//! order: every query visits candidates in a deterministic order.
 
 use glam::{IVec2, Vec2};
 
@@ -14,18 +16,20 @@ use glam::{IVec2, Vec2};
 #[derive(Debug, Clone)]
 pub struct SpatialHash {
     cell_size: f32,
+    /// The cell size of the last rebuild (at least `cell_size`).
+    cell: f32,
     inv_cell: f32,
-    mask: usize,
-    /// `start[b]..start[b + 1]` is bucket `b`'s range in the sorted arrays.
+    origin: Vec2,
+    grid_w: i32,
+    grid_h: i32,
+    /// `start[c]..start[c + 1]` is cell `c`'s range in the sorted arrays.
     start: Vec<u32>,
     /// The point index of each sorted entry.
     items: Vec<u32>,
     /// The position of each sorted entry (copied so queries read contiguous memory).
     positions: Vec<Vec2>,
-    /// The cell of each sorted entry.
-    cells: Vec<IVec2>,
-    /// Scratch: each point's bucket during a rebuild.
-    bucket_of: Vec<u32>,
+    /// Scratch: each point's cell during a rebuild (`u32::MAX` for non-finite points).
+    cell_of_point: Vec<u32>,
 }
 
 impl SpatialHash {
@@ -35,22 +39,24 @@ impl SpatialHash {
         let cell_size = if cell_size.is_finite() && cell_size > 0.0 { cell_size } else { 1.0 };
         SpatialHash {
             cell_size,
+            cell: cell_size,
             inv_cell: 1.0 / cell_size,
-            mask: 0,
-            start: vec![0, 0],
+            origin: Vec2::ZERO,
+            grid_w: 0,
+            grid_h: 0,
+            start: vec![0],
             items: Vec::new(),
             positions: Vec::new(),
-            cells: Vec::new(),
-            bucket_of: Vec::new(),
+            cell_of_point: Vec::new(),
         }
     }
 
-    /// The cell edge length.
+    /// The requested cell edge length.
     pub fn cell_size(&self) -> f32 {
         self.cell_size
     }
 
-    /// How many points the last rebuild stored.
+    /// How many points the last rebuild stored (points with non-finite coordinates are left out).
     pub fn len(&self) -> usize {
         self.items.len()
     }
@@ -60,90 +66,105 @@ impl SpatialHash {
         self.items.is_empty()
     }
 
-    /// The cell a position falls in. Non-finite coordinates land in cell `(0, 0)`.
-    pub fn cell_of(&self, p: Vec2) -> IVec2 {
-        let c = (p * self.inv_cell).floor();
-        let c = if c.is_finite() { c } else { Vec2::ZERO };
-        c.clamp(Vec2::splat(-1e9), Vec2::splat(1e9)).as_ivec2()
+    /// The stored point indices in spatial order (cell by cell, row-major).
+    pub fn order(&self) -> &[u32] {
+        &self.items
     }
 
-    fn bucket(&self, cell: IVec2) -> usize {
-        let h = (cell.x as u32 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ (cell.y as u32 as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        ((h ^ (h >> 29)) as usize) & self.mask
+    fn cell_coords(&self, p: Vec2) -> IVec2 {
+        let c = ((p - self.origin) * self.inv_cell).floor();
+        c.clamp(Vec2::splat(-1.0), Vec2::new(self.grid_w as f32, self.grid_h as f32)).as_ivec2()
     }
 
     /// Replaces the contents with `positions` (point `i` is `positions[i]`).
     pub fn rebuild(&mut self, positions: &[Vec2]) {
-        let n = positions.len();
-        let buckets = (2 * n).next_power_of_two().max(16);
-        self.mask = buckets - 1;
+        let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
+        for &p in positions.iter().filter(|p| p.is_finite()) {
+            lo = lo.min(p);
+            hi = hi.max(p);
+        }
+        if lo.x > hi.x {
+            (lo, hi) = (Vec2::ZERO, Vec2::ZERO);
+        }
+        let extent = (hi - lo).max(Vec2::splat(0.0));
+        // Coarsen the cells when the box would need more than ~4 cells per point (sparse
+        // outliers), so memory stays linear in the population.
+        let budget = (4 * positions.len()).max(64) as f32;
+        let mut cell = self.cell_size;
+        let cells_needed = |c: f32| ((extent.x / c).floor() + 1.0) * ((extent.y / c).floor() + 1.0);
+        if cells_needed(cell) > budget {
+            cell = (extent.x.max(extent.y) / budget.sqrt()).max(cell) * 1.01;
+            while cells_needed(cell) > budget {
+                cell *= 2.0;
+            }
+        }
+        self.cell = cell;
+        self.inv_cell = 1.0 / cell;
+        self.origin = lo;
+        self.grid_w = (extent.x / cell).floor() as i32 + 1;
+        self.grid_h = (extent.y / cell).floor() as i32 + 1;
+        let cells = self.grid_w as usize * self.grid_h as usize;
         self.start.clear();
-        self.start.resize(buckets + 1, 0);
-        self.bucket_of.clear();
+        self.start.resize(cells + 1, 0);
+        self.cell_of_point.clear();
         for &p in positions {
-            let b = self.bucket(self.cell_of(p));
-            self.bucket_of.push(b as u32);
-            self.start[b + 1] += 1;
+            let c = if p.is_finite() {
+                let cc = self.cell_coords(p).clamp(IVec2::ZERO, IVec2::new(self.grid_w - 1, self.grid_h - 1));
+                let c = cc.y as u32 * self.grid_w as u32 + cc.x as u32;
+                self.start[c as usize + 1] += 1;
+                c
+            } else {
+                u32::MAX
+            };
+            self.cell_of_point.push(c);
         }
-        for b in 0..buckets {
-            self.start[b + 1] += self.start[b];
+        for c in 0..cells {
+            self.start[c + 1] += self.start[c];
         }
+        let stored = self.start[cells] as usize;
         self.items.clear();
-        self.items.resize(n, 0);
+        self.items.resize(stored, 0);
         self.positions.clear();
-        self.positions.resize(n, Vec2::ZERO);
-        self.cells.clear();
-        self.cells.resize(n, IVec2::ZERO);
-        // Fill each bucket from its start, in point order, using `start[b]` as the cursor and
-        // restoring it afterwards from the next bucket's start.
+        self.positions.resize(stored, Vec2::ZERO);
+        // Fill each cell from its start, in point order, using `start[c]` as the cursor, then
+        // shift the starts back.
         for (i, &p) in positions.iter().enumerate() {
-            let b = self.bucket_of[i] as usize;
-            let slot = self.start[b] as usize;
+            let c = self.cell_of_point[i];
+            if c == u32::MAX {
+                continue;
+            }
+            let slot = self.start[c as usize] as usize;
             self.items[slot] = i as u32;
             self.positions[slot] = p;
-            self.cells[slot] = self.cell_of(p);
-            self.start[b] += 1;
+            self.start[c as usize] += 1;
         }
-        for b in (1..=buckets).rev() {
-            self.start[b] = self.start[b - 1];
+        for c in (1..=cells).rev() {
+            self.start[c] = self.start[c - 1];
         }
         self.start[0] = 0;
     }
 
     /// Calls `visit(index, position)` for every point within `radius` of `center` (inclusive), in
-    /// a deterministic order: cells row by row, points by index within a cell (or, when the query
-    /// spans more cells than there are points, every point in bucket order).
+    /// a deterministic order: cells row by row, points by index within a cell.
     pub fn for_each_within(&self, center: Vec2, radius: f32, mut visit: impl FnMut(u32, Vec2)) {
         if self.items.is_empty() || !(radius >= 0.0) || !center.is_finite() {
             return;
         }
         let r2 = radius * radius;
-        let lo = self.cell_of(center - Vec2::splat(radius));
-        let hi = self.cell_of(center + Vec2::splat(radius));
-        let span = (i64::from(hi.x) - i64::from(lo.x) + 1) * (i64::from(hi.y) - i64::from(lo.y) + 1);
-        if !radius.is_finite() || span > self.items.len() as i64 {
-            // A query wider than the population: scanning every point is cheaper than every cell.
-            for (k, &p) in self.positions.iter().enumerate() {
-                if p.distance_squared(center) <= r2 {
-                    visit(self.items[k], p);
-                }
-            }
+        let r = radius.min(1e30);
+        let lo = self.cell_coords(center - Vec2::splat(r)).max(IVec2::ZERO);
+        let hi = self.cell_coords(center + Vec2::splat(r)).min(IVec2::new(self.grid_w - 1, self.grid_h - 1));
+        if lo.x > hi.x || lo.y > hi.y {
             return;
         }
         for cy in lo.y..=hi.y {
-            for cx in lo.x..=hi.x {
-                let cell = IVec2::new(cx, cy);
-                let b = self.bucket(cell);
-                let (s, e) = (self.start[b] as usize, self.start[b + 1] as usize);
-                for k in s..e {
-                    if self.cells[k] != cell {
-                        continue;
-                    }
-                    let p = self.positions[k];
-                    if p.distance_squared(center) <= r2 {
-                        visit(self.items[k], p);
-                    }
+            let row = cy as usize * self.grid_w as usize;
+            // The cells lo.x..=hi.x of this row are one contiguous range.
+            let (s, e) = (self.start[row + lo.x as usize] as usize, self.start[row + hi.x as usize + 1] as usize);
+            for k in s..e {
+                let p = self.positions[k];
+                if p.distance_squared(center) <= r2 {
+                    visit(self.items[k], p);
                 }
             }
         }
@@ -175,6 +196,15 @@ mod tests {
         h.rebuild(&[]);
         h.query(Vec2::ZERO, 10.0, &mut out);
         assert!(out.is_empty());
+        // A far outlier and a non-finite point: memory stays bounded, the outlier is found, the
+        // NaN is stored nowhere, and an unbounded radius finds everything finite.
+        h.rebuild(&[Vec2::ZERO, Vec2::new(1e7, -1e7), Vec2::NAN, Vec2::ONE]);
+        assert_eq!(h.len(), 3);
+        h.query(Vec2::new(1e7, -1e7), 1.0, &mut out);
+        assert_eq!(out, vec![1]);
+        h.query(Vec2::ZERO, f32::INFINITY, &mut out);
+        out.sort_unstable();
+        assert_eq!(out, vec![0, 1, 3]);
     }
 
     proptest! {
