@@ -97,18 +97,23 @@ pub struct Flock {
     unit_hash: SpatialHash,
     positions: Vec<Vec2>,
     controls: Vec<Control>,
+    /// Velocities and types in the neighbour source's key order (see `Candidates::visit`).
+    keyed_velocity: Vec<Vec2>,
+    keyed_type: Vec<u8>,
 }
 
 /// Neighbour candidates around a point: the spatial hash, or every unit (the book's loop).
 trait Candidates {
-    fn visit(&self, center: Vec2, radius: f32, f: impl FnMut(u32, Vec2));
+    /// Calls `f(key, index, position)`; `key` indexes the per-unit data handed to the decision
+    /// (slot order for the hash, unit order for all pairs).
+    fn visit(&self, center: Vec2, radius: f32, f: impl FnMut(usize, u32, Vec2));
     /// A cache-friendly order to decide the units in, if any.
     fn order(&self) -> Option<&[u32]>;
 }
 
 impl Candidates for SpatialHash {
-    fn visit(&self, center: Vec2, radius: f32, f: impl FnMut(u32, Vec2)) {
-        self.for_each_within(center, radius, f);
+    fn visit(&self, center: Vec2, radius: f32, f: impl FnMut(usize, u32, Vec2)) {
+        self.for_each_slot_within(center, radius, f);
     }
     fn order(&self) -> Option<&[u32]> {
         Some(SpatialHash::order(self))
@@ -118,9 +123,9 @@ impl Candidates for SpatialHash {
 struct AllPairs<'a>(&'a [Vec2]);
 
 impl Candidates for AllPairs<'_> {
-    fn visit(&self, _center: Vec2, _radius: f32, mut f: impl FnMut(u32, Vec2)) {
+    fn visit(&self, _center: Vec2, _radius: f32, mut f: impl FnMut(usize, u32, Vec2)) {
         for (j, &p) in self.0.iter().enumerate() {
-            f(j as u32, p);
+            f(j, j as u32, p);
         }
     }
     fn order(&self) -> Option<&[u32]> {
@@ -152,6 +157,8 @@ impl Flock {
             unit_hash: SpatialHash::new(max_len * radius),
             positions: Vec::with_capacity(n),
             controls: Vec::with_capacity(n),
+            keyed_velocity: Vec::with_capacity(n),
+            keyed_type: Vec::with_capacity(n),
         }
     }
 
@@ -190,6 +197,11 @@ impl Flock {
         self.positions.extend(self.units.iter().map(|u| u.position));
         let mut hash = std::mem::replace(&mut self.unit_hash, SpatialHash::new(1.0));
         hash.rebuild(&self.positions);
+        self.unit_type.resize(self.units.len(), 0);
+        self.keyed_velocity.clear();
+        self.keyed_velocity.extend(hash.order().iter().map(|&i| self.units[i as usize].velocity));
+        self.keyed_type.clear();
+        self.keyed_type.extend(hash.order().iter().map(|&i| self.unit_type[i as usize]));
         self.decide_with(&hash, quarry);
         self.unit_hash = hash;
     }
@@ -200,6 +212,11 @@ impl Flock {
         self.positions.clear();
         self.positions.extend(self.units.iter().map(|u| u.position));
         let positions = std::mem::take(&mut self.positions);
+        self.unit_type.resize(self.units.len(), 0);
+        self.keyed_velocity.clear();
+        self.keyed_velocity.extend(self.units.iter().map(|u| u.velocity));
+        self.keyed_type.clear();
+        self.keyed_type.extend_from_slice(&self.unit_type);
         self.decide_with(&AllPairs(&positions), quarry);
         self.positions = positions;
     }
@@ -257,7 +274,7 @@ impl Flock {
 
         let (view2, sep2, narrow2, reach2) =
             (view_radius.powi(2), sep_radius.powi(2), narrow_radius.powi(2), reach.powi(2));
-        candidates.visit(me.position, reach, |j, pos| {
+        candidates.visit(me.position, reach, |key, j, pos| {
             let d = pos - me.position;
             let d2 = d.length_squared();
             if d2 > reach2 || j as usize == i {
@@ -267,10 +284,9 @@ impl Flock {
             if electing && d2 <= narrow2 && in_front_cone(w, vp.front_angle_factor) {
                 ahead += 1;
             }
-            let j = j as usize;
-            if d2 <= view2 && self.unit_type[j] == my_type && p.view.is_some_and(|mode| in_view(mode, w, vp)) {
+            if d2 <= view2 && self.keyed_type[key] == my_type && p.view.is_some_and(|mode| in_view(mode, w, vp)) {
                 sum_pos += pos;
-                sum_vel += self.units[j].velocity;
+                sum_vel += self.keyed_velocity[key];
                 count += 1;
             }
             if d2 <= sep2 && in_view(p.separation_view, w, vp) {

@@ -147,6 +147,13 @@ impl SpatialHash {
     /// Calls `visit(index, position)` for every point within `radius` of `center` (inclusive), in
     /// a deterministic order: cells row by row, points by index within a cell.
     pub fn for_each_within(&self, center: Vec2, radius: f32, mut visit: impl FnMut(u32, Vec2)) {
+        self.for_each_slot_within(center, radius, |_, i, p| visit(i, p));
+    }
+
+    /// As [`SpatialHash::for_each_within`], also passing each point's *slot*: its position in
+    /// [`SpatialHash::order`]. Callers that copy per-point data into slot order read it
+    /// contiguously instead of jumping around by point index.
+    pub fn for_each_slot_within(&self, center: Vec2, radius: f32, mut visit: impl FnMut(usize, u32, Vec2)) {
         if self.items.is_empty() || !(radius >= 0.0) || !center.is_finite() {
             return;
         }
@@ -164,7 +171,7 @@ impl SpatialHash {
             for k in s..e {
                 let p = self.positions[k];
                 if p.distance_squared(center) <= r2 {
-                    visit(self.items[k], p);
+                    visit(k, self.items[k], p);
                 }
             }
         }
