@@ -98,9 +98,9 @@ pub fn heading_force(frame: &Frame, heading: Vec2, desired: Vec2, force: f32) ->
 /// (`length × _SEPARATION_FACTOR`) pushes the unit away from its side with
 /// `S · threshold / distance` — `S` at the threshold, growing as they close. Zero beyond the
 /// threshold; coincident units (distance 0, where the book divides by zero) get the force of a
-/// hundredth of the threshold on the `−x` side.
+/// hundredth of the threshold toward local `+x`. NaN distances give no force.
 pub fn separation_force(w: Vec2, distance: f32, threshold: f32, force: f32) -> f32 {
-    if !(distance <= threshold) {
+    if distance.is_nan() || distance > threshold {
         return 0.0;
     }
     let m = if w.x > 0.0 { -1.0 } else { 1.0 };

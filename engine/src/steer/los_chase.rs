@@ -126,13 +126,16 @@ mod tests {
         cells.iter().map(|&(r, c)| IVec2::new(c, r)).collect()
     }
 
+    /// A book test case: start (row, col), end (row, col), the expected cells.
+    type Case = ((i32, i32), (i32, i32), &'static [(i32, i32)]);
+
     fn book_rc(a: (i32, i32), b: (i32, i32)) -> Vec<IVec2> {
         book_line(IVec2::new(a.1, a.0), IVec2::new(b.1, b.0))
     }
 
     #[test]
     fn book_cell_sequences_of_digest_6_2() {
-        let cases: [((i32, i32), (i32, i32), &[(i32, i32)]); 5] = [
+        let cases: [Case; 5] = [
             ((0, 0), (3, 7), &[(0, 0), (0, 1), (1, 2), (1, 3), (2, 4), (2, 5), (3, 6), (3, 7)]),
             ((0, 0), (7, 3), &[(0, 0), (1, 0), (2, 1), (3, 1), (4, 2), (5, 2), (6, 3), (7, 3)]),
             ((5, 5), (0, 0), &[(5, 5), (4, 4), (3, 3), (2, 2), (1, 1), (0, 0)]),
@@ -149,7 +152,7 @@ mod tests {
 
     #[test]
     fn book_cells_of_the_patrol_segments_of_digest_6_5() {
-        let want: [((i32, i32), (i32, i32), &[(i32, i32)]); 5] = [
+        let want: [Case; 5] = [
             (
                 (4, 11),
                 (2, 24),

@@ -154,7 +154,7 @@ impl SpatialHash {
     /// [`SpatialHash::order`]. Callers that copy per-point data into slot order read it
     /// contiguously instead of jumping around by point index.
     pub fn for_each_slot_within(&self, center: Vec2, radius: f32, mut visit: impl FnMut(usize, u32, Vec2)) {
-        if self.items.is_empty() || !(radius >= 0.0) || !center.is_finite() {
+        if self.items.is_empty() || radius.is_nan() || radius < 0.0 || !center.is_finite() {
             return;
         }
         let r2 = radius * radius;
