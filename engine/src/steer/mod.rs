@@ -3,8 +3,8 @@
 //!
 //! Every behaviour is a plain function or small struct over `glam` vectors that returns a steering
 //! value; none of them knows about scripts or the world's entity store, so the stdlib can wrap them
-//! and tests can drive them directly. They steer a [`Vehicle`] in the book's body frame ([`Frame`]): local `+y` forward, a
-//! lateral force at the nose.
+//! and tests can drive them directly. They steer a [`Vehicle`] in the book's body frame
+//! ([`Frame`]): local `+y` forward, a lateral force at the nose.
 //!
 //! | concern | items | source |
 //! | --- | --- | --- |
