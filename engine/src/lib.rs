@@ -16,6 +16,9 @@
 //!   generated waypoints, properties by ray sampling, fuzzy compound tactics, condensation.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
+//! - [`steer`]: chase, evade and intercept, movement patterns, flocking with obstacle avoidance
+//!   and leaders, Lennard-Jones potential movement, formations with a group captain, and the
+//!   [`steer::SpatialHash`] for neighbour queries.
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
 //!
 //! ```
@@ -42,6 +45,7 @@ pub mod coord;
 pub mod field;
 pub mod grid;
 pub mod sense;
+pub mod steer;
 pub mod tactics;
 pub mod value;
 pub mod world;
