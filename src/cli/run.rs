@@ -10,6 +10,7 @@ use clap::Args;
 
 use super::narrate::narrate;
 use crate::reload::FileWatcher;
+use crate::render;
 use crate::runtime::Runtime;
 use crate::scenario;
 
@@ -34,6 +35,12 @@ pub struct RunArgs {
     /// (without `--ticks`, play until interrupted).
     #[arg(long)]
     pub watch: bool,
+    /// Write a PNG frame of the world into this folder (every `--render-every` ticks).
+    #[arg(long, value_name = "DIR")]
+    pub render: Option<PathBuf>,
+    /// With `--render`: draw every this many ticks.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub render_every: u64,
 }
 
 fn watch(rt: &Runtime) -> anyhow::Result<FileWatcher> {
@@ -75,6 +82,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     println!("Playing {} ({}) {shown} at {} Hz", rt.name(), path.display(), rt.world().clock().rate());
     let period = Duration::from_secs_f64(1.0 / f64::from(rt.world().clock().rate()));
     let mut next = Instant::now();
+    let mut frames = args.render.as_ref().map(render::FrameWriter::new).transpose()?;
     let mut printed = 0;
     for _ in 0..ticks {
         if let Some(w) = &watcher {
@@ -89,6 +97,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             std::thread::sleep(next.saturating_duration_since(Instant::now()));
         }
         rt.tick();
+        if let Some(frames) = &mut frames
+            && rt.world().clock().tick() % args.render_every == 0
+        {
+            frames.write(&render::draw_world(rt.world(), &render::Style::default()))?;
+        }
         if !args.quiet {
             for e in rt.world().log().since(printed) {
                 println!("{}", narrate(e));
@@ -120,6 +133,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     );
     if errors > 0 {
         println!("{errors} script errors were reported (the scripts were stopped for those ticks; the world went on).");
+    }
+    if let (Some(dir), Some(frames)) = (&args.render, &frames) {
+        println!("{} frames written to {}", frames.count(), dir.display());
     }
     println!("trace sha256 {}", crate::runtime::trace_hash(&trace));
     Ok(ExitCode::SUCCESS)

@@ -17,8 +17,10 @@
 //! ```
 
 mod frame;
+mod world;
 
 pub use frame::{FrameWriter, RenderError};
+pub use world::draw_world;
 
 use glam::Vec2;
 use image::{Rgb, RgbImage};

@@ -1,0 +1,65 @@
+//! A picture of a live world: the map, every entity as an arrow in its team's colour, and the
+//! rest of each entity's path.
+
+use glam::Vec2;
+use image::RgbImage;
+use tactica_engine::coord::Action;
+use tactica_engine::world::World;
+
+use super::{Arrow, Polyline, Scene, Style, draw};
+
+/// Team colours, handed out in team-name order so the same scenario always gets the same colours.
+const PALETTE: [[u8; 3]; 6] =
+    [[214, 39, 40], [31, 119, 180], [44, 160, 44], [255, 127, 14], [148, 103, 189], [23, 190, 207]];
+
+/// Draws the world as it stands.
+pub fn draw_world(world: &World, style: &Style) -> RgbImage {
+    let mut teams: Vec<&str> = world.entities().map(|(_, e)| e.team.as_str()).collect();
+    teams.sort_unstable();
+    teams.dedup();
+    let color = |team: &str| PALETTE[teams.binary_search(&team).unwrap_or(0) % PALETTE.len()];
+    let mut agents = Vec::new();
+    let mut paths = Vec::new();
+    for (_, e) in world.entities() {
+        let heading =
+            if e.velocity.length_squared() > 0.0 { e.velocity.normalize() } else { Vec2::from_angle(e.heading) };
+        agents.push(Arrow { position: e.position, heading, color: color(&e.team) });
+        let rest: Vec<Vec2> = match e.actions.front() {
+            Some(Action::FollowPath { points, next }) => points.get(*next..).unwrap_or(&[]).to_vec(),
+            Some(Action::MoveTo { target }) => vec![*target],
+            _ => Vec::new(),
+        };
+        if !rest.is_empty() {
+            let mut points = vec![e.position];
+            points.extend(rest);
+            paths.push(Polyline { points, color: color(&e.team) });
+        }
+    }
+    draw(&Scene { map: world.map(), agents: &agents, paths: &paths, ..Scene::empty(world.map()) }, style)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::IVec2;
+    use tactica_engine::grid::Map;
+    use tactica_engine::world::Entity;
+
+    #[test]
+    fn entities_are_drawn_in_their_team_colour() {
+        let mut w = World::new(Map::open(6, 4), 10, 0);
+        let mut a = Entity::new("a", "x", IVec2::new(1, 1));
+        a.team = "blue".into();
+        w.spawn(a).unwrap();
+        let mut b = Entity::new("b", "x", IVec2::new(4, 2));
+        b.team = "red".into();
+        w.spawn(b).unwrap();
+        let style = Style::default();
+        let img = draw_world(&w, &style);
+        let px = style.cell_px;
+        // The arrow starts at the cell centre: the centre pixel carries the team colour.
+        assert_eq!(img.get_pixel(px + px / 2, px + px / 2).0, PALETTE[0], "blue sorts first");
+        assert_eq!(img.get_pixel(4 * px + px / 2, 2 * px + px / 2).0, PALETTE[1]);
+        assert_eq!(img.get_pixel(0, 0).0, style.floor);
+    }
+}
