@@ -8,6 +8,8 @@
 //! - [`grid`]: tile [`grid::Map`]s, the MovingAI and ASCII loaders, terrain costs, line of sight.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
+//! - [`decide`]: decision models — state machines, fuzzy logic, rule engines, Bayesian networks,
+//!   modular utility reasoners, neural nets, genetic algorithms, schedules, action queues, planner.
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
 //!
 //! ```
@@ -31,6 +33,7 @@
 #![warn(missing_docs)]
 
 pub mod coord;
+pub mod decide;
 pub mod grid;
 pub mod value;
 pub mod world;
