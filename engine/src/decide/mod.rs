@@ -18,7 +18,7 @@
 //! `*_value` entry point taking and returning maps and lists.
 
 // pub mod ants;
-// pub mod bayes;
+pub mod bayes;
 // pub mod crowd;
 mod error;
 pub mod expr;
