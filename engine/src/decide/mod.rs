@@ -26,6 +26,6 @@ pub mod fsm;
 pub mod fuzzy;
 // pub mod learn;
 pub mod rules;
-// pub mod utility;
+pub mod utility;
 
 pub use error::DecideError;
