@@ -24,7 +24,7 @@ mod error;
 pub mod expr;
 pub mod fsm;
 pub mod fuzzy;
-// pub mod learn;
+pub mod learn;
 pub mod rules;
 pub mod utility;
 
