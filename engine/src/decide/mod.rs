@@ -19,7 +19,7 @@
 
 // pub mod ants;
 pub mod bayes;
-// pub mod crowd;
+pub mod crowd;
 mod error;
 pub mod expr;
 pub mod fsm;
