@@ -17,7 +17,7 @@
 //! passed in. Script hosts drive the models with plain [`Value`](crate::Value)s: each model has a
 //! `*_value` entry point taking and returning maps and lists.
 
-// pub mod ants;
+pub mod ants;
 pub mod bayes;
 pub mod crowd;
 mod error;

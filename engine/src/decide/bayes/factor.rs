@@ -50,8 +50,9 @@ impl Factor {
             let Ok(pos) = f.vars.binary_search(&var) else { continue };
             let stride: usize = f.cards[pos + 1..].iter().product();
             let card = f.cards[pos];
-            let values =
-                (0..f.values.len() / card).map(|i| f.values[(i / stride) * stride * card + state * stride + i % stride]).collect();
+            let values = (0..f.values.len() / card)
+                .map(|i| f.values[(i / stride) * stride * card + state * stride + i % stride])
+                .collect();
             f.vars.remove(pos);
             f.cards.remove(pos);
             f.values = values;
@@ -64,10 +65,7 @@ impl Factor {
         let mut vars = self.vars.clone();
         vars.extend(other.vars.iter().filter(|v| !self.vars.contains(v)));
         vars.sort_unstable();
-        let cards: Vec<usize> = vars
-            .iter()
-            .map(|v| self.card(*v).or_else(|| other.card(*v)).unwrap_or(1))
-            .collect();
+        let cards: Vec<usize> = vars.iter().map(|v| self.card(*v).or_else(|| other.card(*v)).unwrap_or(1)).collect();
         let len: usize = cards.iter().product();
         let mut values = Vec::with_capacity(len);
         let mut idx = vec![0usize; vars.len()];

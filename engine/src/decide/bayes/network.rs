@@ -262,7 +262,10 @@ impl Network {
         let n = self.nodes.get(node).ok_or_else(|| DecideError::unknown("node", node.to_string()))?;
         let sum: f64 = distribution.iter().sum();
         if distribution.len() != n.states.len() || (sum - 1.0).abs() > 1e-6 || distribution.iter().any(|p| *p < 0.0) {
-            return Err(DecideError::invalid(format!("what-if on `{}`", n.name), "needs one probability per state summing to 1"));
+            return Err(DecideError::invalid(
+                format!("what-if on `{}`", n.name),
+                "needs one probability per state summing to 1",
+            ));
         }
         let mut copy = self.clone();
         let rows = n.cpt.len() / n.states.len();

@@ -107,7 +107,10 @@ impl FrequencyPredictor {
         let row = self.row();
         let total = self.totals[row];
         (total > 0).then(|| {
-            self.counts[row * self.symbols..(row + 1) * self.symbols].iter().map(|&c| f64::from(c) / f64::from(total)).collect()
+            self.counts[row * self.symbols..(row + 1) * self.symbols]
+                .iter()
+                .map(|&c| f64::from(c) / f64::from(total))
+                .collect()
         })
     }
 

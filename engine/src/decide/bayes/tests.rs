@@ -217,7 +217,8 @@ fn kung_fu_predictor_we25() {
     let (pu, hk) = (0, 2);
     let moves = [pu, pu, hk, pu, pu, hk, pu, pu, hk, pu, pu, hk];
     // Deterministic predictions from the derived trace; `None` marks a random draw.
-    let expected = [Some(pu), Some(pu), None, None, Some(pu), Some(pu), Some(pu), None, Some(pu), Some(pu), Some(hk), Some(pu)];
+    let expected =
+        [Some(pu), Some(pu), None, None, Some(pu), Some(pu), Some(pu), None, Some(pu), Some(pu), Some(hk), Some(pu)];
     for (i, (m, e)) in moves.into_iter().zip(expected).enumerate() {
         let got = p.process(m, &mut rng).unwrap();
         match e {
@@ -252,7 +253,17 @@ fn chapter_12_helpers() {
     assert!(close(odds_to_probability(9.0, 1.0), 0.9, 1e-12));
     assert!(close(probability_to_odds(0.6), 1.5, 1e-12));
     // WE-19: the inn, 7.12 (printed 7.1).
-    let inn = [(0.0, 0.02), (2.0, 0.08), (4.0, 0.20), (6.0, 0.24), (8.0, 0.17), (10.0, 0.13), (12.0, 0.10), (14.0, 0.05), (16.0, 0.01)];
+    let inn = [
+        (0.0, 0.02),
+        (2.0, 0.08),
+        (4.0, 0.20),
+        (6.0, 0.24),
+        (8.0, 0.17),
+        (10.0, 0.13),
+        (12.0, 0.10),
+        (14.0, 0.05),
+        (16.0, 0.01),
+    ];
     assert!(close(expectation(&inn), 7.12, 1e-9));
     assert!(close(expectation(&[(100.0, 0.12)]), 12.0, 1e-12));
     // WE-20: a 9:1 bet at belief 0.8 loses a dollar.

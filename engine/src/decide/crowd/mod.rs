@@ -2,19 +2,19 @@
 //! expanded with working memory, open-loop action queues with fail → flush → fallback, the
 //! crowd that ties them together, and a propositional planner with plan caching.
 
-mod crowd;
 mod planner;
 mod queue;
 mod schedule;
 mod script;
 #[cfg(test)]
 mod tests;
+mod village;
 
-pub use crowd::{Crowd, CrowdEvent, CrowdEventKind, Villager};
 pub use planner::{DomainSpec, Literals, PlanRuleSpec, Planner};
 pub use queue::OpenLoopQueue;
 pub use schedule::{Block, OneShot, Schedule};
 pub use script::{Abort, LibrarySpec, Places, ScriptLibrary, ScriptSpec, StepSpec, Task};
+pub use village::{Crowd, CrowdEvent, CrowdEventKind, Villager};
 
 /// The book's office-worker schedule (S4:744–758) in its own notation.
 pub const OFFICE_SCHEDULE: &str = r#"

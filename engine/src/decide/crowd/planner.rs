@@ -73,7 +73,8 @@ impl Planner {
 
     /// Compiles a domain.
     pub fn new(spec: &DomainSpec) -> Result<Self, DecideError> {
-        let mut p = Planner { props: Vec::new(), actions: Vec::new(), rules: Vec::new(), cache: Vec::new(), searches: 0 };
+        let mut p =
+            Planner { props: Vec::new(), actions: Vec::new(), rules: Vec::new(), cache: Vec::new(), searches: 0 };
         for r in &spec.rules {
             let (pre_true, pre_false) = p.literals_mut(&r.pre)?;
             let (add, del) = p.literals_mut(&r.post)?;
@@ -109,7 +110,8 @@ impl Planner {
         let (mut t, mut f) = (0, 0);
         for l in lits {
             let (neg, name) = l.strip_prefix('~').map_or((false, *l), |n| (true, n));
-            let i = self.props.iter().position(|p| p == name).ok_or_else(|| DecideError::unknown("proposition", name))?;
+            let i =
+                self.props.iter().position(|p| p == name).ok_or_else(|| DecideError::unknown("proposition", name))?;
             if neg {
                 f |= 1u64 << i;
             } else {

@@ -64,7 +64,9 @@ impl Schedule {
 
     fn check(&self) -> Result<(), DecideError> {
         let bad_hour = |h: f64| !(0.0..=24.0).contains(&h);
-        if self.blocks.iter().any(|b| bad_hour(b.from) || bad_hour(b.to)) || self.oneshots.iter().any(|o| bad_hour(o.at)) {
+        if self.blocks.iter().any(|b| bad_hour(b.from) || bad_hour(b.to))
+            || self.oneshots.iter().any(|o| bad_hour(o.at))
+        {
             return Err(DecideError::invalid(format!("schedule `{}`", self.name), "hours lie in 0..=24"));
         }
         if self.oneshots.iter().any(|o| !(0.0..=1.0).contains(&o.prob)) {
@@ -217,7 +219,9 @@ impl ScriptParser<'_> {
                             }
                         }
                         if w == "blocks" {
-                            let (Some(from), Some(to)) = (from, to) else { return Err(self.error("a block needs from and to")) };
+                            let (Some(from), Some(to)) = (from, to) else {
+                                return Err(self.error("a block needs from and to"));
+                            };
                             s.blocks.push(Block { from, to, tasks });
                         } else {
                             let Some(at) = at else { return Err(self.error("a one-shot needs at")) };

@@ -124,7 +124,9 @@ impl ScriptLibrary {
         let mut scripts = Vec::new();
         for (name, s) in &spec.scripts {
             let fallback = match &s.fallback {
-                Some(f) => Some(names.iter().position(|n| n == f).ok_or_else(|| DecideError::unknown("script", f))? as u16),
+                Some(f) => {
+                    Some(names.iter().position(|n| n == f).ok_or_else(|| DecideError::unknown("script", f))? as u16)
+                }
                 None => None,
             };
             for step in &s.steps {

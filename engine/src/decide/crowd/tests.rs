@@ -9,7 +9,14 @@ use crate::world::WorldRng;
 
 fn town() -> Places {
     let mut p = Places::default();
-    for (name, x, y) in [("home", 0.0, 0.0), ("office", 10.0, 0.0), ("cafe", 10.0, 5.0), ("restaurant", 5.0, 5.0), ("shop", 0.0, 5.0), ("tavern", 2.0, 8.0)] {
+    for (name, x, y) in [
+        ("home", 0.0, 0.0),
+        ("office", 10.0, 0.0),
+        ("cafe", 10.0, 5.0),
+        ("restaurant", 5.0, 5.0),
+        ("shop", 0.0, 5.0),
+        ("tavern", 2.0, 8.0),
+    ] {
         p.add(name, Vec2::new(x, y));
     }
     p
@@ -38,8 +45,14 @@ oneshots = [
     assert_eq!(book.block_at(19.99).unwrap().tasks, ["go-work-at-workstation"]);
     assert_eq!(book.block_at(20.0).unwrap().tasks, ["go-stay-offsite"]);
     assert_eq!(book.block_at(3.0).unwrap().tasks, ["go-stay-offsite"]);
-    assert!(matches!(Schedule::from_script("name \"x\" blocks [ { from 8 tasks [ a ] } ]"), Err(DecideError::Parse { .. })));
-    assert!(matches!(Schedule::from_script("name \"x\" oneshots [ { at 30 tasks [ a ] } ]"), Err(DecideError::Invalid { .. })));
+    assert!(matches!(
+        Schedule::from_script("name \"x\" blocks [ { from 8 tasks [ a ] } ]"),
+        Err(DecideError::Parse { .. })
+    ));
+    assert!(matches!(
+        Schedule::from_script("name \"x\" oneshots [ { at 30 tasks [ a ] } ]"),
+        Err(DecideError::Invalid { .. })
+    ));
     assert!(matches!(Schedule::from_script("name \"x\"\nbogus"), Err(DecideError::Parse { line: 2, column: 1, .. })));
 }
 
@@ -84,11 +97,17 @@ fn scripts_expand_with_working_memory() {
     assert_eq!(lib.text(t), "buy-coffee");
     out.clear();
     let no_work = [("home".to_owned(), 0)].into();
-    assert_eq!(lib.expand(lib.id("go-work-at-workstation").unwrap(), &no_work, &places, &mut out), Err(Abort::NoMemory));
+    assert_eq!(
+        lib.expand(lib.id("go-work-at-workstation").unwrap(), &no_work, &places, &mut out),
+        Err(Abort::NoMemory)
+    );
     places.set_open("cafe", false).unwrap();
     assert_eq!(lib.expand(lib.id("go-get-coffee").unwrap(), &memory, &places, &mut out), Err(Abort::Closed));
     assert!(out.is_empty());
-    assert!(matches!(ScriptLibrary::from_toml("[scripts.a]\nsteps = [ { wait = 1 } ]\nfallback = \"b\"\n"), Err(DecideError::Unknown { .. })));
+    assert!(matches!(
+        ScriptLibrary::from_toml("[scripts.a]\nsteps = [ { wait = 1 } ]\nfallback = \"b\"\n"),
+        Err(DecideError::Unknown { .. })
+    ));
 }
 
 fn crowd(hour: f64) -> Crowd {
@@ -136,7 +155,9 @@ fn a_simulated_day() {
     }
     let mut rng = WorldRng::new(21);
     let (mut coffees, mut lunches) = (0, 0);
-    let buy = |c: &Crowd, name: &str| c.events.iter().filter(|e| matches!(e.kind, CrowdEventKind::Emitted(t) if c.library.text(t) == name)).count();
+    let buy = |c: &Crowd, name: &str| {
+        c.events.iter().filter(|e| matches!(e.kind, CrowdEventKind::Emitted(t) if c.library.text(t) == name)).count()
+    };
     // One-minute ticks for a day.
     for minute in 0..24 * 60 {
         c.tick(1.0 / 60.0, &mut rng);

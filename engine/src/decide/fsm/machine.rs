@@ -161,7 +161,11 @@ impl StateMachine {
             }
         }
         let id = |name: &str| -> Result<StateId, DecideError> {
-            names.iter().position(|n| *n == name).map(|i| i as StateId).ok_or_else(|| DecideError::unknown("state", name))
+            names
+                .iter()
+                .position(|n| *n == name)
+                .map(|i| i as StateId)
+                .ok_or_else(|| DecideError::unknown("state", name))
         };
         let mut states = Vec::with_capacity(spec.states.len());
         for s in &spec.states {
@@ -310,7 +314,13 @@ impl StateMachine {
     }
 
     /// Steps an instance with facts read from a table; hooks are appended to `hooks`.
-    pub fn step<'a>(&'a self, inst: &mut FsmState, facts: &Table, rng: &mut WorldRng, hooks: &mut Vec<Hook<'a>>) -> Step {
+    pub fn step<'a>(
+        &'a self,
+        inst: &mut FsmState,
+        facts: &Table,
+        rng: &mut WorldRng,
+        hooks: &mut Vec<Hook<'a>>,
+    ) -> Step {
         self.step_with(inst, &mut |e: &Expr| e.eval(facts), rng, hooks)
     }
 

@@ -50,7 +50,13 @@ fn ghost_table_we01() {
         m.step(&mut inst, &f, &mut rng, &mut Vec::new());
         assert_eq!(m.name(inst.current), to, "{from} blue={blue} see={see}");
         // Ex. 9-1 is state-independent: blue → evade, else see → chase, else roam.
-        let expected = if blue { "evade" } else if see { "chase" } else { "roam" };
+        let expected = if blue {
+            "evade"
+        } else if see {
+            "chase"
+        } else {
+            "roam"
+        };
         assert_eq!(to, expected);
     }
     assert_eq!(m.name(m.start().current), "roam");
@@ -87,7 +93,9 @@ parent = "any"
     // kPoorHealth = 25 here: the book leaves it unspecified.
     let m = m.unwrap();
     let mut rng = WorldRng::new(3);
-    for (low, range, to) in [(true, false, "hide"), (true, true, "evade"), (false, true, "attack"), (false, false, "roam")] {
+    for (low, range, to) in
+        [(true, false, "hide"), (true, true, "evade"), (false, true, "attack"), (false, false, "roam")]
+    {
         let mut inst = m.start();
         let f = facts(&[("health", Value::Int(if low { 10 } else { 90 })), ("inRange", range.into())]);
         m.step(&mut inst, &f, &mut rng, &mut Vec::new());

@@ -7,4 +7,4 @@ mod system;
 pub use membership::{
     Membership, Operators, and, grade, not, not_very, or, reverse_grade, trapezoid, triangle, very, weighted_average,
 };
-pub use system::{FuzzyResult, FuzzySpec, FuzzySystem, MatrixSpec, OutputSet, RuleSpec};
+pub use system::{FuzzyResult, FuzzySpec, FuzzySystem, MatrixSpec, OutputDegrees, OutputSet, RuleSpec};

@@ -98,11 +98,14 @@ enum Premise {
     Or(Vec<Premise>),
 }
 
+/// One output variable's sets after an evaluation: (set name, degree, set), in name order.
+pub type OutputDegrees = Vec<(String, f64, OutputSet)>;
+
 /// The degrees of every output set after an evaluation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FuzzyResult {
-    /// Per output variable (in name order): its name and (set name, degree, set) in name order.
-    pub outputs: Vec<(String, Vec<(String, f64, OutputSet)>)>,
+    /// Per output variable (in name order): its name and its sets' degrees.
+    pub outputs: Vec<(String, OutputDegrees)>,
 }
 
 impl FuzzySystem {
@@ -113,10 +116,16 @@ impl FuzzySystem {
 
     /// Compiles a rule base.
     pub fn new(spec: &FuzzySpec) -> Result<Self, DecideError> {
-        let inputs: Vec<_> =
-            spec.inputs.iter().map(|(n, sets)| (n.clone(), sets.iter().map(|(s, m)| (s.clone(), *m)).collect())).collect();
-        let outputs: Vec<_> =
-            spec.outputs.iter().map(|(n, sets)| (n.clone(), sets.iter().map(|(s, o)| (s.clone(), *o)).collect())).collect();
+        let inputs: Vec<_> = spec
+            .inputs
+            .iter()
+            .map(|(n, sets)| (n.clone(), sets.iter().map(|(s, m)| (s.clone(), *m)).collect()))
+            .collect();
+        let outputs: Vec<_> = spec
+            .outputs
+            .iter()
+            .map(|(n, sets)| (n.clone(), sets.iter().map(|(s, o)| (s.clone(), *o)).collect()))
+            .collect();
         let mut sys = FuzzySystem { operators: spec.operators, inputs, outputs, rules: Vec::new() };
         for r in &spec.rules {
             let premise = sys.parse_premise(&r.when)?;
@@ -188,11 +197,15 @@ impl FuzzySystem {
 
     /// Evaluates with inputs in [`FuzzySystem::input_names`] order; missing trailing inputs read as 0.
     pub fn evaluate_slice(&self, xs: &[f64]) -> FuzzyResult {
-        let degrees: Vec<Vec<f64>> =
-            self.inputs.iter().enumerate().map(|(i, (_, sets))| {
+        let degrees: Vec<Vec<f64>> = self
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(i, (_, sets))| {
                 let x = xs.get(i).copied().unwrap_or(0.0);
                 sets.iter().map(|(_, m)| m.degree(x)).collect()
-            }).collect();
+            })
+            .collect();
         let mut out: Vec<Vec<f64>> = self.outputs.iter().map(|(_, s)| vec![0.0; s.len()]).collect();
         for rule in &self.rules {
             let strength = self.strength(&rule.premise, &degrees);
@@ -217,8 +230,12 @@ impl FuzzySystem {
             Premise::Not(p) => 1.0 - self.strength(p, degrees),
             Premise::Very(p) => very(self.strength(p, degrees)),
             Premise::Somewhat(p) => not_very(self.strength(p, degrees)),
-            Premise::And(ps) => ps.iter().map(|p| self.strength(p, degrees)).reduce(|a, b| self.operators.and(a, b)).unwrap_or(1.0),
-            Premise::Or(ps) => ps.iter().map(|p| self.strength(p, degrees)).reduce(|a, b| self.operators.or(a, b)).unwrap_or(0.0),
+            Premise::And(ps) => {
+                ps.iter().map(|p| self.strength(p, degrees)).reduce(|a, b| self.operators.and(a, b)).unwrap_or(1.0)
+            }
+            Premise::Or(ps) => {
+                ps.iter().map(|p| self.strength(p, degrees)).reduce(|a, b| self.operators.or(a, b)).unwrap_or(0.0)
+            }
         }
     }
 
@@ -311,7 +328,13 @@ impl PremiseParser<'_> {
                     return Err(self.error("expected `is`"));
                 }
                 // `x is very close` reads like `very (x is close)`.
-                let hedge = if self.word("very") { 1 } else if self.word("somewhat") { 2 } else { 0 };
+                let hedge = if self.word("very") {
+                    1
+                } else if self.word("somewhat") {
+                    2
+                } else {
+                    0
+                };
                 let Some((Tok::Name(set), _)) = self.toks.get(self.pos) else {
                     return Err(self.error("expected a set name"));
                 };

@@ -87,7 +87,11 @@ fn momentum_adds_the_previous_plain_change() {
 
 #[test]
 fn garden_fitness_and_evolution() {
-    let mut g = Garden { flowers: vec![[10, 20, 30, 40, 50, 60], [15, 20, 25, 40, 55, 60]], current: [15, 20, 25, 40, 55, 60], mutation_percent: 1 };
+    let mut g = Garden {
+        flowers: vec![[10, 20, 30, 40, 50, 60], [15, 20, 25, 40, 55, 60]],
+        current: [15, 20, 25, 40, 55, 60],
+        mutation_percent: 1,
+    };
     assert_eq!(g.fitness(0), 15);
     assert_eq!(g.fitness(1), 0);
     let mut rng = WorldRng::new(99);

@@ -348,8 +348,7 @@ impl RuleSet {
         while out.len() < max_firings {
             let conflict: Vec<usize> = (0..self.rules.len())
                 .filter(|&r| {
-                    self.rules[r].cond.eval(&wm.values)
-                        && st.fired_on[r].as_ref().is_none_or(|k| *k != self.key(r, wm))
+                    self.rules[r].cond.eval(&wm.values) && st.fired_on[r].as_ref().is_none_or(|k| *k != self.key(r, wm))
                 })
                 .collect();
             let Some(rule) = self.choose(conflict.iter().copied(), rng) else { break };
@@ -373,7 +372,14 @@ impl RuleSet {
         Ok(proof)
     }
 
-    fn goal(&self, wm: &WorkingMemory, f: FactId, v: &Value, stack: &mut Vec<(FactId, Value)>, proof: &mut Proof) -> bool {
+    fn goal(
+        &self,
+        wm: &WorkingMemory,
+        f: FactId,
+        v: &Value,
+        stack: &mut Vec<(FactId, Value)>,
+        proof: &mut Proof,
+    ) -> bool {
         if CompareOp::Eq.apply(&wm.values[f], v) {
             proof.known.push((self.facts[f].clone(), v.clone()));
             return true;
@@ -412,7 +418,14 @@ impl RuleSet {
 
     fn premise(&self, wm: &WorkingMemory, c: &Cond, stack: &mut Vec<(FactId, Value)>, proof: &mut Proof) -> bool {
         match c {
-            Cond::All(cs) => cs.iter().fold(true, |ok, c| self.premise(wm, c, stack, proof) && ok),
+            Cond::All(cs) => {
+                // Every part is visited, so that `missing` lists all that is lacking.
+                let mut ok = true;
+                for c in cs {
+                    ok &= self.premise(wm, c, stack, proof);
+                }
+                ok
+            }
             Cond::Cmp(f, CompareOp::Eq, v) => self.goal(wm, *f, v, stack, proof),
             Cond::Truthy(f) => self.goal(wm, *f, &Value::Bool(true), stack, proof),
             other => other.eval(&wm.values),

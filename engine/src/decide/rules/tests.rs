@@ -25,7 +25,10 @@ fn expect(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 
 #[test]
 fn tech_tree_fixed_points_we10() {
-    assert_eq!(run_tree(&["Peasants"]), expect(&[("Peasants", "Yes"), ("Woodcutter", "Maybe"), ("Stonemason", "Maybe")]));
+    assert_eq!(
+        run_tree(&["Peasants"]),
+        expect(&[("Peasants", "Yes"), ("Woodcutter", "Maybe"), ("Stonemason", "Maybe")])
+    );
     assert_eq!(
         run_tree(&["Priest"]),
         expect(&[
@@ -182,12 +185,14 @@ fn strike_predictor_trace_we11() {
     let mut rng = WorldRng::new(4);
     use Strike::{HighKick as H, Punch as P};
     let moves = [P, P, H, P, P, H, P, P, H, P, P, H];
-    let expected = [None, None, Some(P), Some(P), Some(P), Some(P), Some(P), Some(H), Some(P), Some(P), Some(H), Some(P)];
+    let expected =
+        [None, None, Some(P), Some(P), Some(P), Some(P), Some(P), Some(H), Some(P), Some(P), Some(H), Some(P)];
     for (m, e) in moves.into_iter().zip(expected) {
         assert_eq!(p.process(m, &mut rng), e, "after {m:?}");
     }
     assert_eq!((p.n, p.successes), (10, 8));
-    let weights: Vec<(usize, i32)> = p.rules.iter().enumerate().filter(|(_, r)| r.weight != 0).map(|(i, r)| (i, r.weight)).collect();
+    let weights: Vec<(usize, i32)> =
+        p.rules.iter().enumerate().filter(|(_, r)| r.weight != 0).map(|(i, r)| (i, r.weight)).collect();
     assert_eq!(weights, [(0, -1), (2, 3), (6, 3), (18, 3)]);
     assert_eq!(Strike::parse("H"), Some(H));
 }
@@ -210,6 +215,9 @@ fn strike_predictor_beats_guessing_on_a_combo_player() {
 fn bad_rule_bases_are_typed_errors() {
     let dup = "[[rules]]\nname = \"a\"\nwhen = \"x\"\n[[rules]]\nname = \"a\"\nwhen = \"y\"\n";
     assert!(matches!(RuleSet::from_toml(dup), Err(DecideError::Duplicate { .. })));
-    assert!(matches!(RuleSet::from_toml("[[rules]]\nname = \"a\"\nwhen = \"x ==\"\n"), Err(DecideError::Expression { .. })));
+    assert!(matches!(
+        RuleSet::from_toml("[[rules]]\nname = \"a\"\nwhen = \"x ==\"\n"),
+        Err(DecideError::Expression { .. })
+    ));
     assert!(matches!(RuleSet::from_toml("strategy = \"best\"\nrules = []\n"), Err(DecideError::Parse { line: 1, .. })));
 }

@@ -219,12 +219,15 @@ impl Consideration {
                 let a = from.resolve(ctx.sit, ctx.picker, ctx.blackboard);
                 let b = to.resolve(ctx.sit, ctx.picker, ctx.blackboard);
                 match (a, b) {
-                    (Some(a), Some(b)) => weight_function.calc_float(a.position.distance(b.position), ctx.history.cooldown),
+                    (Some(a), Some(b)) => {
+                        weight_function.calc_float(a.position.distance(b.position), ctx.history.cooldown)
+                    }
                     _ => WeightValues::VETO,
                 }
             }
             Consideration::InRegion { target, region, weight_function } => {
-                let inside = target.resolve(ctx.sit, ctx.picker, ctx.blackboard).is_some_and(|t| region.contains(t.position));
+                let inside =
+                    target.resolve(ctx.sit, ctx.picker, ctx.blackboard).is_some_and(|t| region.contains(t.position));
                 weight_function.calc_bool(inside)
             }
             Consideration::EntityExists { picker, variable, weight_function } => {
@@ -292,7 +295,12 @@ fn pick(picker: &Picker, ctx: &mut Ctx<'_>) -> Option<usize> {
 
 /// An option's (rank, weight): its considerations combined, plus an automatic Tuning (addend 1)
 /// when it has none.
-pub fn option_weight(considerations: &[Consideration], combine: Combine, rank: RankRule, ctx: &mut Ctx<'_>) -> (f32, f32) {
+pub fn option_weight(
+    considerations: &[Consideration],
+    combine: Combine,
+    rank: RankRule,
+    ctx: &mut Ctx<'_>,
+) -> (f32, f32) {
     let mut values: Vec<WeightValues> = considerations.iter().map(|c| c.calculate(ctx)).collect();
     if !considerations.iter().any(Consideration::is_tuning) {
         values.push(WeightValues { addend: 1.0, ..WeightValues::default() });

@@ -15,5 +15,7 @@ pub use reasoner::{
     ActionSpec, Brain, BrainState, Command, Decision, OptionSpec, ReasonerKind, ReasonerSpec, dual_utility_candidates,
     select,
 };
-pub use weights::{Curve, CurveKind, CurveOutput, SequenceEntry, StringEntry, WeightFunction, WeightSpec, WeightValues};
+pub use weights::{
+    Curve, CurveKind, CurveOutput, SequenceEntry, StringEntry, WeightFunction, WeightSpec, WeightValues,
+};
 pub use world::{Actor, ActorRef, Region, Resolved, Situation, Target};

@@ -35,7 +35,13 @@ fn dual_utility_arithmetic() {
 
 fn ctx_stub() -> Ctx<'static> {
     let sit: &'static Situation = Box::leak(Box::default());
-    Ctx { sit, blackboard: Box::leak(Box::default()), rng: Box::leak(Box::new(WorldRng::new(1))), picker: None, history: History::default() }
+    Ctx {
+        sit,
+        blackboard: Box::leak(Box::default()),
+        rng: Box::leak(Box::new(WorldRng::new(1))),
+        picker: None,
+        history: History::default(),
+    }
 }
 
 #[test]
@@ -121,7 +127,11 @@ fn enemy(name: &str, x: f32, officer: bool) -> Actor {
 }
 
 fn friend(name: &str, x: f32) -> Actor {
-    Actor { name: name.into(), position: Vec2::new(x, 0.0), data: Table::from([("Side".to_owned(), Value::from("Friendly"))]) }
+    Actor {
+        name: name.into(),
+        position: Vec2::new(x, 0.0),
+        data: Table::from([("Side".to_owned(), Value::from("Friendly"))]),
+    }
 }
 
 #[test]
@@ -131,7 +141,12 @@ fn sniper_picks_only_enemies_in_range_and_fires_on_cooldown() {
     let mut rng = WorldRng::new(7);
     let mut sit = Situation {
         me: Actor { name: "sniper".into(), ..Actor::default() },
-        actors: vec![enemy("close", 30.0, false), enemy("mark", 120.0, false), enemy("far", 400.0, true), friend("ally", 100.0)],
+        actors: vec![
+            enemy("close", 30.0, false),
+            enemy("mark", 120.0, false),
+            enemy("far", 400.0, true),
+            friend("ally", 100.0),
+        ],
         ..Situation::default()
     };
     let mut shots = Vec::new();
@@ -184,7 +199,8 @@ fn officers_are_shot_about_half_the_time() {
     let (mut bb, mut rng) = (Table::new(), WorldRng::new(3));
     let mut scores = Vec::new();
     for i in 0..sit.actors.len() {
-        let mut ctx = Ctx { sit: &sit, blackboard: &mut bb, rng: &mut rng, picker: Some(i), history: History::default() };
+        let mut ctx =
+            Ctx { sit: &sit, blackboard: &mut bb, rng: &mut rng, picker: Some(i), history: History::default() };
         scores.push(option_weight(&picker.considerations, Combine::And, RankRule::Max, &mut ctx));
     }
     let c = dual_utility_candidates(&scores, None);
@@ -213,10 +229,21 @@ fn weight_functions() {
     assert_eq!(seq.calc_float(300.0, 0.0).multiplier, 1.0);
     assert_eq!(seq.calc_float(301.0, 0.0).multiplier, 0.0);
     let curve = WeightFunction::Curve {
-        curve: Curve { kind: CurveKind::Linear, m: -1.0, k: 1.0, c: 0.0, b: 1.0, min: 0.0, max: 100.0, output: CurveOutput::Multiplier },
+        curve: Curve {
+            kind: CurveKind::Linear,
+            m: -1.0,
+            k: 1.0,
+            c: 0.0,
+            b: 1.0,
+            min: 0.0,
+            max: 100.0,
+            output: CurveOutput::Multiplier,
+        },
     };
     assert!((curve.calc_float(25.0, 0.0).multiplier - 0.75).abs() < 1e-6);
-    let constant = WeightFunction::Constant { weights: WeightSpec { addend: Some(2.0), rank: Some(3.0), ..WeightSpec::default() } };
+    let constant = WeightFunction::Constant {
+        weights: WeightSpec { addend: Some(2.0), rank: Some(3.0), ..WeightSpec::default() },
+    };
     assert_eq!(constant.calc_bool(false), w(2.0, 1.0, 3.0));
     assert_eq!(WeightFunction::default().calc_bool(false), WeightValues::VETO);
     let cooldown = WeightFunction::Cooldown { min: 60.0, max: 120.0 };
@@ -273,7 +300,10 @@ fn brains_are_driven_with_plain_values() {
 
 #[test]
 fn bad_brains_are_typed_errors() {
-    assert!(matches!(Brain::from_toml("[reasoner]\ntype = \"rule_based\"\noptions = []\n"), Err(DecideError::Invalid { .. })));
+    assert!(matches!(
+        Brain::from_toml("[reasoner]\ntype = \"rule_based\"\noptions = []\n"),
+        Err(DecideError::Invalid { .. })
+    ));
     let far = "[reasoner]\ntype = \"dual_utility\"\nfar_below = 150\n[[reasoner.options]]\nname = \"a\"\n";
     assert!(matches!(Brain::from_toml(far), Err(DecideError::Invalid { .. })));
     let bad = "[reasoner]\ntype = \"dual_utility\"\n[[reasoner.options]]\nname = \"a\"\nconsiderations = [ { type = \"telepathy\" } ]\n";

@@ -222,7 +222,11 @@ impl WeightFunction {
     pub fn calc_bool(&self, b: bool) -> WeightValues {
         match self {
             WeightFunction::Boolean { true_weights, false_weights } => {
-                if b { true_weights.values() } else { false_weights.values() }
+                if b {
+                    true_weights.values()
+                } else {
+                    false_weights.values()
+                }
             }
             _ => self.calc_float(f32::from(u8::from(b)), 0.0),
         }
@@ -248,7 +252,11 @@ impl WeightFunction {
                 w
             }
             WeightFunction::Cooldown { .. } => {
-                if x < cooldown { WeightValues::VETO } else { WeightValues::default() }
+                if x < cooldown {
+                    WeightValues::VETO
+                } else {
+                    WeightValues::default()
+                }
             }
         }
     }

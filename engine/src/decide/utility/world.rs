@@ -215,7 +215,9 @@ impl Region {
                 Some(Vec2::from(*center) + r * Vec2::from_angle(a))
             }
             Region::Parallelogram { origin, a, b } => Some(
-                Vec2::from(*origin) + rng.range(0.0, 1.0) as f32 * Vec2::from(*a) + rng.range(0.0, 1.0) as f32 * Vec2::from(*b),
+                Vec2::from(*origin)
+                    + rng.range(0.0, 1.0) as f32 * Vec2::from(*a)
+                    + rng.range(0.0, 1.0) as f32 * Vec2::from(*b),
             ),
             Region::Polygon { points } => {
                 let (lo, hi) = points.iter().fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(lo, hi), p| {

@@ -75,7 +75,12 @@ pub struct Crowd {
 impl Crowd {
     /// A crowd with no villagers yet, starting at `hour`. Every task a schedule names must be a
     /// script of the library.
-    pub fn new(library: ScriptLibrary, schedules: Vec<Schedule>, places: Places, hour: f64) -> Result<Self, DecideError> {
+    pub fn new(
+        library: ScriptLibrary,
+        schedules: Vec<Schedule>,
+        places: Places,
+        hour: f64,
+    ) -> Result<Self, DecideError> {
         let resolve = |tasks: &[String]| -> Result<Vec<Option<u16>>, DecideError> {
             tasks.iter().map(|t| library.id(t).map(Some).ok_or_else(|| DecideError::unknown("script", t))).collect()
         };
@@ -99,13 +104,25 @@ impl Crowd {
     }
 
     /// Adds a villager at a place with working memory given as slot → place name.
-    pub fn add(&mut self, name: &str, schedule: &str, at: &str, memory: &[(&str, &str)], speed: f32) -> Result<usize, DecideError> {
-        let schedule =
-            self.schedules.iter().position(|s| s.name == schedule).ok_or_else(|| DecideError::unknown("schedule", schedule))?;
+    pub fn add(
+        &mut self,
+        name: &str,
+        schedule: &str,
+        at: &str,
+        memory: &[(&str, &str)],
+        speed: f32,
+    ) -> Result<usize, DecideError> {
+        let schedule = self
+            .schedules
+            .iter()
+            .position(|s| s.name == schedule)
+            .ok_or_else(|| DecideError::unknown("schedule", schedule))?;
         let at = self.places.id(at).ok_or_else(|| DecideError::unknown("place", at))?;
         let memory = memory
             .iter()
-            .map(|(slot, place)| Ok(((*slot).to_owned(), self.places.id(place).ok_or_else(|| DecideError::unknown("place", *place))?)))
+            .map(|(slot, place)| {
+                Ok(((*slot).to_owned(), self.places.id(place).ok_or_else(|| DecideError::unknown("place", *place))?))
+            })
             .collect::<Result<_, DecideError>>()?;
         self.villagers.push(Villager {
             name: name.to_owned(),
@@ -134,7 +151,18 @@ impl Crowd {
                 v.pending.extend(self.oneshot_tasks[v.schedule][idx].iter().flatten());
             }
             if v.queue.is_empty() {
-                select(v, vi, &self.library, &self.places, schedule, &self.schedule_tasks[v.schedule], self.hour, rng, &mut self.buffer, &mut self.events);
+                select(
+                    v,
+                    vi,
+                    &self.library,
+                    &self.places,
+                    schedule,
+                    &self.schedule_tasks[v.schedule],
+                    self.hour,
+                    rng,
+                    &mut self.buffer,
+                    &mut self.events,
+                );
             }
             perform(v, vi, &self.library, &self.places, &mut self.buffer, &mut self.events);
         }
@@ -213,7 +241,14 @@ fn fail(
 }
 
 /// Runs the front task, open loop: only its own failure condition (a closed destination) is checked.
-fn perform(v: &mut Villager, vi: usize, library: &ScriptLibrary, places: &Places, buffer: &mut Vec<Task>, events: &mut Vec<CrowdEvent>) {
+fn perform(
+    v: &mut Villager,
+    vi: usize,
+    library: &ScriptLibrary,
+    places: &Places,
+    buffer: &mut Vec<Task>,
+    events: &mut Vec<CrowdEvent>,
+) {
     let Some(task) = v.queue.front() else { return };
     match task {
         Task::MoveTo(p) => {
