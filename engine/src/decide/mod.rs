@@ -3,6 +3,7 @@
 //! | module | model | source |
 //! | --- | --- | --- |
 //! | [`fsm`] | state machines with enter/exit/tick hooks, ordered guarded transitions, hierarchy, weighted transitions; the stealth guard | ch. 9, 12; 003 |
+//! | [`adaptive`] | tactic histories: record decisions and their success per context, prefer what worked | 003 |
 //! | [`ants`] | the two-colony ant simulation of chapter 9 | ch. 9 |
 //! | [`fuzzy`] | membership functions, hedges, operators, rule bases and matrices, defuzzification | ch. 10 |
 //! | [`rules`] | working memory, forward chaining (incremental, refraction), backward chaining, the tech tree, the 27-rule strike predictor | ch. 11 |
@@ -17,6 +18,7 @@
 //! passed in. Script hosts drive the models with plain [`Value`](crate::Value)s: each model has a
 //! `*_value` entry point taking and returning maps and lists.
 
+pub mod adaptive;
 pub mod ants;
 pub mod bayes;
 pub mod crowd;

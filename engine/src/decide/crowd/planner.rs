@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::{Deserialize, Serialize};
 
 use crate::decide::{DecideError, error::from_toml};
+use crate::value::Value;
 
 /// A planning domain as written in a data file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -172,6 +173,25 @@ impl Planner {
         }
         self.cache.push(CachedPlan { mask, key: state & mask, goal, plan: plan.clone() });
         Some(plan)
+    }
+
+    /// For script hosts: the true propositions and the goal literals as lists of strings; returns
+    /// the plan as a list of action names, or nil when there is none within `max_len` steps.
+    pub fn plan_value(&mut self, state: &Value, goal: &Value, max_len: usize) -> Result<Value, DecideError> {
+        let strings = |v: &Value| -> Vec<String> {
+            match v {
+                Value::List(items) => items.iter().map(ToString::to_string).collect(),
+                Value::Nil => Vec::new(),
+                other => vec![other.to_string()],
+            }
+        };
+        let (s, g) = (strings(state), strings(goal));
+        let state = self.state(&s.iter().map(String::as_str).collect::<Vec<_>>())?;
+        let goal = self.literals(&g.iter().map(String::as_str).collect::<Vec<_>>())?;
+        Ok(match self.plan(state, goal, max_len) {
+            Some(plan) => Value::List(plan.iter().map(|&a| Value::from(self.action(a))).collect()),
+            None => Value::Nil,
+        })
     }
 
     /// Breadth-first search without the cache (the naive peer).

@@ -4,6 +4,7 @@
 use glam::Vec2;
 
 use super::*;
+use crate::Value;
 use crate::decide::DecideError;
 use crate::world::WorldRng;
 
@@ -223,4 +224,8 @@ post = ["is-informed"]
     assert_eq!(p.searches, 2);
     assert_eq!(p.search(p.state(&["is-hungry"]).unwrap(), goal, 6), None);
     assert!(matches!(p.literals(&["is-rich"]), Err(DecideError::Unknown { .. })));
+    let list = |xs: &[&str]| Value::List(xs.iter().map(|x| Value::from(*x)).collect());
+    let v = p.plan_value(&list(&["at-home", "is-hungry"]), &list(&["has-eaten"]), 6).unwrap();
+    assert_eq!(v, list(&["go-to-restaurant", "eat"]));
+    assert_eq!(p.plan_value(&list(&["is-hungry"]), &list(&["has-eaten"]), 6).unwrap(), Value::Nil);
 }

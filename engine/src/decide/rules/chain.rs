@@ -249,6 +249,28 @@ impl RuleSet {
         Ok(())
     }
 
+    /// For script hosts: asserts `facts` (name → value), forward-chains to quiescence and
+    /// returns `{fired = [rule names], emit = [events], facts = {non-default facts}}`.
+    pub fn run_value(
+        &self,
+        wm: &mut WorkingMemory,
+        st: &mut ChainState,
+        facts: &Table,
+        rng: &mut WorldRng,
+    ) -> Result<Value, DecideError> {
+        for (name, value) in facts {
+            wm.set(self.fact(name)?, value.clone());
+        }
+        let firings = self.run(wm, st, rng, 10_000);
+        let fired = firings.iter().map(|f| Value::from(f.rule)).collect();
+        let emit = firings.iter().flat_map(|f| f.emit.iter().map(|e| Value::from(e.as_str()))).collect();
+        Ok(Value::Map(Table::from([
+            ("fired".to_owned(), Value::List(fired)),
+            ("emit".to_owned(), Value::List(emit)),
+            ("facts".to_owned(), Value::Map(self.to_table(wm))),
+        ])))
+    }
+
     /// A fact's value by name.
     pub fn value<'a>(&self, wm: &'a WorkingMemory, fact: &str) -> Option<&'a Value> {
         self.index.get(fact).map(|&f| wm.get(f))

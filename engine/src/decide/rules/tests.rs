@@ -221,3 +221,16 @@ fn bad_rule_bases_are_typed_errors() {
     ));
     assert!(matches!(RuleSet::from_toml("strategy = \"best\"\nrules = []\n"), Err(DecideError::Parse { line: 1, .. })));
 }
+
+#[test]
+fn rules_are_driven_with_plain_values() {
+    let rs = RuleSet::from_toml(TECH_TREE).unwrap();
+    let (mut wm, mut st) = rs.memory();
+    let facts = crate::value::Table::from([("Peasants".to_owned(), Value::from("Yes"))]);
+    let Value::Map(out) = rs.run_value(&mut wm, &mut st, &facts, &mut WorldRng::new(1)).unwrap() else { panic!("map") };
+    assert_eq!(out["fired"], Value::List(vec![Value::from("woodcutter_maybe"), Value::from("stonemason_maybe")]));
+    let Value::Map(f) = &out["facts"] else { panic!("facts") };
+    assert_eq!(f["Woodcutter"], Value::from("Maybe"));
+    let bad = crate::value::Table::from([("Dragons".to_owned(), Value::from("Yes"))]);
+    assert!(matches!(rs.run_value(&mut wm, &mut st, &bad, &mut WorldRng::new(1)), Err(DecideError::Unknown { .. })));
+}
