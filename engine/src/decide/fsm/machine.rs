@@ -341,7 +341,18 @@ impl StateMachine {
         } else {
             inst.ticks_in_state = inst.ticks_in_state.saturating_add(1);
         }
-        for s in self.path(inst.current) {
+        // Tick hooks outermost first, without allocating (this runs for every entity every step).
+        let mut chain = [0 as StateId; 32];
+        let mut n = 0;
+        let mut node = Some(inst.current);
+        while let Some(s) = node {
+            if n < chain.len() {
+                chain[n] = s;
+                n += 1;
+            }
+            node = self.states[usize::from(s)].parent;
+        }
+        for &s in chain[..n].iter().rev() {
             self.push_hooks(hooks, HookKind::Tick, s);
         }
         Step { from, to: inst.current, fired: target.is_some() }
