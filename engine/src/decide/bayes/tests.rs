@@ -287,3 +287,48 @@ fn chapter_12_helpers() {
     assert!(stats.avoid("mage", 0.5) && !stats.avoid("fighter", 0.5) && !stats.avoid("thief", 0.5));
     assert_eq!(stats.death_rate("fighter"), Some(0.2));
 }
+
+#[test]
+fn posterior_feeds_a_fuzzy_open_or_not_decision() {
+    // L6354–6373: is 0.61 high? Fuzzify P(trapped) and health; breakpoints are ours (the book
+    // gives none): trap low ≤ 0.3 … high ≥ 0.7; health low ≤ 30 … high ≥ 70.
+    let sys = crate::decide::fuzzy::FuzzySystem::from_toml(
+        r#"
+[inputs.trap]
+low = { shape = "reverse_grade", x0 = 0.3, x1 = 0.5 }
+medium = { shape = "triangle", x0 = 0.3, x1 = 0.5, x2 = 0.7 }
+high = { shape = "grade", x0 = 0.5, x1 = 0.7 }
+[inputs.health]
+low = { shape = "reverse_grade", x0 = 30, x1 = 50 }
+medium = { shape = "triangle", x0 = 30, x1 = 50, x2 = 70 }
+high = { shape = "grade", x0 = 50, x1 = 70 }
+[outputs.open]
+no = { value = 0 }
+yes = { value = 1 }
+[[rules]]
+when = "trap is high and health is low"
+then = "open is no"
+[[rules]]
+when = "trap is low and health is high"
+then = "open is yes"
+[[rules]]
+when = "trap is medium and health is high"
+then = "open is yes"
+[[rules]]
+when = "trap is medium and health is medium"
+then = "open is no"
+[[rules]]
+when = "trap is high"
+then = "open is no"
+"#,
+    )
+    .unwrap();
+    let net = Network::from_toml(&LOCKER.replacen("[[0.78, 0.22]]", "[[0.37, 0.63]]", 1)).unwrap();
+    let locked = net.posterior(0, &[(1, 0)]).unwrap()[0];
+    let unlocked = net.posterior(0, &[(1, 1)]).unwrap()[0];
+    let decide = |p: f64, health: f64| sys.evaluate_slice(&[health, p]).strongest("open").map(str::to_owned);
+    // A locked locker (P ≈ 0.61) is left alone even in good health; an unlocked one is opened.
+    assert_eq!(decide(locked, 90.0).as_deref(), Some("no"));
+    assert_eq!(decide(unlocked, 90.0).as_deref(), Some("yes"));
+    assert_eq!(decide(unlocked, 10.0), None, "no rule covers low trap risk at low health");
+}
