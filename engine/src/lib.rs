@@ -19,6 +19,8 @@
 //! - [`steer`]: chase, evade and intercept, movement patterns, flocking with obstacle avoidance
 //!   and leaders, Lennard-Jones potential movement, formations with a group captain, and the
 //!   [`steer::SpatialHash`] for neighbour queries.
+//! - [`decide`]: decision models — state machines, fuzzy logic, rule engines, Bayesian networks,
+//!   modular utility reasoners, neural nets, genetic algorithms, schedules, action queues, planner.
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
 //!
 //! ```
@@ -42,6 +44,7 @@
 #![warn(missing_docs)]
 
 pub mod coord;
+pub mod decide;
 pub mod field;
 pub mod grid;
 pub mod sense;

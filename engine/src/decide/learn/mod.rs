@@ -1,0 +1,10 @@
+//! Learning: a three-layer neural network with back-propagation and momentum (chapter 14) and
+//! genetic algorithms (chapter 15), reproducible from a seed.
+
+mod genetic;
+mod neural;
+#[cfg(test)]
+mod tests;
+
+pub use genetic::{Creature, Garden, Population, TRAITS, rnd};
+pub use neural::{CHASE_FLOCK_EVADE, NeuralNetwork, TrainReport};
