@@ -8,6 +8,8 @@
 //! - [`grid`]: tile [`grid::Map`]s, the MovingAI and ASCII loaders, terrain costs, line of sight.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
+//! - [`tactics`]: tactical position selection ([`tactics::query`]): the query language designers
+//!   write (Lua tables, Rhai maps, `.tac` blocks) and the lazy, time-sliced evaluator.
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
 //!
 //! ```
@@ -32,6 +34,7 @@
 
 pub mod coord;
 pub mod grid;
+pub mod tactics;
 pub mod value;
 pub mod world;
 
