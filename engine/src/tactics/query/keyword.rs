@@ -332,7 +332,12 @@ pub fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let lower = word.to_ascii_lowercase();
     candidates
         .into_iter()
-        .map(|c| (strsim::levenshtein(&lower, &c.to_ascii_lowercase()), c))
+        .map(|c| {
+            let cl = c.to_ascii_lowercase();
+            // A known word run together with the next (`distanceFrom`) is a near miss too.
+            let run_on = cl.len() >= 4 && lower.starts_with(&cl) && lower != cl;
+            (if run_on { 1 } else { strsim::levenshtein(&lower, &cl) }, c)
+        })
         .filter(|&(d, c)| d <= 2.max(c.len() / 3))
         .min_by_key(|&(d, c)| (d, c))
         .map(|(_, c)| c)
@@ -366,5 +371,6 @@ mod tests {
         assert_eq!(suggest("hidspots", names()), Some("hidespots"));
         assert_eq!(suggest("Directness", names()), Some("directness"));
         assert_eq!(suggest("xyzzyplugh", names()), None);
+        assert_eq!(suggest("distanceFrom", names()), Some("distance"));
     }
 }
