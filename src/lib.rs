@@ -20,6 +20,7 @@
 
 pub mod cli;
 pub mod host;
+pub mod reload;
 pub mod runtime;
 pub mod scenario;
 

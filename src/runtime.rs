@@ -30,6 +30,8 @@ pub struct Runtime {
     in_range: BTreeSet<EntityId>,
     /// How many instances have had their `Spawn` call (instances only ever get appended).
     spawned: usize,
+    /// Instances whose code was reloaded since the last tick: they get a `Reload` call next tick.
+    reloaded: BTreeSet<usize>,
 }
 
 impl Runtime {
@@ -68,6 +70,7 @@ impl Runtime {
             previous: (0, 0),
             in_range: BTreeSet::new(),
             spawned: 0,
+            reloaded: BTreeSet::new(),
         })
     }
 
@@ -115,7 +118,8 @@ impl Runtime {
         let (encountered, hearers) = self.perceive_player();
         let mut commands = CommandBuffer::default();
         let mut failures: Vec<(Option<EntityId>, ScriptError)> = Vec::new();
-        let Runtime { world, host, previous, spawned, .. } = self;
+        let Runtime { world, host, previous, spawned, reloaded, .. } = self;
+        let reloaded = std::mem::take(reloaded);
         world.lend(|world, rng| {
             let events: &[Event] = world.log().events().get(previous.0..previous.1).unwrap_or(&[]);
             for i in 0..host.instances().len() {
@@ -124,6 +128,8 @@ impl Runtime {
                 let mut triggers = Vec::new();
                 if i >= *spawned {
                     triggers.push(Trigger::Spawn);
+                } else if reloaded.contains(&i) {
+                    triggers.push(Trigger::Reload);
                 }
                 match entity {
                     Some(id) => {
@@ -153,7 +159,7 @@ impl Runtime {
         });
         for (entity, e) in failures {
             let kind = EventKind::ScriptError {
-                file: e.file.display().to_string(),
+                file: self.display_path(&e.file),
                 line: e.line,
                 column: e.column,
                 message: e.message,
@@ -187,6 +193,44 @@ impl Runtime {
         let new: BTreeSet<EntityId> = now.difference(&self.in_range).copied().collect();
         self.in_range = now.clone();
         (new, Some(now))
+    }
+
+    /// A script path as the trace shows it: relative to the scenario's folder, with `/`, so the
+    /// trace is the same wherever the scenario is played from.
+    pub fn display_path(&self, path: &Path) -> String {
+        let base = crate::reload::absolute(self.file.parent().unwrap_or(Path::new(".")));
+        let abs = crate::reload::absolute(path);
+        let shown = abs.strip_prefix(&base).map_or_else(|_| path.to_path_buf(), Path::to_path_buf);
+        shown.to_string_lossy().replace('\\', "/")
+    }
+
+    /// The script files in use (what `--watch` watches).
+    pub fn script_files(&self) -> Vec<PathBuf> {
+        self.host_files()
+    }
+
+    /// The script files in use.
+    pub(crate) fn host_files(&self) -> Vec<PathBuf> {
+        self.host.files().map(Path::to_path_buf).collect()
+    }
+
+    /// The names of the entities whose scripts include `file`, in instance order.
+    pub(crate) fn entity_names_using(&self, file: &Path) -> Vec<String> {
+        let mut names = Vec::new();
+        for i in self.host.instances_of(file) {
+            let entity = self.host.instances()[i].entity.and_then(|id| self.world.entity(id));
+            if let Some(e) = entity
+                && !names.contains(&e.name)
+            {
+                names.push(e.name.clone());
+            }
+        }
+        names
+    }
+
+    /// Marks every instance of `file` for a `Reload` call on the next tick.
+    pub(crate) fn schedule_reload_calls(&mut self, file: &Path) {
+        self.reloaded.extend(self.host.instances_of(file));
     }
 
     /// Plays `n` ticks.

@@ -3,11 +3,13 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
 
 use super::narrate::narrate;
+use crate::reload::FileWatcher;
 use crate::runtime::Runtime;
 use crate::scenario;
 
@@ -28,6 +30,17 @@ pub struct RunArgs {
     /// Print only the summary, not every event.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Play in real time at the scenario's tick rate and reload changed scripts as you save them
+    /// (without `--ticks`, play until interrupted).
+    #[arg(long)]
+    pub watch: bool,
+}
+
+fn watch(rt: &Runtime) -> anyhow::Result<FileWatcher> {
+    let files = rt.script_files();
+    let w = FileWatcher::new(files.clone()).context("cannot watch the script files")?;
+    eprintln!("watching {} script files{}", files.len(), if w.is_polling() { " (polling)" } else { "" });
+    Ok(w)
 }
 
 /// Plays the scenario and prints what happened.
@@ -52,10 +65,29 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
-    let ticks = args.ticks.unwrap_or(rt.scenario_ticks());
-    println!("Playing {} ({}) for {ticks} ticks at {} Hz", rt.name(), path.display(), rt.world().clock().rate());
+    let ticks = match (args.ticks, args.watch) {
+        (Some(n), _) => n,
+        (None, true) => u64::MAX,
+        (None, false) => rt.scenario_ticks(),
+    };
+    let watcher = if args.watch { Some(watch(&rt)?) } else { None };
+    let shown = if ticks == u64::MAX { "until interrupted".to_owned() } else { format!("for {ticks} ticks") };
+    println!("Playing {} ({}) {shown} at {} Hz", rt.name(), path.display(), rt.world().clock().rate());
+    let period = Duration::from_secs_f64(1.0 / f64::from(rt.world().clock().rate()));
+    let mut next = Instant::now();
     let mut printed = 0;
     for _ in 0..ticks {
+        if let Some(w) = &watcher {
+            // Reloads land between ticks: the new code runs from the next tick on.
+            for r in rt.reload_changed(w) {
+                match &r.outcome {
+                    Ok(()) => eprintln!("reloaded {} ({})", r.file.display(), r.entities.join(", ")),
+                    Err(_) => eprintln!("{}\nthe old code keeps running", r.message()),
+                }
+            }
+            next += period;
+            std::thread::sleep(next.saturating_duration_since(Instant::now()));
+        }
         rt.tick();
         if !args.quiet {
             for e in rt.world().log().since(printed) {

@@ -28,6 +28,8 @@ pub enum Trigger {
     Hear(String),
     /// Every tick, for world-level scripts (events, traps, ambience).
     Tick,
+    /// The script's file was reloaded: attribute scripts re-apply, `on_reload(state)` hooks run.
+    Reload,
 }
 
 /// What one script call may see and do.
@@ -232,6 +234,11 @@ impl ScriptHost {
         };
         self.backends[b].recompile(program, file, source)?;
         Ok(self.instances.iter().filter(|i| i.file == file).map(|i| i.entity).collect())
+    }
+
+    /// The indices of the instances that run `file`.
+    pub fn instances_of(&self, file: &Path) -> Vec<usize> {
+        self.instances.iter().enumerate().filter(|(_, i)| i.file == file).map(|(n, _)| n).collect()
     }
 
     /// The files the host has loaded.
