@@ -6,10 +6,18 @@
 //!   places and regions, the fixed-step [`world::Clock`], one seeded [`world::WorldRng`], the
 //!   [`world::EventLog`] that becomes the trace, and the phases of a tick.
 //! - [`grid`]: tile [`grid::Map`]s, the MovingAI and ASCII loaders, terrain costs, line of sight.
+//! - [`field`]: tactical analysis on [`field::Layer`]s — influence maps (grid and waypoint graph),
+//!   derived maps (security, frontier, tension, vulnerability), map flooding, convolution filters,
+//!   cellular automata, terrain analysis (cover, visibility, shadow, difficulty), frag maps and
+//!   decision maps.
+//! - [`sense`]: perception — vision cones with line of sight, hearing with sound levels, walls
+//!   and thresholds, scent trails that fade.
+//! - [`tactics`]: the tactical waypoint database ([`tactics::WaypointDb`]) — designer-placed and
+//!   generated waypoints, properties by ray sampling, fuzzy compound tactics, condensation — and
+//!   tactical position selection ([`tactics::query`]): the query language designers write (Lua
+//!   tables, Rhai maps, `.tac` blocks) and the lazy, time-sliced evaluator.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
-//! - [`tactics`]: tactical position selection ([`tactics::query`]): the query language designers
-//!   write (Lua tables, Rhai maps, `.tac` blocks) and the lazy, time-sliced evaluator.
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
 //!
 //! ```
@@ -33,7 +41,9 @@
 #![warn(missing_docs)]
 
 pub mod coord;
+pub mod field;
 pub mod grid;
+pub mod sense;
 pub mod tactics;
 pub mod value;
 pub mod world;
