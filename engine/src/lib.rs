@@ -6,6 +6,9 @@
 //!   places and regions, the fixed-step [`world::Clock`], one seeded [`world::WorldRng`], the
 //!   [`world::EventLog`] that becomes the trace, and the phases of a tick.
 //! - [`grid`]: tile [`grid::Map`]s, the MovingAI and ASCII loaders, terrain costs, line of sight.
+//! - [`path`]: grid A*, jump point search, waypoint graphs and next-hop tables, tactical costs,
+//!   smoothing and path following, breadcrumbs, wall tracing, Bresenham lines, time-sliced
+//!   requests, and the MovingAI scenario solver.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
@@ -32,6 +35,7 @@
 
 pub mod coord;
 pub mod grid;
+pub mod path;
 pub mod value;
 pub mod world;
 
