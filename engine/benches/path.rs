@@ -26,9 +26,19 @@ use tactica_engine::path::{AStar, Jps, octile};
 const MAX_QUERIES: usize = 120;
 
 /// An exact `f64` cost the `pathfinding` crate accepts (it needs `Ord`).
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+#[derive(Debug, Clone, Copy)]
 struct Cost(f64);
+impl PartialEq for Cost {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
 impl Eq for Cost {}
+impl PartialOrd for Cost {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 impl Ord for Cost {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.0.total_cmp(&other.0)
@@ -152,7 +162,13 @@ fn validate_and_compare(case: &Case) {
         let a = astar.find(&case.map, q.start, q.goal, &mut cells).expect("astar path").cost;
         let p = peer_astar(&case.map, q).expect("pathfinding path");
         assert!((j - q.optimal).abs() <= tol && (a - q.optimal).abs() <= tol, "{} line {}", case.name, q.line);
-        assert!((p - q.optimal).abs() <= tol, "pathfinding::astar on {} line {}: {p} vs {}", case.name, q.line, q.optimal);
+        assert!(
+            (p - q.optimal).abs() <= tol,
+            "pathfinding::astar on {} line {}: {p} vs {}",
+            case.name,
+            q.line,
+            q.optimal
+        );
         let g = peer_jps(&grid, q).expect("grid_pathfinding path");
         peer_off += usize::from((g - q.optimal).abs() > tol);
         times[0].push(best_of_3(|| {

@@ -235,7 +235,8 @@ impl AStar {
                 if !free(nx, ny) {
                     continue;
                 }
-                if !straight && !cut && !(free(x + dx, y) && free(x, y + dy)) {
+                let corner_ok = straight || cut || (free(x + dx, y) && free(x, y + dy));
+                if !corner_ok {
                     continue;
                 }
                 let n = (ny * w + nx) as usize;

@@ -134,10 +134,12 @@ mod tests {
         let walk = |seed| {
             let mut rng = WorldRng::new(seed);
             let mut at = IVec2::new(2, 2);
-            (0..20).map(|_| {
-                at = follow_trail(&trail, &map, at, &mut rng);
-                at
-            }).collect::<Vec<_>>()
+            (0..20)
+                .map(|_| {
+                    at = follow_trail(&trail, &map, at, &mut rng);
+                    at
+                })
+                .collect::<Vec<_>>()
         };
         assert_eq!(walk(3), walk(3));
     }

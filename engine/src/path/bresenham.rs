@@ -83,7 +83,8 @@ mod tests {
     #[test]
     fn book_cells_of_the_chase_examples() {
         // 002a §6.2, (row, col), path[0] = start.
-        let cases: &[((i32, i32), (i32, i32), &[(i32, i32)])] = &[
+        type Case = ((i32, i32), (i32, i32), &'static [(i32, i32)]);
+        let cases: &[Case] = &[
             ((0, 0), (3, 7), &[(0, 0), (0, 1), (1, 2), (1, 3), (2, 4), (2, 5), (3, 6), (3, 7)]),
             ((0, 0), (7, 3), &[(0, 0), (1, 0), (2, 1), (3, 1), (4, 2), (5, 2), (6, 3), (7, 3)]),
             ((5, 5), (0, 0), &[(5, 5), (4, 4), (3, 3), (2, 2), (1, 1), (0, 0)]),
@@ -158,7 +159,10 @@ mod tests {
             ])
         );
         let tb = line((2, 24), (13, 27), t);
-        assert!(tb.contains(&IVec2::new(25, 4)) && tb.contains(&IVec2::new(26, 8)), "textbook differs at (4,25), (8,26)");
+        assert!(
+            tb.contains(&IVec2::new(25, 4)) && tb.contains(&IVec2::new(26, 8)),
+            "textbook differs at (4,25), (8,26)"
+        );
         assert_eq!(line((13, 27), (16, 24), b), rc(&[(13, 27), (14, 26), (15, 25), (16, 24)]));
         assert_eq!(
             line((16, 24), (13, 17), b),

@@ -109,7 +109,12 @@ pub fn plan_follow_path(map: &Map, astar: &mut AStar, from: IVec2, to: IVec2) ->
 /// Turns a straight-line `MoveTo` into a `FollowPath` over an A* path from `position` to its
 /// target, so a move goes round walls instead of being blocked by them. Any other action is
 /// returned unchanged; a `MoveTo` whose target cannot be reached is an error.
-pub fn move_to_as_follow_path(map: &Map, astar: &mut AStar, position: Vec2, action: Action) -> Result<Action, PathError> {
+pub fn move_to_as_follow_path(
+    map: &Map,
+    astar: &mut AStar,
+    position: Vec2,
+    action: Action,
+) -> Result<Action, PathError> {
     let Action::MoveTo { target } = action else { return Ok(action) };
     let mut points = plan_follow_path(map, astar, position.floor().as_ivec2(), target.floor().as_ivec2())?;
     // End on the exact target point rather than its cell's centre.
@@ -154,11 +159,15 @@ mod tests {
         let mut e = Entity::new("e", "guard", IVec2::ZERO);
         e.speed = 1.0;
         let mut f = PathFollower::through_cells(&[IVec2::new(0, 0), IVec2::new(0, 3)], 0.0);
-        f.steer(&mut e, 1.0);
-        assert_eq!(e.velocity, Vec2::ZERO, "the first point is where it stands");
-        f.steer(&mut e, 1.0);
-        assert_eq!(e.velocity, Vec2::new(0.0, 1.0));
+        // The first point is where it stands: it is passed at no cost and the step goes on.
+        assert_eq!(f.steer(&mut e, 1.0), FollowStatus::Moving { next: 1 });
+        assert_eq!((e.position, e.velocity), (Vec2::new(0.5, 1.5), Vec2::new(0.0, 1.0)));
         assert!((e.heading - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+        f.steer(&mut e, 1.0);
+        assert_eq!(f.steer(&mut e, 1.0), FollowStatus::Arrived);
+        assert_eq!(e.position, Vec2::new(0.5, 3.5));
+        assert_eq!(f.steer(&mut e, 1.0), FollowStatus::Arrived);
+        assert_eq!(e.velocity, Vec2::ZERO);
     }
 
     #[test]

@@ -299,7 +299,8 @@ fn scan(grid: &[u8], lo: usize, mid: usize, hi: usize, at: usize, d: i32, goal: 
                 return scan_slow(grid, lo, mid, hi, p, goal);
             }
             let open = word(grid, mid + p - 8);
-            let side = word(grid, lo + p - 8) & !word(grid, lo + p - 7) | word(grid, hi + p - 8) & !word(grid, hi + p - 7);
+            let side =
+                word(grid, lo + p - 8) & !word(grid, lo + p - 7) | word(grid, hi + p - 8) & !word(grid, hi + p - 7);
             let mut stop = side & open;
             if let Some(g) = goal
                 && g < p
@@ -329,7 +330,9 @@ fn scan_slow(grid: &[u8], lo: usize, mid: usize, hi: usize, at: usize, goal: Opt
         if grid[mid + p] == 0 {
             return None;
         }
-        if goal == Some(p) || (grid[lo + p] != 0 && grid[lo + p + 1] == 0) || (grid[hi + p] != 0 && grid[hi + p + 1] == 0)
+        if goal == Some(p)
+            || (grid[lo + p] != 0 && grid[lo + p + 1] == 0)
+            || (grid[hi + p] != 0 && grid[hi + p + 1] == 0)
         {
             return Some(p);
         }

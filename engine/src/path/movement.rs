@@ -19,7 +19,9 @@ pub fn step_toward(from: IVec2, to: IVec2) -> IVec2 {
 /// a diagonal step does not cut a corner.
 fn legal(map: &Map, from: IVec2, d: IVec2) -> bool {
     map.passable(from + d)
-        && (d.x == 0 || d.y == 0 || (map.passable(from + IVec2::new(d.x, 0)) && map.passable(from + IVec2::new(0, d.y))))
+        && (d.x == 0
+            || d.y == 0
+            || (map.passable(from + IVec2::new(d.x, 0)) && map.passable(from + IVec2::new(0, d.y))))
 }
 
 /// Collide-and-turn: move towards the target; if a wall is in the way, turn to the legal step that
@@ -27,13 +29,7 @@ fn legal(map: &Map, from: IVec2, d: IVec2) -> bool {
 /// of the previous step) is not turned back to, which is what lets the mover slide along a flat
 /// wall instead of bouncing in front of it; going back is the last resort in a dead end. Stays put
 /// when no step is legal. Cheap, and it gets stuck in concave corners, as the article warns.
-pub fn collide_and_turn(
-    map: &Map,
-    cell: IVec2,
-    came_from: Option<IVec2>,
-    target: IVec2,
-    rng: &mut WorldRng,
-) -> IVec2 {
+pub fn collide_and_turn(map: &Map, cell: IVec2, came_from: Option<IVec2>, target: IVec2, rng: &mut WorldRng) -> IVec2 {
     if cell == target {
         return cell;
     }
@@ -172,7 +168,8 @@ mod tests {
             at = step_toward(at, goal);
             cells.push(at);
         }
-        let expected: Vec<IVec2> = [(1, 1), (2, 2), (3, 3), (4, 3), (5, 3)].iter().map(|&(x, y)| IVec2::new(x, y)).collect();
+        let expected: Vec<IVec2> =
+            [(1, 1), (2, 2), (3, 3), (4, 3), (5, 3)].iter().map(|&(x, y)| IVec2::new(x, y)).collect();
         assert_eq!(cells, expected);
     }
 

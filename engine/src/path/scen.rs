@@ -114,8 +114,11 @@ pub enum ScenErrorKind {
 
 /// Reads and parses a scenario file.
 pub fn load_scen(path: &Path) -> Result<Scenario, ScenError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| ScenError { file: path.to_path_buf(), line: 0, kind: ScenErrorKind::Io(e.to_string()) })?;
+    let bytes = std::fs::read(path).map_err(|e| ScenError {
+        file: path.to_path_buf(),
+        line: 0,
+        kind: ScenErrorKind::Io(e.to_string()),
+    })?;
     parse_scen(&bytes, path)
 }
 

@@ -78,7 +78,9 @@ impl Command {
             Command::ClearSignals { .. } => 0,
             Command::SetGlobal { .. } => 1,
             Command::SetAttribute { .. } | Command::SetBlackboard { .. } => 2,
-            Command::ClearActions { .. } | Command::Request { .. } | Command::Enqueue { .. } | Command::Emit { .. } => 3,
+            Command::ClearActions { .. } | Command::Request { .. } | Command::Enqueue { .. } | Command::Emit { .. } => {
+                3
+            }
         }
     }
 }
