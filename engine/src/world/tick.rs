@@ -405,6 +405,16 @@ mod tests {
     }
 
     #[test]
+    fn lending_keeps_the_random_stream() {
+        let mut a = world();
+        let mut b = world();
+        let x = a.lend(|_, rng| rng.next_u64());
+        let y = b.rng().next_u64();
+        assert_eq!(x, y);
+        assert_eq!(a.rng().next_u64(), b.rng().next_u64(), "the stream goes on where the lender left it");
+    }
+
+    #[test]
     fn spawning_checks_names_and_cells() {
         let mut w = world();
         w.spawn(Entity::new("a", "s", IVec2::new(0, 0))).unwrap();
