@@ -16,6 +16,9 @@
 //!   generated waypoints, properties by ray sampling, fuzzy compound tactics, condensation — and
 //!   tactical position selection ([`tactics::query`]): the query language designers write (Lua
 //!   tables, Rhai maps, `.tac` blocks) and the lazy, time-sliced evaluator.
+//! - [`path`]: grid A*, jump point search, waypoint graphs and next-hop tables, tactical costs,
+//!   smoothing and path following, breadcrumbs, wall tracing, Bresenham lines, time-sliced
+//!   requests, and the MovingAI scenario solver.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
@@ -43,6 +46,7 @@
 pub mod coord;
 pub mod field;
 pub mod grid;
+pub mod path;
 pub mod sense;
 pub mod tactics;
 pub mod value;
