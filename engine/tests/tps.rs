@@ -3,6 +3,7 @@
 
 mod tps {
     pub mod common;
+    mod connect;
     mod diagnostics;
     mod examples;
     mod features;

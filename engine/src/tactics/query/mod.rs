@@ -35,11 +35,13 @@
 //!
 //! Modules: [`keyword`] (the registry and type tags), `compile` ([`compile_value`] from a `Value`
 //! map), `text` ([`parse_queries`], the `.tac` block syntax), `spec` (the compiled form), `env`
-//! (objects, candidates, data-source traits), `generate`, `criteria`, `eval` (the lazy heap
+//! (objects, candidates, data-source traits), `connect` (those traits for `WaypointDb`, grid A*
+//! and `field` layers), `generate`, `criteria`, `eval` (the lazy heap
 //! evaluator and the exhaustive reference), `schedule` (time slicing), `reserve`, `record` (debug
 //! records), `library` (reload).
 
 mod compile;
+mod connect;
 mod criteria;
 mod env;
 mod error;
@@ -54,6 +56,7 @@ mod spec;
 mod text;
 
 pub use compile::compile_value;
+pub use connect::{AStarOracle, COVERED};
 pub use criteria::{camera_center, can_reach_before, directness, random01, segments_intersect};
 pub use env::{
     Candidate, Cover, CoverRail, CoverRailSource, EntitySource, Hidespot, HidespotShape, HidespotSource,
