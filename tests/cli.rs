@@ -59,3 +59,28 @@ fn every_command_has_help() {
         assert!(out.contains("Usage: tactica"), "{args:?}: {out}");
     }
 }
+
+#[test]
+fn query_prints_the_parsed_query_every_candidate_and_the_result() {
+    let dir = std::env::temp_dir().join(format!("tactica-cli-query-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("m.txt"), ".......\n.......\n...#...\n.......\n.......\n").unwrap();
+    let q = "query hide {\n option {\n  Generation { grid_around_puppet = 2 }\n  Conditions { visible_from_target = false }\n  Weights { distance_from_puppet = -1 }\n }\n}\n";
+    std::fs::write(dir.join("q.tac"), q).unwrap();
+    let (m, f) = (dir.join("m.txt"), dir.join("q.tac"));
+    let o = tactica(&["query", m.to_str().unwrap(), f.to_str().unwrap(), "--puppet", "3.5,3.5", "--target", "3.5,0.5"]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        out.starts_with("query hide\n  option 1\n    generate grid_around_puppet (radius 2, spacing 0)\n"),
+        "{out}"
+    );
+    assert!(out.contains("option 1 (25 candidates)"), "{out}");
+    // The wall at (3, 2) hides only the cells straight behind it from the target at (3, 0).
+    assert!(out.contains("result 1: (3.50, 3.50) score 0.000 option 1"), "{out}");
+    let bad = dir.join("bad.tac");
+    std::fs::write(&bad, "query q { option { Generation { gird_around_puppet = 2 } } }").unwrap();
+    let o = tactica(&["query", m.to_str().unwrap(), bad.to_str().unwrap(), "--puppet", "1,1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("unknown keyword `gird`"), "{}", text(&o).1);
+}

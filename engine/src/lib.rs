@@ -13,7 +13,12 @@
 //! - [`sense`]: perception — vision cones with line of sight, hearing with sound levels, walls
 //!   and thresholds, scent trails that fade.
 //! - [`tactics`]: the tactical waypoint database ([`tactics::WaypointDb`]) — designer-placed and
-//!   generated waypoints, properties by ray sampling, fuzzy compound tactics, condensation.
+//!   generated waypoints, properties by ray sampling, fuzzy compound tactics, condensation — and
+//!   tactical position selection ([`tactics::query`]): the query language designers write (Lua
+//!   tables, Rhai maps, `.tac` blocks) and the lazy, time-sliced evaluator.
+//! - [`path`]: grid A*, jump point search, waypoint graphs and next-hop tables, tactical costs,
+//!   smoothing and path following, breadcrumbs, wall tracing, Bresenham lines, time-sliced
+//!   requests, and the MovingAI scenario solver.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
 //! - [`steer`]: chase, evade and intercept, movement patterns, flocking with obstacle avoidance
@@ -47,6 +52,7 @@ pub mod coord;
 pub mod decide;
 pub mod field;
 pub mod grid;
+pub mod path;
 pub mod sense;
 pub mod steer;
 pub mod tactics;

@@ -5,6 +5,7 @@
 
 mod check;
 mod narrate;
+mod query;
 mod run;
 
 use std::path::PathBuf;
@@ -32,6 +33,8 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Evaluate a tactical position query over a map and print every candidate.
+    Query(query::QueryArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -46,6 +49,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Check { paths } => check::check(&paths),
+        Command::Query(args) => query::query(&args),
     };
     match result {
         Ok(code) => code,

@@ -19,7 +19,11 @@
 //! let sniper = Fuzzy::and([Fuzzy::prop(Property::Cover), Fuzzy::prop(Property::Visibility)]);
 //! assert_eq!(db.evaluate(id, &sniper, &Default::default()), Some(0.7));
 //! ```
+//!
+//! [`query`] is tactical position selection: the query language designers write and the lazy,
+//! time-sliced evaluator that answers it over waypoints, grids, rails and entities.
 
+pub mod query;
 pub mod waypoints;
 
 pub use waypoints::{

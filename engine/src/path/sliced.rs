@@ -1,0 +1,279 @@
+//! Time-sliced pathfinding: many requests served fairly under a per-tick expansion budget, so a
+//! frame's budget holds however many characters ask at once (Detour's sliced queries and crowd
+//! `MAX_ITERS_PER_UPDATE`).
+//!
+//! Each active request owns an [`AStar`] (resumable by design: `begin → step(n) → Status`). At
+//! most `max_active` requests search at a time; the rest wait in arrival order. Active requests
+//! take turns (round robin), each turn at most `quantum` expansions, until the tick's budget is
+//! spent — so a short request submitted behind a long one finishes in a few ticks instead of
+//! waiting for the long one, and no request starves.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use glam::IVec2;
+
+use super::{AStar, PathError, Status};
+use crate::grid::Map;
+
+/// The expansions a tick may spend by default.
+pub const DEFAULT_TICK_BUDGET: usize = 4096;
+
+/// A request's handle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RequestId(u64);
+
+/// Where a request stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RequestState {
+    /// Waiting for a searcher.
+    Queued,
+    /// Being searched; `expanded` nodes so far.
+    Searching {
+        /// Nodes expanded so far.
+        expanded: usize,
+    },
+    /// Done: the path (start first) and its cost.
+    Found {
+        /// The cells, start first.
+        cells: Vec<IVec2>,
+        /// The path's cost.
+        cost: f64,
+    },
+    /// Done without a path.
+    Failed(PathError),
+}
+
+#[derive(Debug, Clone)]
+struct Request {
+    id: RequestId,
+    start: IVec2,
+    goal: IVec2,
+}
+
+/// A fair queue of path requests over one map.
+#[derive(Debug, Clone)]
+pub struct PathQueue {
+    searchers: Vec<AStar>,
+    free: Vec<usize>,
+    waiting: VecDeque<Request>,
+    /// Active requests in turn order, with their searcher.
+    active: VecDeque<(RequestId, usize)>,
+    done: BTreeMap<RequestId, RequestState>,
+    next_id: u64,
+    quantum: usize,
+    spent: usize,
+}
+
+impl PathQueue {
+    /// A queue searching at most `max_active` requests at once (each holds one map-sized
+    /// buffer), giving each at most `quantum` expansions per turn (both at least 1).
+    pub fn new(max_active: usize, quantum: usize) -> Self {
+        let n = max_active.max(1);
+        PathQueue {
+            searchers: vec![AStar::new(); n],
+            free: (0..n).rev().collect(),
+            waiting: VecDeque::new(),
+            active: VecDeque::new(),
+            done: BTreeMap::new(),
+            next_id: 0,
+            quantum: quantum.max(1),
+            spent: 0,
+        }
+    }
+
+    /// Queues a request.
+    pub fn submit(&mut self, start: IVec2, goal: IVec2) -> RequestId {
+        let id = RequestId(self.next_id);
+        self.next_id += 1;
+        self.waiting.push_back(Request { id, start, goal });
+        id
+    }
+
+    /// Spends at most `budget` expansions on the queued requests. Returns how many were spent.
+    pub fn update(&mut self, map: &Map, budget: usize) -> usize {
+        self.spent = 0;
+        loop {
+            self.admit(map);
+            if self.spent >= budget {
+                break;
+            }
+            let Some((id, slot)) = self.active.pop_front() else { break };
+            let searcher = &mut self.searchers[slot];
+            let before = searcher.expanded();
+            let status = searcher.step(map, self.quantum.min(budget - self.spent));
+            self.spent += searcher.expanded() - before;
+            match status {
+                Status::InProgress => self.active.push_back((id, slot)),
+                Status::Found => {
+                    let mut cells = Vec::new();
+                    let cost = searcher.write_path(&mut cells).unwrap_or(0.0);
+                    self.finish(id, slot, RequestState::Found { cells, cost });
+                }
+                Status::NotFound => {
+                    let expanded = searcher.expanded();
+                    self.finish(id, slot, RequestState::Failed(PathError::NoPath { expanded }));
+                }
+            }
+        }
+        self.spent
+    }
+
+    /// Where a request stands; `None` for an unknown (or already taken) one.
+    pub fn state(&self, id: RequestId) -> Option<RequestState> {
+        if let Some(done) = self.done.get(&id) {
+            return Some(done.clone());
+        }
+        if let Some(&(_, slot)) = self.active.iter().find(|(r, _)| *r == id) {
+            return Some(RequestState::Searching { expanded: self.searchers[slot].expanded() });
+        }
+        self.waiting.iter().any(|r| r.id == id).then_some(RequestState::Queued)
+    }
+
+    /// Takes a finished request's result out of the queue.
+    pub fn take(&mut self, id: RequestId) -> Option<RequestState> {
+        self.done.remove(&id)
+    }
+
+    /// Drops a request wherever it is.
+    pub fn cancel(&mut self, id: RequestId) {
+        self.waiting.retain(|r| r.id != id);
+        if let Some(k) = self.active.iter().position(|(r, _)| *r == id) {
+            let (_, slot) = self.active.remove(k).unwrap_or((id, 0));
+            self.free.push(slot);
+        }
+        self.done.remove(&id);
+    }
+
+    /// How many requests are waiting or searching.
+    pub fn pending(&self) -> usize {
+        self.waiting.len() + self.active.len()
+    }
+
+    /// Gives waiting requests the free searchers, in arrival order. A request whose endpoint is
+    /// off the map or blocked fails here without costing any budget.
+    fn admit(&mut self, map: &Map) {
+        while !self.free.is_empty()
+            && let Some(r) = self.waiting.pop_front()
+        {
+            let slot = self.free.pop().unwrap_or(0);
+            match self.searchers[slot].begin(map, r.start, r.goal) {
+                Ok(()) => self.active.push_back((r.id, slot)),
+                Err(e) => {
+                    self.done.insert(r.id, RequestState::Failed(e));
+                    self.free.push(slot);
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, id: RequestId, slot: usize, state: RequestState) {
+        self.done.insert(id, state);
+        self.free.push(slot);
+    }
+}
+
+impl Default for PathQueue {
+    /// Eight searchers, 256 expansions a turn.
+    fn default() -> Self {
+        PathQueue::new(8, 256)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn maze() -> Map {
+        // Long walls force long searches from the left edge to the right edge.
+        let mut m = Map::open(40, 20);
+        for x in (4..40).step_by(6) {
+            for y in 0..20 {
+                let gap = if (x / 6) % 2 == 0 { 19 } else { 0 };
+                if y != gap {
+                    m.set(IVec2::new(x, y), b'#', f32::INFINITY);
+                }
+            }
+        }
+        m
+    }
+
+    #[test]
+    fn a_search_can_be_resumed_slice_by_slice() {
+        let m = maze();
+        let (a, b) = (IVec2::new(0, 0), IVec2::new(39, 10));
+        let mut whole = Vec::new();
+        let found = AStar::new().find(&m, a, b, &mut whole).unwrap();
+        let mut s = AStar::new();
+        s.begin(&m, a, b).unwrap();
+        let mut calls = 0;
+        while s.step(&m, 10) == Status::InProgress {
+            calls += 1;
+            assert_eq!(s.expanded(), calls * 10);
+        }
+        assert_eq!(s.status(), Status::Found);
+        assert!(calls > 10);
+        let mut sliced = Vec::new();
+        assert_eq!(s.write_path(&mut sliced), Some(found.cost));
+        assert_eq!(sliced, whole);
+        assert_eq!(s.expanded(), found.expanded);
+    }
+
+    #[test]
+    fn the_tick_budget_holds_and_every_request_is_answered() {
+        let m = maze();
+        let mut q = PathQueue::new(3, 16);
+        let goals: Vec<IVec2> = (0..10).map(|i| IVec2::new(39 - i % 3, i * 2)).collect();
+        let ids: Vec<RequestId> = goals.iter().map(|&g| q.submit(IVec2::ZERO, g)).collect();
+        let bad = q.submit(IVec2::ZERO, IVec2::new(4, 5));
+        let mut ticks = 0;
+        while q.pending() > 0 {
+            let spent = q.update(&m, 100);
+            assert!(spent <= 100, "tick {ticks} spent {spent}");
+            ticks += 1;
+            assert!(ticks < 10_000);
+        }
+        let mut cells = Vec::new();
+        for (id, goal) in ids.into_iter().zip(goals) {
+            let expected = AStar::new().find(&m, IVec2::ZERO, goal, &mut cells).unwrap();
+            match q.take(id) {
+                Some(RequestState::Found { cost, cells: got }) => {
+                    assert_eq!(cost, expected.cost);
+                    assert_eq!(got, cells);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(matches!(q.take(bad), Some(RequestState::Failed(PathError::Blocked { .. }))));
+        assert_eq!(q.take(bad), None);
+    }
+
+    #[test]
+    fn a_short_request_does_not_wait_for_long_ones() {
+        let m = maze();
+        let mut q = PathQueue::new(3, 8);
+        let long1 = q.submit(IVec2::ZERO, IVec2::new(39, 19));
+        let long2 = q.submit(IVec2::new(0, 19), IVec2::new(39, 0));
+        let short = q.submit(IVec2::new(1, 1), IVec2::new(2, 2));
+        // One turn each: 8 + 8 expansions for the long ones, 2 for the short one (start, goal).
+        q.update(&m, 18);
+        assert!(matches!(q.state(short), Some(RequestState::Found { .. })), "{:?}", q.state(short));
+        // The two long ones took equal turns.
+        let expanded = |q: &PathQueue, id| match q.state(id) {
+            Some(RequestState::Searching { expanded }) => expanded,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!((expanded(&q, long1), expanded(&q, long2)), (8, 8));
+        for _ in 0..10 {
+            q.update(&m, 32);
+            let (a, b) = (expanded(&q, long1), expanded(&q, long2));
+            assert!(a.abs_diff(b) <= 8, "{a} vs {b}");
+        }
+        q.cancel(long1);
+        assert_eq!(q.state(long1), None);
+        assert_eq!(q.pending(), 1);
+        // A waiting request takes the freed searcher.
+        let later = q.submit(IVec2::ZERO, IVec2::new(3, 3));
+        q.update(&m, 64);
+        assert!(matches!(q.state(later), Some(RequestState::Found { .. })));
+    }
+}
