@@ -5,6 +5,7 @@
 
 mod check;
 mod narrate;
+mod path;
 mod run;
 
 use std::path::PathBuf;
@@ -32,6 +33,8 @@ pub enum Command {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Solve every query of a MovingAI scenario file and check the lengths against the optimal ones.
+    Path(path::PathArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -46,6 +49,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Check { paths } => check::check(&paths),
+        Command::Path(args) => path::path(&args),
     };
     match result {
         Ok(code) => code,
