@@ -21,6 +21,7 @@
 pub mod cli;
 pub mod host;
 pub mod reload;
+pub mod render;
 pub mod runtime;
 pub mod scenario;
 

@@ -9,8 +9,19 @@
 //! - [`path`]: grid A*, jump point search, waypoint graphs and next-hop tables, tactical costs,
 //!   smoothing and path following, breadcrumbs, wall tracing, Bresenham lines, time-sliced
 //!   requests, and the MovingAI scenario solver.
+//! - [`field`]: tactical analysis on [`field::Layer`]s — influence maps (grid and waypoint graph),
+//!   derived maps (security, frontier, tension, vulnerability), map flooding, convolution filters,
+//!   cellular automata, terrain analysis (cover, visibility, shadow, difficulty), frag maps and
+//!   decision maps.
+//! - [`sense`]: perception — vision cones with line of sight, hearing with sound levels, walls
+//!   and thresholds, scent trails that fade.
+//! - [`tactics`]: the tactical waypoint database ([`tactics::WaypointDb`]) — designer-placed and
+//!   generated waypoints, properties by ray sampling, fuzzy compound tactics, condensation.
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
+//! - [`steer`]: chase, evade and intercept, movement patterns, flocking with obstacle avoidance
+//!   and leaders, Lennard-Jones potential movement, formations with a group captain, and the
+//!   [`steer::SpatialHash`] for neighbour queries.
 //! - [`value`]: the dynamic [`Value`] that attributes, globals and script calls carry.
 //!
 //! ```
@@ -34,8 +45,12 @@
 #![warn(missing_docs)]
 
 pub mod coord;
+pub mod field;
 pub mod grid;
 pub mod path;
+pub mod sense;
+pub mod steer;
+pub mod tactics;
 pub mod value;
 pub mod world;
 

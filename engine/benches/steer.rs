@@ -1,0 +1,122 @@
+//! Flocking at scale: one tick (cohesion, alignment, separation, obstacle feelers, leader
+//! election) for 1k, 10k and 50k units through the spatial hash, and the book's all-pairs loop at
+//! 1k for contrast. Target: 50,000 units per tick in ≤ 16 ms on one core.
+//!
+//! Units are spread at a constant density (about 10 in each wide view), so the hashed tick should
+//! grow linearly with the population while the all-pairs one grows with its square. Every timed
+//! tick starts from a fresh copy of the same random flock: ticking one flock over and over would
+//! let cohesion and the leaders' chase pack it ever tighter and time a different workload at
+//! every sample. Before timing, the two versions are checked to decide alike on the same flock.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
+use glam::Vec2;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+use tactica_engine::steer::{Circle, Flock, FlockParams, Quarry, UnitType, Vehicle, VehicleLimits};
+
+const DT: f32 = 0.05;
+/// Units per square unit: about 10 units in a view of radius 8.
+const DENSITY: f32 = 0.05;
+
+fn flock(n: usize, seed: u64) -> Flock {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let side = (n as f32 / DENSITY).sqrt();
+    let units = (0..n)
+        .map(|_| {
+            let p = Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side));
+            let a: f32 = rng.random_range(0.0..std::f32::consts::TAU);
+            Vehicle::new(p, Vec2::from_angle(a), 5.0, 1.0)
+        })
+        .collect();
+    let ty = UnitType {
+        limits: VehicleLimits { max_speed: 6.0, max_turn_rate: 3.0, acceleration: 10.0 },
+        interceptor: false,
+    };
+    let mut f = Flock::new(units, vec![ty], FlockParams { leader_force: 1.0, ..Default::default() });
+    let obstacles = (0..n / 50)
+        .map(|_| Circle { center: Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side)), radius: 2.5 })
+        .collect();
+    f.set_obstacles(obstacles);
+    f
+}
+
+fn quarry(n: usize) -> Option<Quarry> {
+    let side = (n as f32 / DENSITY).sqrt();
+    Some(Quarry { position: Vec2::splat(side / 2.0), velocity: Vec2::new(3.0, 1.0) })
+}
+
+fn validate() {
+    let mut a = flock(1000, 1);
+    let q = quarry(1000);
+    a.decide(q);
+    let hashed = a.controls().to_vec();
+    a.decide_all_pairs(q);
+    for (h, p) in hashed.iter().zip(a.controls()) {
+        assert!((h.steer - p.steer).abs() < 1e-3 && h.throttle == p.throttle, "{h:?} vs {p:?}");
+    }
+}
+
+/// Median of `runs` timings of `f` on a fresh copy of `flock`, in milliseconds.
+fn median_ms(runs: usize, flock: &Flock, mut f: impl FnMut(&mut Flock)) -> f64 {
+    let mut t: Vec<f64> = (0..runs)
+        .map(|_| {
+            let mut copy = flock.clone();
+            let s = Instant::now();
+            f(&mut copy);
+            s.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
+}
+
+fn bench(c: &mut Criterion) {
+    validate();
+    let mut group = c.benchmark_group("flock_tick");
+    group.sample_size(20);
+    for n in [1_000usize, 10_000, 50_000] {
+        let f = flock(n, 7);
+        let q = quarry(n);
+        group.bench_with_input(BenchmarkId::new("spatial_hash", n), &n, |b, _| {
+            b.iter_batched_ref(|| f.clone(), |f| f.tick(black_box(DT), q), BatchSize::LargeInput)
+        });
+    }
+    let f = flock(1000, 7);
+    let q = quarry(1000);
+    group.bench_function(BenchmarkId::new("all_pairs", 1000), |b| {
+        b.iter_batched_ref(
+            || f.clone(),
+            |f| {
+                f.decide_all_pairs(q);
+                f.apply(black_box(DT));
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+
+    // One summary line per size with the peer ratio, from a quick timing loop.
+    let f = flock(1000, 9);
+    let q = quarry(1000);
+    let h1 = median_ms(31, &f, |f| f.tick(DT, q));
+    let p1 = median_ms(31, &f, |f| {
+        f.decide_all_pairs(q);
+        f.apply(DT);
+    });
+    eprintln!("steer: flock tick 1k: spatial hash {h1:.3} ms, all pairs {p1:.3} ms, ratio {:.1}×", p1 / h1);
+    for n in [10_000usize, 50_000] {
+        let f = flock(n, 9);
+        let q = quarry(n);
+        let ms = median_ms(11, &f, |f| f.tick(DT, q));
+        eprintln!(
+            "steer: flock tick {n}: spatial hash {ms:.3} ms ({:.1} ns/unit; target 50k ≤ 16 ms)",
+            ms * 1e6 / n as f64
+        );
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,150 @@
+//! The flocking rules of 002a ch. 4: fields of view, cohesion, alignment, separation, and the
+//! front-cone count that elects leaders.
+//!
+//! Each rule is a pure function returning a lateral force in units of the steering force; a unit's
+//! net steering is their sum (L1596). [`super::Flock`] applies them to a whole population.
+
+use glam::Vec2;
+
+use super::body::{Frame, normalize_book};
+
+/// A unit's field of view (Fig. 4-1 … 4-5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ViewMode {
+    /// About 270°: everything but a blind wedge behind (`_BACK_VIEW_ANGLE_FACTOR`).
+    #[default]
+    Wide,
+    /// The front half-plane (local `y > 0`).
+    Limited,
+    /// A cone ahead (`_FRONT_VIEW_ANGLE_FACTOR`): ant-like single file.
+    Narrow,
+}
+
+/// View angles and radii. Radii are in body lengths, so they scale with the world (L1892). The
+/// book leaves the factor values to its demo (digest §0.4); the defaults here are ours.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ViewParams {
+    /// `_BACK_VIEW_ANGLE_FACTOR`: 1 puts the blind wedge's edges at 45° (a 270° view); larger
+    /// widens the blind wedge.
+    pub back_angle_factor: f32,
+    /// `_FRONT_VIEW_ANGLE_FACTOR`: 1 puts the narrow cone's edges at 45°; larger widens the cone.
+    pub front_angle_factor: f32,
+    /// `_WIDEVIEW_RADIUS_FACTOR`.
+    pub wide_radius: f32,
+    /// `_LIMITEDVIEW_RADIUS_FACTOR`.
+    pub limited_radius: f32,
+    /// `_NARROWVIEW_RADIUS_FACTOR`.
+    pub narrow_radius: f32,
+}
+
+impl Default for ViewParams {
+    fn default() -> Self {
+        ViewParams {
+            back_angle_factor: 1.0,
+            front_angle_factor: 1.0,
+            wide_radius: 8.0,
+            limited_radius: 8.0,
+            narrow_radius: 6.0,
+        }
+    }
+}
+
+impl ViewParams {
+    /// The view radius of `mode`, in body lengths.
+    pub fn radius(&self, mode: ViewMode) -> f32 {
+        match mode {
+            ViewMode::Wide => self.wide_radius,
+            ViewMode::Limited => self.limited_radius,
+            ViewMode::Narrow => self.narrow_radius,
+        }
+    }
+}
+
+/// The angle test of Ex. 4-3 for an offset `w` in the viewer's body frame. Points exactly abeam
+/// (`w.y == 0`) are in no view, as in the book.
+pub fn in_view(mode: ViewMode, w: Vec2, view: &ViewParams) -> bool {
+    match mode {
+        ViewMode::Wide => w.y > 0.0 || (w.y < 0.0 && w.x.abs() > w.y.abs() * view.back_angle_factor),
+        ViewMode::Limited => w.y > 0.0,
+        ViewMode::Narrow => in_front_cone(w, view.front_angle_factor),
+    }
+}
+
+/// The narrow front cone of Ex. 4-13 (`w.y > 0 && |w.x| < |w.y|·F`) that counts the units ahead
+/// for leader election.
+pub fn in_front_cone(w: Vec2, front_angle_factor: f32) -> bool {
+    w.y > 0.0 && w.x.abs() < w.y.abs() * front_angle_factor
+}
+
+/// Cohesion and alignment (Ex. 4-8, 4-9): turn toward the unit direction `desired` with a force
+/// `S · acos(v·u) / π`, linear in the heading error, on the side of `desired`'s local `x`.
+/// `heading` is the unit's current direction of travel.
+pub fn heading_force(frame: &Frame, heading: Vec2, desired: Vec2, force: f32) -> f32 {
+    let u = normalize_book(desired);
+    let v = normalize_book(heading);
+    let w = frame.to_local(u);
+    let m = if w.x < 0.0 {
+        -1.0
+    } else if w.x > 0.0 {
+        1.0
+    } else {
+        0.0
+    };
+    let dot = v.dot(u);
+    if dot.abs() < 1.0 { m * force * dot.acos() / std::f32::consts::PI } else { 0.0 }
+}
+
+/// Separation (Ex. 4-10): a neighbour at local offset `w`, `distance` away, within `threshold`
+/// (`length × _SEPARATION_FACTOR`) pushes the unit away from its side with
+/// `S · threshold / distance` — `S` at the threshold, growing as they close. Zero beyond the
+/// threshold; coincident units (distance 0, where the book divides by zero) get the force of a
+/// hundredth of the threshold toward local `+x`. NaN distances give no force.
+pub fn separation_force(w: Vec2, distance: f32, threshold: f32, force: f32) -> f32 {
+    if distance.is_nan() || distance > threshold {
+        return 0.0;
+    }
+    let m = if w.x > 0.0 { -1.0 } else { 1.0 };
+    m * force * threshold / distance.max(threshold * 0.01)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn view_decisions_of_digest_6_9() {
+        let v = ViewParams::default();
+        let all = |w: Vec2| [ViewMode::Wide, ViewMode::Limited, ViewMode::Narrow].map(|m| in_view(m, w, &v));
+        assert_eq!(all(Vec2::new(0.5, 1.0)), [true, true, true]);
+        assert_eq!(all(Vec2::new(1.0, 1.0)), [true, true, false], "narrow edge is strict");
+        assert_eq!(all(Vec2::new(1.0, -0.5)), [true, false, false]);
+        assert_eq!(all(Vec2::new(0.2, -1.0)), [false, false, false], "the blind wedge");
+        assert_eq!(all(Vec2::new(1.0, 0.0)), [false, false, false], "abeam is in no view");
+        // Wider factors move the edges: B = 2 blinds (1, −0.6); F = 2 sees (1.5, 1).
+        let wide = ViewParams { back_angle_factor: 2.0, front_angle_factor: 2.0, ..v };
+        assert!(!in_view(ViewMode::Wide, Vec2::new(1.0, -0.6), &wide));
+        assert!(in_view(ViewMode::Narrow, Vec2::new(1.5, 1.0), &wide));
+    }
+
+    #[test]
+    fn cohesion_is_linear_in_the_heading_error() {
+        let f = Frame::from_forward(Vec2::Y);
+        // Neighbours' centre straight to local +x: 90° error gives S/2 toward +x.
+        assert!((heading_force(&f, Vec2::Y, Vec2::X, 1.0) - 0.5).abs() < 1e-6);
+        // 45° to local −x gives −S/4.
+        assert!((heading_force(&f, Vec2::Y, Vec2::new(-1.0, 1.0), 2.0) + 0.5).abs() < 1e-6);
+        // Already aligned (and the acos guard at |v·u| = 1): nothing.
+        assert_eq!(heading_force(&f, Vec2::Y, Vec2::Y, 1.0), 0.0);
+        assert_eq!(heading_force(&f, Vec2::Y, Vec2::NEG_Y, 1.0), 0.0);
+    }
+
+    #[test]
+    fn separation_is_inverse_in_distance_and_turns_away() {
+        // d = threshold ⇒ S; d = threshold / 2 ⇒ 2S (digest §6.9); neighbour on +x ⇒ force −x.
+        assert_eq!(separation_force(Vec2::new(1.0, 1.0), 2.0, 2.0, 1.5), -1.5);
+        assert_eq!(separation_force(Vec2::new(1.0, 1.0), 1.0, 2.0, 1.5), -3.0);
+        assert_eq!(separation_force(Vec2::new(-1.0, 1.0), 1.0, 2.0, 1.5), 3.0);
+        assert_eq!(separation_force(Vec2::new(-1.0, 1.0), 2.5, 2.0, 1.5), 0.0);
+        assert!(separation_force(Vec2::ZERO, 0.0, 2.0, 1.0).is_finite());
+    }
+}

@@ -1,0 +1,490 @@
+//! A whole flock ticking at once: the book's `DoUnitAI` for every unit, with neighbours and
+//! obstacles found through [`SpatialHash`]es instead of the book's all-pairs loops (L1608, L2145).
+//!
+//! **Update order.** Every unit decides from the same snapshot of the flock, then all units move
+//! (double-buffered). The book updates in place, so unit `i` sees units `< i` already moved; the
+//! snapshot makes the result independent of the index order and lets the decision pass run in
+//! any order.
+
+use glam::Vec2;
+
+use super::body::{Control, Vehicle, VehicleLimits};
+use super::chase::intercept_point;
+use super::flock::{ViewMode, ViewParams, heading_force, in_front_cone, in_view, separation_force};
+use super::obstacle::{Circle, Feeler, feeler_force};
+use super::spatial_hash::SpatialHash;
+
+/// The rules a flock applies and their weights. Forces are fractions of a unit's maximum steering
+/// force; their sum is clamped to `[−1, 1]` by [`Vehicle::step`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FlockParams {
+    /// Field of view for cohesion and alignment; `None` switches flocking off (`DoFlock`).
+    pub view: Option<ViewMode>,
+    /// Angles and radii of the views.
+    pub view_params: ViewParams,
+    /// Field of view for separation. The book suggests a wide test here whatever the flocking
+    /// view (L2105), because a narrow view cannot keep spacing to the side.
+    pub separation_view: ViewMode,
+    /// `_SEPARATION_FACTOR`: separation distance in body lengths.
+    pub separation_factor: f32,
+    /// Steering force of cohesion.
+    pub cohesion: f32,
+    /// Steering force of alignment.
+    pub alignment: f32,
+    /// Steering force of separation at the separation distance.
+    pub separation: f32,
+    /// The obstacle feeler.
+    pub feeler: Feeler,
+    /// Steering force of a leader chasing or intercepting the target (`Chase`); 0 disables leader
+    /// election.
+    pub leader_force: f32,
+    /// Ours, not the book's (which steers only): slow down behind a unit that is ahead in the
+    /// narrow cone and nearer than the separation distance, the ch. 2 speed-control fix (L720)
+    /// applied to neighbours. Throttle falls linearly to this floor at distance 0; 1 disables it.
+    pub brake_floor: f32,
+}
+
+impl Default for FlockParams {
+    fn default() -> Self {
+        FlockParams {
+            view: Some(ViewMode::Wide),
+            view_params: ViewParams::default(),
+            separation_view: ViewMode::Wide,
+            separation_factor: 3.0,
+            cohesion: 0.9,
+            alignment: 0.8,
+            separation: 1.0,
+            feeler: Feeler { visibility_factor: 8.0, force: 2.0, ignore_behind: true, clearance: 1.0 },
+            leader_force: 0.0,
+            brake_floor: 0.4,
+        }
+    }
+}
+
+/// What a flock's leaders go after.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Quarry {
+    /// Its position.
+    pub position: Vec2,
+    /// Its velocity (interceptor leaders aim ahead with it).
+    pub velocity: Vec2,
+}
+
+/// A type of unit. Units flock only with their own type (Ex. 4-13), so two types form two flocks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UnitType {
+    /// How fast it flies and turns.
+    pub limits: VehicleLimits,
+    /// Whether its leaders intercept (`true`) or chase along the line of sight.
+    pub interceptor: bool,
+}
+
+/// A flock (or several, one per unit type) with circular obstacles.
+#[derive(Debug, Clone)]
+pub struct Flock {
+    /// The units.
+    pub units: Vec<Vehicle>,
+    /// Each unit's index into [`Flock::types`].
+    pub unit_type: Vec<u8>,
+    /// The unit types.
+    pub types: Vec<UnitType>,
+    /// The rules.
+    pub params: FlockParams,
+    leaders: Vec<bool>,
+    obstacles: Vec<Circle>,
+    max_obstacle_radius: f32,
+    obstacle_hash: SpatialHash,
+    unit_hash: SpatialHash,
+    positions: Vec<Vec2>,
+    controls: Vec<Control>,
+    /// Velocities and types in the neighbour source's key order (see `Candidates::visit`).
+    keyed_velocity: Vec<Vec2>,
+    keyed_type: Vec<u8>,
+}
+
+/// Neighbour candidates around a point: the spatial hash, or every unit (the book's loop).
+trait Candidates {
+    /// Calls `f(key, index, position)`; `key` indexes the per-unit data handed to the decision
+    /// (slot order for the hash, unit order for all pairs).
+    fn visit(&self, center: Vec2, radius: f32, f: impl FnMut(usize, u32, Vec2));
+    /// A cache-friendly order to decide the units in, if any.
+    fn order(&self) -> Option<&[u32]>;
+}
+
+impl Candidates for SpatialHash {
+    fn visit(&self, center: Vec2, radius: f32, f: impl FnMut(usize, u32, Vec2)) {
+        self.for_each_slot_within(center, radius, f);
+    }
+    fn order(&self) -> Option<&[u32]> {
+        Some(SpatialHash::order(self))
+    }
+}
+
+struct AllPairs<'a>(&'a [Vec2]);
+
+impl Candidates for AllPairs<'_> {
+    fn visit(&self, _center: Vec2, _radius: f32, mut f: impl FnMut(usize, u32, Vec2)) {
+        for (j, &p) in self.0.iter().enumerate() {
+            f(j, j as u32, p);
+        }
+    }
+    fn order(&self) -> Option<&[u32]> {
+        None
+    }
+}
+
+impl Flock {
+    /// A flock of `units`, all of `types[0]` until [`Flock::unit_type`] says otherwise.
+    pub fn new(units: Vec<Vehicle>, types: Vec<UnitType>, params: FlockParams) -> Self {
+        let n = units.len();
+        let max_len = units.iter().map(|u| u.length).fold(1.0f32, f32::max);
+        let radius = params.view_params.wide_radius.max(params.view_params.limited_radius);
+        let radius = radius.max(params.view_params.narrow_radius).max(params.separation_factor);
+        let types = if types.is_empty() {
+            vec![UnitType { limits: VehicleLimits::default(), interceptor: false }]
+        } else {
+            types
+        };
+        Flock {
+            units,
+            unit_type: vec![0; n],
+            types,
+            params,
+            leaders: vec![false; n],
+            obstacles: Vec::new(),
+            max_obstacle_radius: 0.0,
+            obstacle_hash: SpatialHash::new(max_len * params.feeler.visibility_factor),
+            unit_hash: SpatialHash::new(max_len * radius),
+            positions: Vec::with_capacity(n),
+            controls: Vec::with_capacity(n),
+            keyed_velocity: Vec::with_capacity(n),
+            keyed_type: Vec::with_capacity(n),
+        }
+    }
+
+    /// Replaces the obstacles.
+    pub fn set_obstacles(&mut self, obstacles: Vec<Circle>) {
+        self.max_obstacle_radius = obstacles.iter().map(|c| c.radius).fold(0.0, f32::max);
+        let centers: Vec<Vec2> = obstacles.iter().map(|c| c.center).collect();
+        self.obstacle_hash.rebuild(&centers);
+        self.obstacles = obstacles;
+    }
+
+    /// The obstacles.
+    pub fn obstacles(&self) -> &[Circle] {
+        &self.obstacles
+    }
+
+    /// Which units led on the last decision (the book draws them red).
+    pub fn leaders(&self) -> &[bool] {
+        &self.leaders
+    }
+
+    /// The controls of the last decision, one per unit.
+    pub fn controls(&self) -> &[Control] {
+        &self.controls
+    }
+
+    /// One tick: every unit decides from the current snapshot, then all move by `dt`.
+    pub fn tick(&mut self, dt: f32, quarry: Option<Quarry>) {
+        self.decide(quarry);
+        self.apply(dt);
+    }
+
+    /// The decision pass with neighbours from the spatial hash.
+    pub fn decide(&mut self, quarry: Option<Quarry>) {
+        self.positions.clear();
+        self.positions.extend(self.units.iter().map(|u| u.position));
+        let mut hash = std::mem::replace(&mut self.unit_hash, SpatialHash::new(1.0));
+        hash.rebuild(&self.positions);
+        self.unit_type.resize(self.units.len(), 0);
+        self.keyed_velocity.clear();
+        self.keyed_velocity.extend(hash.order().iter().map(|&i| self.units[i as usize].velocity));
+        self.keyed_type.clear();
+        self.keyed_type.extend(hash.order().iter().map(|&i| self.unit_type[i as usize]));
+        self.decide_with(&hash, quarry);
+        self.unit_hash = hash;
+    }
+
+    /// The decision pass with the book's all-pairs neighbour loop: the same results as
+    /// [`Flock::decide`] (up to summation order), at quadratic cost. For comparison.
+    pub fn decide_all_pairs(&mut self, quarry: Option<Quarry>) {
+        self.positions.clear();
+        self.positions.extend(self.units.iter().map(|u| u.position));
+        let positions = std::mem::take(&mut self.positions);
+        self.unit_type.resize(self.units.len(), 0);
+        self.keyed_velocity.clear();
+        self.keyed_velocity.extend(self.units.iter().map(|u| u.velocity));
+        self.keyed_type.clear();
+        self.keyed_type.extend_from_slice(&self.unit_type);
+        self.decide_with(&AllPairs(&positions), quarry);
+        self.positions = positions;
+    }
+
+    /// Moves every unit by its decided control.
+    pub fn apply(&mut self, dt: f32) {
+        for (i, unit) in self.units.iter_mut().enumerate() {
+            let t = self.unit_type.get(i).map_or(0, |&t| t as usize).min(self.types.len() - 1);
+            let control = self.controls.get(i).copied().unwrap_or(Control::CRUISE);
+            unit.step(control, &self.types[t].limits, dt);
+        }
+    }
+
+    fn decide_with(&mut self, candidates: &impl Candidates, quarry: Option<Quarry>) {
+        let n = self.units.len();
+        self.unit_type.resize(n, 0);
+        let (mut controls, mut leaders) = (std::mem::take(&mut self.controls), std::mem::take(&mut self.leaders));
+        controls.clear();
+        controls.resize(n, Control::CRUISE);
+        leaders.clear();
+        leaders.resize(n, false);
+        // Each unit's decision depends only on the snapshot, so any order gives the same result;
+        // the hash's spatial order keeps neighbouring queries in cache. Units with non-finite
+        // positions are not in the hash; then fall back to index order.
+        let mut decide = |i: usize| {
+            let (control, leader) = self.decide_unit(i, candidates, quarry);
+            controls[i] = control;
+            leaders[i] = leader;
+        };
+        match candidates.order().filter(|o| o.len() == n) {
+            Some(order) => order.iter().for_each(|&i| decide(i as usize)),
+            None => (0..n).for_each(&mut decide),
+        }
+        self.controls = controls;
+        self.leaders = leaders;
+    }
+
+    /// `DoUnitAI(i)` (Ex. 4-2 … 4-14).
+    fn decide_unit(&self, i: usize, candidates: &impl Candidates, quarry: Option<Quarry>) -> (Control, bool) {
+        let p = &self.params;
+        let vp = &p.view_params;
+        let me = &self.units[i];
+        let my_type = self.unit_type[i];
+        let frame = me.frame();
+        let len = me.length;
+        let view_radius = p.view.map_or(0.0, |m| vp.radius(m)) * len;
+        let sep_radius = p.separation_factor * len;
+        let narrow_radius = vp.narrow_radius * len;
+        let electing = p.leader_force > 0.0 && quarry.is_some();
+        let reach = view_radius.max(sep_radius).max(if electing { narrow_radius } else { 0.0 });
+
+        let (mut sum_pos, mut sum_vel, mut count, mut ahead) = (Vec2::ZERO, Vec2::ZERO, 0u32, 0u32);
+        let mut fs = 0.0f32;
+        let mut throttle = 1.0f32;
+
+        let (view2, sep2, narrow2, reach2) =
+            (view_radius.powi(2), sep_radius.powi(2), narrow_radius.powi(2), reach.powi(2));
+        candidates.visit(me.position, reach, |key, j, pos| {
+            let d = pos - me.position;
+            let d2 = d.length_squared();
+            if d2 > reach2 || j as usize == i {
+                return;
+            }
+            let w = frame.to_local(d);
+            if electing && d2 <= narrow2 && in_front_cone(w, vp.front_angle_factor) {
+                ahead += 1;
+            }
+            if d2 <= view2 && self.keyed_type[key] == my_type && p.view.is_some_and(|mode| in_view(mode, w, vp)) {
+                sum_pos += pos;
+                sum_vel += self.keyed_velocity[key];
+                count += 1;
+            }
+            if d2 <= sep2 && in_view(p.separation_view, w, vp) {
+                let dist = d2.sqrt();
+                fs += separation_force(w, dist, sep_radius, p.separation);
+                if w.y > 0.0 && w.x.abs() < len && p.brake_floor < 1.0 {
+                    let t = p.brake_floor + (1.0 - p.brake_floor) * (dist / sep_radius);
+                    throttle = throttle.min(t);
+                }
+            }
+        });
+        if count > 0 {
+            let centre = sum_pos / count as f32;
+            fs += heading_force(&frame, me.heading, centre - me.position, p.cohesion);
+            fs += heading_force(&frame, me.heading, sum_vel / count as f32, p.alignment);
+        }
+        let feeler_reach = p.feeler.visibility_factor * len + self.max_obstacle_radius + p.feeler.clearance;
+        self.obstacle_hash.for_each_within(me.position, feeler_reach, |k, _| {
+            fs += feeler_force(me, self.obstacles[k as usize], &p.feeler);
+        });
+        let mut leader = false;
+        if let Some(q) = quarry.filter(|_| electing) {
+            leader = ahead == 0;
+            if leader {
+                let t = self.unit_type[i] as usize;
+                let interceptor = self.types.get(t).is_some_and(|t| t.interceptor);
+                let target = if interceptor {
+                    intercept_point(me.position, me.velocity, q.position, q.velocity).map_or(q.position, |h| h.point)
+                } else {
+                    q.position
+                };
+                let wx = frame.to_local(target - me.position).x;
+                fs += p.leader_force
+                    * if wx < 0.0 {
+                        -1.0
+                    } else if wx > 0.0 {
+                        1.0
+                    } else {
+                        0.0
+                    };
+            }
+        }
+        (Control { steer: fs, throttle }, leader)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid_flock(n: usize, spacing: f32) -> Vec<Vehicle> {
+        let side = (n as f32).sqrt().ceil() as usize;
+        (0..n)
+            .map(|i| {
+                let p = Vec2::new((i % side) as f32, (i / side) as f32) * spacing;
+                Vehicle::new(p, Vec2::Y, 5.0, 1.0)
+            })
+            .collect()
+    }
+
+    fn unit_type() -> UnitType {
+        UnitType {
+            limits: VehicleLimits { max_speed: 6.0, max_turn_rate: 3.0, acceleration: 10.0 },
+            interceptor: false,
+        }
+    }
+
+    /// Whether the graph "within `r` of each other" over `pts` is connected (breadth-first).
+    fn connected(pts: &[Vec2], r: f32) -> bool {
+        let mut seen = vec![false; pts.len()];
+        let mut stack = vec![0];
+        seen[0] = true;
+        while let Some(i) = stack.pop() {
+            for j in 0..pts.len() {
+                if !seen[j] && pts[i].distance(pts[j]) <= r {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        seen.iter().all(|&s| s)
+    }
+
+    #[test]
+    fn flock_stays_connected_and_collision_free_around_obstacles() {
+        // Six starting flocks (sizes and spacings) so the outcome is not one lucky trajectory.
+        for (n, spacing) in [(30, 2.0f32), (30, 1.8), (30, 2.3), (25, 2.0), (40, 2.0), (36, 2.5)] {
+            let (min_pair, min_obstacle, disconnected, behind) =
+                run_ring(n, spacing, FlockParams { leader_force: 1.0, ..Default::default() });
+            // Bodies are 0.4 lengths wide: centres nearer than that would overlap.
+            assert!(min_pair > 0.4, "{n}/{spacing}: closest pair {min_pair}");
+            assert!(min_obstacle > 0.0, "{n}/{spacing}: a unit entered an obstacle ({min_obstacle})");
+            assert!(min_obstacle < 3.0, "{n}/{spacing}: the flock did pass close to obstacles ({min_obstacle})");
+            assert_eq!(disconnected, 0, "{n}/{spacing}: ticks on which the flock fell apart");
+            assert!(behind < 25.0, "{n}/{spacing}: it kept up with the quarry ({behind})");
+        }
+    }
+
+    /// A flock of `n` chasing a quarry that circles through a ring of obstacles for 1,000 ticks:
+    /// the closest pair, the closest approach to an obstacle's edge, the ticks on which the flock
+    /// was not connected (link: the view radius, 10 lengths), and the final distance from its
+    /// centre to the quarry.
+    fn run_ring(n: usize, spacing: f32, params: FlockParams) -> (f32, f32, usize, f32) {
+        let mut flock = Flock::new(grid_flock(n, spacing), vec![unit_type()], params);
+        let obstacles: Vec<Circle> = (0..8)
+            .map(|k| {
+                let a = k as f32 * std::f32::consts::TAU / 8.0 + 0.3;
+                Circle { center: Vec2::new(a.cos(), a.sin()) * 45.0, radius: 2.5 }
+            })
+            .collect();
+        flock.set_obstacles(obstacles.clone());
+        let (mut min_pair, mut min_obstacle, mut disconnected) = (f32::MAX, f32::MAX, 0);
+        let dt = 0.05;
+        let mut quarry = Quarry { position: Vec2::ZERO, velocity: Vec2::ZERO };
+        for tick in 0..1000 {
+            // The quarry circles through the ring of obstacles; the flock's leaders chase it.
+            let a = tick as f32 * dt * 0.12;
+            quarry =
+                Quarry { position: Vec2::new(a.cos(), a.sin()) * 45.0, velocity: Vec2::new(-a.sin(), a.cos()) * 5.4 };
+            flock.tick(dt, Some(quarry));
+            let pts: Vec<Vec2> = flock.units.iter().map(|u| u.position).collect();
+            for i in 0..pts.len() {
+                for j in i + 1..pts.len() {
+                    min_pair = min_pair.min(pts[i].distance(pts[j]));
+                }
+                for o in &obstacles {
+                    min_obstacle = min_obstacle.min(pts[i].distance(o.center) - o.radius);
+                }
+            }
+            if !connected(&pts, 10.0) {
+                disconnected += 1;
+            }
+        }
+        let centre = flock.units.iter().map(|u| u.position).sum::<Vec2>() / flock.units.len() as f32;
+        (min_pair, min_obstacle, disconnected, centre.distance(quarry.position))
+    }
+
+    #[test]
+    fn hash_and_all_pairs_decide_alike() {
+        let mut units = grid_flock(64, 1.7);
+        for (i, u) in units.iter_mut().enumerate() {
+            u.heading = Vec2::from_angle(i as f32 * 0.7).rotate(Vec2::Y);
+        }
+        let mut flock = Flock::new(units, vec![unit_type()], FlockParams { leader_force: 1.0, ..Default::default() });
+        flock.set_obstacles(vec![Circle { center: Vec2::new(6.0, 16.0), radius: 2.0 }]);
+        let quarry = Some(Quarry { position: Vec2::new(40.0, 40.0), velocity: Vec2::X });
+        flock.decide(quarry);
+        let (hashed, leaders) = (flock.controls().to_vec(), flock.leaders().to_vec());
+        flock.decide_all_pairs(quarry);
+        for (a, b) in hashed.iter().zip(flock.controls()) {
+            assert!((a.steer - b.steer).abs() < 1e-4 && a.throttle == b.throttle, "{a:?} vs {b:?}");
+        }
+        assert_eq!(leaders, flock.leaders());
+        assert!(leaders.iter().any(|&l| l) && !leaders.iter().all(|&l| l));
+    }
+
+    #[test]
+    fn the_front_unit_of_a_column_leads() {
+        // Three units in a column heading +y: only the front one has nobody in its front cone.
+        let units = (0..3).map(|i| Vehicle::new(Vec2::new(0.0, i as f32 * 2.0), Vec2::Y, 5.0, 1.0)).collect();
+        let mut flock = Flock::new(units, vec![unit_type()], FlockParams { leader_force: 1.0, ..Default::default() });
+        let quarry = Quarry { position: Vec2::new(30.0, 30.0), velocity: Vec2::ZERO };
+        flock.decide(Some(quarry));
+        assert_eq!(flock.leaders(), &[false, false, true]);
+        assert!(flock.controls()[2].steer > 0.0, "the leader turns toward the quarry at +x");
+        // When the leader dies (is removed), the next one takes over: leadership is dynamic.
+        flock.units.pop();
+        flock.unit_type.pop();
+        flock.decide(Some(quarry));
+        assert_eq!(flock.leaders(), &[false, true]);
+        // Without a quarry nobody leads.
+        flock.decide(None);
+        assert_eq!(flock.leaders(), &[false, false]);
+    }
+
+    #[test]
+    fn two_unit_types_flock_apart_and_interceptor_leaders_aim_ahead() {
+        let units = vec![
+            Vehicle::new(Vec2::new(0.0, 0.0), Vec2::Y, 5.0, 1.0),
+            Vehicle::new(Vec2::new(3.0, 3.0), Vec2::Y, 5.0, 1.0),
+        ];
+        let interceptor = UnitType { interceptor: true, ..unit_type() };
+        let params =
+            FlockParams { separation: 0.0, feeler: Feeler { force: 0.0, ..Feeler::default() }, ..Default::default() };
+        let mut flock = Flock::new(units, vec![unit_type(), interceptor], params);
+        flock.decide(None);
+        assert!(flock.controls()[0].steer > 0.0, "same type: unit 0 is drawn toward unit 1");
+        flock.unit_type[1] = 1;
+        flock.decide(None);
+        assert_eq!(flock.controls()[0].steer, 0.0, "different types do not flock together");
+        // The quarry is dead ahead of both but flies toward −x fast: the regular leader chases its
+        // position (straight), the interceptor aims at the predicted point (turns toward −x).
+        let quarry = Quarry { position: Vec2::new(1.5, 40.0), velocity: Vec2::new(-30.0, 0.0) };
+        flock.params.leader_force = 1.0;
+        flock.params.view = None;
+        flock.decide(Some(quarry));
+        assert_eq!(flock.leaders(), &[true, true]);
+        assert_eq!(flock.controls()[0].steer, 1.0, "regular: quarry's position is at local +x");
+        assert_eq!(flock.controls()[1].steer, -1.0, "interceptor: the predicted point is at −x");
+    }
+}

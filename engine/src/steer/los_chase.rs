@@ -1,0 +1,280 @@
+//! Line-of-sight chase on tiles with the book's Bresenham variant (002a §3.3, Ex. 2-4 … 2-7).
+//!
+//! The book doubles both deltas *before* computing the starting error term
+//! (`deltaRow = abs(deltaRow*2); fraction = deltaRow*2 - deltaCol`), so its error term starts at
+//! `4|Δminor| − 2|Δmajor|` instead of the textbook `2|Δminor| − |Δmajor|`. The lines still end at
+//! the target, stay 8-connected and have `max(|Δ|) + 1` cells, but the minor-axis steps fall in
+//! different places (digest §6.2). Tile chase reproduces the book's cell sequences, so the book's
+//! variant is the default; [`LineVariant::Textbook`] is there for comparison.
+//!
+//! Cells are `IVec2 { x: column, y: row }` as everywhere in the engine; the book speaks of
+//! `(row, col)`. Its test for the major axis is `deltaCol > deltaRow`, strictly, so ties walk the
+//! row (y) axis.
+//!
+//! (The path module has its own book-exact line for its segments; the two are the same algorithm.)
+
+use glam::IVec2;
+
+use crate::grid::Map;
+
+/// Which error term the tile line starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LineVariant {
+    /// The book's listing: deltas doubled before the start term (`4|minor| − 2|major|`).
+    #[default]
+    Book,
+    /// Textbook Bresenham: `2|minor| − |major|`.
+    Textbook,
+}
+
+/// Appends the tile line from `start` to `end` (both included) to `out`.
+pub fn tile_line_into(start: IVec2, end: IVec2, variant: LineVariant, out: &mut Vec<IVec2>) {
+    let (mut col, mut row) = (i64::from(start.x), i64::from(start.y));
+    let (end_col, end_row) = (i64::from(end.x), i64::from(end.y));
+    let step_col = if end_col - col < 0 { -1 } else { 1 };
+    let step_row = if end_row - row < 0 { -1 } else { 1 };
+    let delta_col = ((end_col - col) * 2).abs();
+    let delta_row = ((end_row - row) * 2).abs();
+    let cell = |c: i64, r: i64| IVec2::new(c as i32, r as i32);
+    out.push(cell(col, row));
+    if delta_col > delta_row {
+        let mut fraction = match variant {
+            LineVariant::Book => delta_row * 2 - delta_col,
+            LineVariant::Textbook => delta_row - delta_col / 2,
+        };
+        while col != end_col {
+            if fraction >= 0 {
+                row += step_row;
+                fraction -= delta_col;
+            }
+            col += step_col;
+            fraction += delta_row;
+            out.push(cell(col, row));
+        }
+    } else {
+        let mut fraction = match variant {
+            LineVariant::Book => delta_col * 2 - delta_row,
+            LineVariant::Textbook => delta_col - delta_row / 2,
+        };
+        while row != end_row {
+            if fraction >= 0 {
+                col += step_col;
+                fraction -= delta_row;
+            }
+            row += step_row;
+            fraction += delta_col;
+            out.push(cell(col, row));
+        }
+    }
+}
+
+/// The book's tile line from `start` to `end` (`BuildPathToTarget`): `start` first, `end` last.
+pub fn book_line(start: IVec2, end: IVec2) -> Vec<IVec2> {
+    let mut out = Vec::with_capacity((start - end).abs().max_element() as usize + 1);
+    tile_line_into(start, end, LineVariant::Book, &mut out);
+    out
+}
+
+/// A tile chaser that follows the book's line toward its prey one cell per move, rebuilding the
+/// line whenever the prey has moved (002a L525, L559). The path buffer is reused.
+#[derive(Debug, Clone, Default)]
+pub struct TileLosChase {
+    path: Vec<IVec2>,
+    next: usize,
+    target: Option<IVec2>,
+    variant: LineVariant,
+}
+
+impl TileLosChase {
+    /// A chaser using `variant` lines.
+    pub fn new(variant: LineVariant) -> Self {
+        TileLosChase { variant, ..Default::default() }
+    }
+
+    /// The current line, start cell first (the book's `pathRow`/`pathCol`).
+    pub fn path(&self) -> &[IVec2] {
+        &self.path
+    }
+
+    /// The cell to move to from `position` toward `prey`. Rebuilds the line when the prey moved or
+    /// the chaser left its line; stays put on arrival, and when the next cell is not passable on
+    /// `map` (the book's chase knows no walls; pass `None` for that).
+    pub fn step(&mut self, position: IVec2, prey: IVec2, map: Option<&Map>) -> IVec2 {
+        let on_line = self.next > 0 && self.path.get(self.next - 1) == Some(&position);
+        if self.target != Some(prey) || !on_line {
+            self.path.clear();
+            tile_line_into(position, prey, self.variant, &mut self.path);
+            self.next = 1;
+            self.target = Some(prey);
+        }
+        let Some(&cell) = self.path.get(self.next) else { return position };
+        if map.is_some_and(|m| !m.passable(cell)) {
+            return position;
+        }
+        self.next += 1;
+        cell
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Book cells are (row, col); engine cells are (x = col, y = row).
+    fn rc(cells: &[(i32, i32)]) -> Vec<IVec2> {
+        cells.iter().map(|&(r, c)| IVec2::new(c, r)).collect()
+    }
+
+    /// A book test case: start (row, col), end (row, col), the expected cells.
+    type Case = ((i32, i32), (i32, i32), &'static [(i32, i32)]);
+
+    fn book_rc(a: (i32, i32), b: (i32, i32)) -> Vec<IVec2> {
+        book_line(IVec2::new(a.1, a.0), IVec2::new(b.1, b.0))
+    }
+
+    #[test]
+    fn book_cell_sequences_of_digest_6_2() {
+        let cases: [Case; 5] = [
+            ((0, 0), (3, 7), &[(0, 0), (0, 1), (1, 2), (1, 3), (2, 4), (2, 5), (3, 6), (3, 7)]),
+            ((0, 0), (7, 3), &[(0, 0), (1, 0), (2, 1), (3, 1), (4, 2), (5, 2), (6, 3), (7, 3)]),
+            ((5, 5), (0, 0), &[(5, 5), (4, 4), (3, 3), (2, 2), (1, 1), (0, 0)]),
+            ((0, 0), (2, 5), &[(0, 0), (0, 1), (1, 2), (1, 3), (2, 4), (2, 5)]),
+            ((0, 0), (1, 4), &[(0, 0), (0, 1), (0, 2), (1, 3), (1, 4)]),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(book_rc(a, b), rc(want), "{a:?} → {b:?}");
+        }
+        let mut textbook = Vec::new();
+        tile_line_into(IVec2::ZERO, IVec2::new(4, 1), LineVariant::Textbook, &mut textbook);
+        assert_eq!(textbook, rc(&[(0, 0), (0, 1), (1, 2), (1, 3), (1, 4)]));
+    }
+
+    #[test]
+    fn book_cells_of_the_patrol_segments_of_digest_6_5() {
+        let want: [Case; 5] = [
+            (
+                (4, 11),
+                (2, 24),
+                &[
+                    (4, 11),
+                    (4, 12),
+                    (4, 13),
+                    (4, 14),
+                    (4, 15),
+                    (4, 16),
+                    (3, 17),
+                    (3, 18),
+                    (3, 19),
+                    (3, 20),
+                    (3, 21),
+                    (3, 22),
+                    (2, 23),
+                    (2, 24),
+                ],
+            ),
+            (
+                (2, 24),
+                (13, 27),
+                &[
+                    (2, 24),
+                    (3, 24),
+                    (4, 24),
+                    (5, 25),
+                    (6, 25),
+                    (7, 25),
+                    (8, 25),
+                    (9, 26),
+                    (10, 26),
+                    (11, 26),
+                    (12, 27),
+                    (13, 27),
+                ],
+            ),
+            ((13, 27), (16, 24), &[(13, 27), (14, 26), (15, 25), (16, 24)]),
+            ((16, 24), (13, 17), &[(16, 24), (16, 23), (15, 22), (15, 21), (14, 20), (14, 19), (13, 18), (13, 17)]),
+            (
+                (17, 5),
+                (4, 2),
+                &[
+                    (17, 5),
+                    (16, 5),
+                    (15, 5),
+                    (14, 5),
+                    (13, 4),
+                    (12, 4),
+                    (11, 4),
+                    (10, 4),
+                    (9, 3),
+                    (8, 3),
+                    (7, 3),
+                    (6, 3),
+                    (5, 2),
+                    (4, 2),
+                ],
+            ),
+        ];
+        for (a, b, cells) in want {
+            assert_eq!(book_rc(a, b), rc(cells), "{a:?} → {b:?}");
+        }
+        assert_eq!(
+            book_rc((13, 13), (17, 5)),
+            rc(&[(13, 13), (14, 12), (14, 11), (15, 10), (15, 9), (16, 8), (16, 7), (17, 6), (17, 5)])
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn lines_end_at_target_are_connected_and_shortest(
+            a in (-20i32..20, -20i32..20), b in (-20i32..20, -20i32..20), book in any::<bool>()
+        ) {
+            let (a, b) = (IVec2::new(a.0, a.1), IVec2::new(b.0, b.1));
+            let variant = if book { LineVariant::Book } else { LineVariant::Textbook };
+            let mut line = Vec::new();
+            tile_line_into(a, b, variant, &mut line);
+            prop_assert_eq!(line[0], a);
+            prop_assert_eq!(*line.last().unwrap(), b);
+            prop_assert_eq!(line.len() as i32, (b - a).abs().max_element() + 1);
+            for w in line.windows(2) {
+                prop_assert_eq!((w[1] - w[0]).abs().max_element(), 1);
+            }
+        }
+    }
+
+    #[test]
+    fn chaser_follows_the_line_and_catches_a_slower_prey() {
+        // The prey walks one cell east every other tick; the chaser steps every tick.
+        let mut chaser = TileLosChase::default();
+        let (mut pos, mut prey) = (IVec2::new(0, 0), IVec2::new(6, 9));
+        let first = chaser.step(pos, prey, None);
+        assert_eq!(first, book_line(pos, prey)[1]);
+        pos = first;
+        let mut caught = None;
+        for tick in 1..60 {
+            if tick % 2 == 0 {
+                prey.x += 1;
+            }
+            pos = chaser.step(pos, prey, None);
+            if pos == prey {
+                caught = Some(tick);
+                break;
+            }
+        }
+        // Nine rows apart and one row per move: no chaser can arrive before tick 8. The prey's four
+        // sidesteps by then (x = 10) leave the column gap as the longer axis for the last move, so
+        // the recomputed line arrives one tick later.
+        assert_eq!(caught, Some(9));
+        assert_eq!(prey, IVec2::new(10, 9));
+    }
+
+    #[test]
+    fn chaser_stops_at_walls_and_on_arrival() {
+        let mut map = Map::open(5, 1);
+        map.set(IVec2::new(2, 0), b'#', f32::INFINITY);
+        let mut chaser = TileLosChase::default();
+        let p = chaser.step(IVec2::new(0, 0), IVec2::new(4, 0), Some(&map));
+        assert_eq!(p, IVec2::new(1, 0));
+        assert_eq!(chaser.step(p, IVec2::new(4, 0), Some(&map)), p, "blocked by the wall");
+        assert_eq!(chaser.step(IVec2::new(4, 0), IVec2::new(4, 0), None), IVec2::new(4, 0));
+    }
+}
