@@ -5,6 +5,7 @@
 
 mod check;
 mod narrate;
+mod path;
 mod query;
 mod run;
 
@@ -35,6 +36,8 @@ pub enum Command {
     },
     /// Evaluate a tactical position query over a map and print every candidate.
     Query(query::QueryArgs),
+    /// Solve every query of a MovingAI scenario file and check the lengths against the optimal ones.
+    Path(path::PathArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -50,6 +53,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(&args),
         Command::Check { paths } => check::check(&paths),
         Command::Query(args) => query::query(&args),
+        Command::Path(args) => path::path(&args),
     };
     match result {
         Ok(code) => code,

@@ -77,19 +77,35 @@ pub(crate) struct Open {
 }
 
 impl PartialEq for Open {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
 impl Eq for Open {}
 impl PartialOrd for Open {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 impl Ord for Open {
+    /// Reversed on `f` (the std heap pops the greatest). Costs are never NaN (they are sums of
+    /// finite, non-negative step costs), so the plain float comparisons are total here; they are
+    /// much cheaper in the heap's inner loop than `total_cmp` chains.
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g)).then(other.cell.cmp(&self.cell))
+        if self.f < other.f {
+            Ordering::Greater
+        } else if self.f > other.f {
+            Ordering::Less
+        } else if self.g > other.g {
+            Ordering::Greater
+        } else if self.g < other.g {
+            Ordering::Less
+        } else {
+            other.cell.cmp(&self.cell)
+        }
     }
 }
 
@@ -127,6 +143,8 @@ pub struct AStar {
     width: u32,
     start: u32,
     goal: u32,
+    goal_xy: (i32, i32),
+    h_scale: f64,
     status: Option<Status>,
     expanded: usize,
     last: Option<u32>,
@@ -182,7 +200,9 @@ impl AStar {
         self.start = s as u32;
         self.goal = g as u32;
         self.nodes[s] = Node { g: 0.0, parent: s as u32, stamp: self.stamp };
-        self.open.push(Open { f: self.heuristic(grid, s), g: 0.0, cell: s as u32 });
+        self.goal_xy = (goal.x, goal.y);
+        self.h_scale = grid.heuristic_scale();
+        self.open.push(Open { f: self.heuristic(start.x, start.y), g: 0.0, cell: s as u32 });
         self.status = Some(Status::InProgress);
         Ok(())
     }
@@ -249,7 +269,7 @@ impl AStar {
                     continue;
                 }
                 self.nodes[n] = Node { g: ng, parent: cell, stamp: open };
-                let f = ng + self.heuristic(grid, n);
+                let f = ng + self.heuristic(nx, ny);
                 self.open.push(Open { f, g: ng, cell: n as u32 });
             }
         }
@@ -309,10 +329,12 @@ impl AStar {
         Some(self.nodes[self.goal as usize].g)
     }
 
-    fn heuristic(&self, grid: &impl CostModel, cell: usize) -> f64 {
-        let w = self.width as i64;
-        let (a, b) = (cell as i64, i64::from(self.goal));
-        let (dx, dy) = ((a % w - b % w).abs() as f64, (a / w - b / w).abs() as f64);
+    /// The octile (or Manhattan) distance to the goal, scaled by the cost model's factor. Works
+    /// on coordinates: dividing flat indices back into them would cost more than the search step.
+    #[inline]
+    fn heuristic(&self, x: i32, y: i32) -> f64 {
+        let dx = f64::from((x - self.goal_xy.0).abs());
+        let dy = f64::from((y - self.goal_xy.1).abs());
         let h = match self.options.connectivity {
             Connectivity::Four => dx + dy,
             Connectivity::Eight => {
@@ -320,7 +342,7 @@ impl AStar {
                 hi - lo + self.options.diagonal_cost.clamp(1.0, 2.0) * lo
             }
         };
-        h * grid.heuristic_scale()
+        h * self.h_scale
     }
 
     fn cell(&self, i: usize) -> IVec2 {
