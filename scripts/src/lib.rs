@@ -1,1 +1,22 @@
-//! placeholder
+//! # tactica-script
+//!
+//! Tactica Script (`.tac`), the designers' language: the classic game scripting of reference 002b
+//! §4 (attribute records, `If … BEGIN … END` behaviour, taunts, keyword dialogue, traps) plus
+//! events, movement patterns, group sequences with signal/wait, rule systems and state machines.
+//!
+//! The pipeline, one module each:
+//! [`lexer`] (logos) → [`parse`] (chumsky, recovering) → [`check`] (names, types, schema) →
+//! [`compile`] (bytecode) → [`vm`] (a stack machine with a step budget) — and [`diagnostics`]
+//! renders every finding with ariadne. Front-end functions never fail: they return
+//! `(Option<T>, Vec<Diagnostic>)`.
+
+#![warn(missing_docs)]
+
+pub mod ast;
+pub mod diagnostics;
+pub mod lexer;
+mod parser;
+mod syntax;
+
+pub use diagnostics::{Code, Diagnostic, Level, render};
+pub use syntax::parse;
