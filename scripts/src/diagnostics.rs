@@ -92,6 +92,7 @@ codes! {
     HostError = "E0101", Error, "A host function refused its arguments at run time.";
     RuntimeType = "E0102", Error, "A value of the wrong type reached an operator at run time.";
     RuntimeDivision = "E0103", Error, "Division by zero at run time.";
+    NoSuchSequence = "E0104", Error, "The host asked for a sequence or role the script does not have.";
 }
 
 impl fmt::Display for Code {

@@ -13,10 +13,21 @@
 #![warn(missing_docs)]
 
 pub mod ast;
+mod check;
+mod code;
 pub mod diagnostics;
 pub mod lexer;
 mod parser;
+mod rules;
+mod runtime;
+mod vm;
 mod syntax;
 
 pub use diagnostics::{Code, Diagnostic, Level, render};
+pub use check::{check, check_program};
+pub use code::Script;
+pub use rules::prove;
+pub use runtime::{Instance, RunReport, ScriptKind, Trigger};
+pub use tactica_stdlib::{Api, ScriptCtx, ScriptLimits};
+pub use vm::{RuntimeError, values_equal};
 pub use syntax::parse;

@@ -33,11 +33,14 @@ mod api;
 mod attributes;
 mod context;
 mod host;
+mod limits;
 mod names;
 mod types;
 
 pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};
 pub use attributes::{AttributeSpec, standard_attributes};
+pub use limits::ScriptLimits;
+pub use host::found_keyword;
 pub use context::{ActionMode, SAY_COOLDOWN_TICKS, ScriptCtx};
 pub use names::{STANDARD_SYMBOLS, suggest};
 pub use tactica_engine::Value;
