@@ -240,8 +240,12 @@ impl Script {
 
     /// Whether it compiled to nothing.
     pub fn is_empty(&self) -> bool {
-        self.main.is_none() && self.records.is_empty() && self.handlers.is_empty() && self.machines.is_empty()
-            && self.rules.is_empty() && self.sequences.is_empty()
+        self.main.is_none()
+            && self.records.is_empty()
+            && self.handlers.is_empty()
+            && self.machines.is_empty()
+            && self.rules.is_empty()
+            && self.sequences.is_empty()
     }
 
     /// The names of its sequences.

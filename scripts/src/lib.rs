@@ -20,14 +20,14 @@ pub mod lexer;
 mod parser;
 mod rules;
 mod runtime;
-mod vm;
 mod syntax;
+mod vm;
 
-pub use diagnostics::{Code, Diagnostic, Level, render};
 pub use check::{check, check_program};
 pub use code::Script;
+pub use diagnostics::{Code, Diagnostic, Level, render};
 pub use rules::prove;
 pub use runtime::{Instance, RunReport, ScriptKind, Trigger};
+pub use syntax::parse;
 pub use tactica_stdlib::{Api, ScriptCtx, ScriptLimits};
 pub use vm::{RuntimeError, values_equal};
-pub use syntax::parse;

@@ -26,7 +26,10 @@ fn kw<'t, 's: 't, I>(word: &'static str) -> impl Parser<'t, I, (), Extra<'t, 's>
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    any().filter(move |t: &Token<'s>| matches!(t, Token::Ident(s) if s.eq_ignore_ascii_case(word))).ignored().labelled(word)
+    any()
+        .filter(move |t: &Token<'s>| matches!(t, Token::Ident(s) if s.eq_ignore_ascii_case(word)))
+        .ignored()
+        .labelled(word)
 }
 
 fn ident<'t, 's: 't, I>() -> impl Parser<'t, I, Name, Extra<'t, 's>> + Clone
@@ -43,14 +46,10 @@ fn dotted<'t, 's: 't, I>() -> impl Parser<'t, I, Name, Extra<'t, 's>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    ident()
-        .separated_by(just(Token::Dot))
-        .at_least(1)
-        .collect::<Vec<Name>>()
-        .map_with(|parts, e| Name {
-            text: parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("."),
-            span: range(e.span()),
-        })
+    ident().separated_by(just(Token::Dot)).at_least(1).collect::<Vec<Name>>().map_with(|parts, e| Name {
+        text: parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("."),
+        span: range(e.span()),
+    })
 }
 
 fn semi<'t, 's: 't, I>() -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone
@@ -85,7 +84,10 @@ where
 
         let prove = kw("prove")
             .ignore_then(
-                dotted().then_ignore(just(Token::Eq)).then(expr.clone()).delimited_by(just(Token::LParen), just(Token::RParen)),
+                dotted()
+                    .then_ignore(just(Token::Eq))
+                    .then(expr.clone())
+                    .delimited_by(just(Token::LParen), just(Token::RParen)),
             )
             .map_with(|(fact, value), e| Expr {
                 kind: ExprKind::Prove { fact, value: Box::new(value) },
@@ -112,13 +114,10 @@ where
             .labelled("an expression")
             .boxed();
 
-        let neg = just(Token::Minus)
-            .map_with(|_, e| range(e.span()))
-            .repeated()
-            .foldr_with(atom, |op_span, rhs, e| {
-                let _ = op_span;
-                Expr { kind: ExprKind::Unary { op: UnOp::Neg, expr: Box::new(rhs) }, span: range(e.span()) }
-            });
+        let neg = just(Token::Minus).map_with(|_, e| range(e.span())).repeated().foldr_with(atom, |op_span, rhs, e| {
+            let _ = op_span;
+            Expr { kind: ExprKind::Unary { op: UnOp::Neg, expr: Box::new(rhs) }, span: range(e.span()) }
+        });
 
         let bin = |lhs: Expr, (op, rhs): (BinOp, Expr), span: SimpleSpan| Expr {
             kind: ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) },
@@ -153,9 +152,9 @@ where
             span: range(e.span()),
         });
 
-        let and = not.clone().foldl_with(just(Token::And).to(BinOp::And).then(not).repeated(), move |a, b, e| {
-            bin(a, b, e.span())
-        });
+        let and = not
+            .clone()
+            .foldl_with(just(Token::And).to(BinOp::And).then(not).repeated(), move |a, b, e| bin(a, b, e.span()));
         and.clone()
             .foldl_with(just(Token::Or).to(BinOp::Or).then(and).repeated(), move |a, b, e| bin(a, b, e.span()))
             .boxed()
@@ -282,7 +281,8 @@ where
         .then_ignore(semi().or_not())
         .map(|((header, creature), body)| ItemKind::Record { header, creature, body });
 
-    let creature = kw("creature").ignore_then(ident()).then(block.clone()).map(|(kind, body)| ItemKind::Creature { kind, body });
+    let creature =
+        kw("creature").ignore_then(ident()).then(block.clone()).map(|(kind, body)| ItemKind::Creature { kind, body });
 
     let place = choice((
         expr()
@@ -295,7 +295,10 @@ where
     let event = choice((kw("enter").ignore_then(place).map(Event::Enter), ident().map(Event::Named)));
     let handler = just(Token::Once)
         .or_not()
-        .then(choice((just(Token::On).ignore_then(event), just(Token::When).ignore_then(cond.clone()).map(Event::When))))
+        .then(choice((
+            just(Token::On).ignore_then(event),
+            just(Token::When).ignore_then(cond.clone()).map(Event::When),
+        )))
         .then(body.clone())
         .map(|((once, event), body)| ItemKind::Handler { once: once.is_some(), event, body });
 
@@ -350,9 +353,10 @@ where
         });
 
     let weight = kw("weight").ignore_then(
-        just(Token::Minus).or_not().then(select! { Token::Int(n) => n }).map_with(|(neg, n), e| {
-            (if neg.is_some() { -n } else { n }, range(e.span()))
-        }),
+        just(Token::Minus)
+            .or_not()
+            .then(select! { Token::Int(n) => n })
+            .map_with(|(neg, n), e| (if neg.is_some() { -n } else { n }, range(e.span()))),
     );
     let rule = kw("rule")
         .ignore_then(ident())
@@ -362,13 +366,9 @@ where
         .then(expr())
         .then_ignore(just(Token::Then))
         .then(body.clone())
-        .map_with(|(((name, weight), cond), then), e| RulesMember::Rule(Rule {
-            name,
-            weight,
-            cond,
-            then,
-            span: range(e.span()),
-        }));
+        .map_with(|(((name, weight), cond), then), e| {
+            RulesMember::Rule(Rule { name, weight, cond, then, span: range(e.span()) })
+        });
     let rules_member = choice((
         kw("strategy").ignore_then(ident()).then_ignore(semi()).map(RulesMember::Strategy),
         kw("fact")

@@ -302,7 +302,14 @@ impl Script {
         Ok(())
     }
 
-    fn enter(&self, vm: &mut Vm<'_>, m: usize, s: usize, inst: &mut Instance, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+    fn enter(
+        &self,
+        vm: &mut Vm<'_>,
+        m: usize,
+        s: usize,
+        inst: &mut Instance,
+        ctx: &mut ScriptCtx<'_>,
+    ) -> Result<(), RuntimeError> {
         inst.machines[m] = Some(s);
         let name = self.machines[m].states[s].name.clone();
         ctx.commands.push(Command::SetAttribute { entity: ctx.me, key: "state".to_owned(), value: Value::Str(name) });
@@ -327,7 +334,13 @@ impl Script {
         rng: &mut WorldRng,
         limits: ScriptLimits,
     ) -> Result<(), RuntimeError> {
-        let no_such = |message: String| RuntimeError { code: Code::NoSuchSequence, message, file: self.file.clone(), line: 0, column: 0 };
+        let no_such = |message: String| RuntimeError {
+            code: Code::NoSuchSequence,
+            message,
+            file: self.file.clone(),
+            line: 0,
+            column: 0,
+        };
         let Some(seq) = self.sequences.iter().find(|s| s.name.eq_ignore_ascii_case(sequence)) else {
             return Err(no_such(format!("no sequence `{sequence}`")));
         };
@@ -351,5 +364,30 @@ impl Script {
             ctx.finish();
         }
         Ok(())
+    }
+}
+
+impl Script {
+    /// [`Script::run`] for a host that keeps one [`Instance`] per entity: builds the context
+    /// around the instance's own state table. `heard` is the typed text of a `hear` event.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_entity(
+        &self,
+        inst: &mut Instance,
+        kind: ScriptKind,
+        trigger: Trigger,
+        world: &World,
+        me: EntityId,
+        commands: &mut CommandBuffer,
+        rng: &mut WorldRng,
+        heard: Option<&str>,
+        limits: ScriptLimits,
+    ) -> Result<RunReport, RuntimeError> {
+        let mut table = std::mem::take(&mut inst.table);
+        let mut ctx = ScriptCtx::new(world, me, commands, rng, &mut table);
+        ctx.heard = heard;
+        let result = self.run(inst, kind, trigger, &mut ctx, limits);
+        inst.table = table;
+        result
     }
 }

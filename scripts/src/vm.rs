@@ -76,7 +76,10 @@ impl<'s> Vm<'s> {
                 return Err(self.error_at(
                     pc,
                     Code::BudgetExceeded,
-                    format!("stopped after {} steps (the budget of one call); is there an endless loop?", self.limits.max_ops),
+                    format!(
+                        "stopped after {} steps (the budget of one call); is there an endless loop?",
+                        self.limits.max_ops
+                    ),
                 ));
             }
             if self.stack.len() > self.limits.max_stack {
@@ -109,7 +112,8 @@ impl<'s> Vm<'s> {
                 }
                 Op::SetAttribute(c) => {
                     let v = self.pop();
-                    let name = self.script.consts.get(c as usize).and_then(Value::as_str).unwrap_or_default().to_owned();
+                    let name =
+                        self.script.consts.get(c as usize).and_then(Value::as_str).unwrap_or_default().to_owned();
                     self.script.api.set_attribute(ctx, &name, v).map_err(|e| self.host_error(pc - 1, &e))?;
                 }
                 Op::Call { f, argc } => {
@@ -180,7 +184,8 @@ impl<'s> Vm<'s> {
                 }
                 Op::Prove(f) => {
                     let goal = self.pop();
-                    let proven = crate::rules::prove(self.script, inst, f, &goal, self.limits.max_prove_depth).is_some();
+                    let proven =
+                        crate::rules::prove(self.script, inst, f, &goal, self.limits.max_prove_depth).is_some();
                     self.stack.push(Value::Bool(proven));
                 }
                 Op::Return => {
@@ -230,7 +235,9 @@ fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, (Code, String)> {
     match op {
         BinOp::Eq => return Ok(Value::Bool(values_equal(a, b))),
         BinOp::Ne => return Ok(Value::Bool(!values_equal(a, b))),
-        BinOp::And | BinOp::Or => return Ok(Value::Bool(if op == BinOp::And { a.truthy() && b.truthy() } else { a.truthy() || b.truthy() })),
+        BinOp::And | BinOp::Or => {
+            return Ok(Value::Bool(if op == BinOp::And { a.truthy() && b.truthy() } else { a.truthy() || b.truthy() }));
+        }
         _ => {}
     }
     if let (Value::Int(x), Value::Int(y)) = (a, b) {
@@ -248,7 +255,9 @@ fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, (Code, String)> {
             BinOp::Rem => x.checked_rem(y),
             _ => None,
         };
-        return r.map(Value::Int).ok_or_else(|| (Code::RuntimeType, format!("`{}` overflowed on {x} and {y}", op.symbol())));
+        return r
+            .map(Value::Int)
+            .ok_or_else(|| (Code::RuntimeType, format!("`{}` overflowed on {x} and {y}", op.symbol())));
     }
     let (Some(x), Some(y)) = (a.as_f64(), b.as_f64()) else { return Err(type_error()) };
     Ok(match op {
@@ -287,7 +296,10 @@ mod tests {
         assert!(values_equal(&Value::from("Dagger"), &Value::Bool(true)), "armed == TRUE");
         assert!(values_equal(&Value::Bool(false), &Value::Nil));
         assert!(values_equal(&Value::from("troll"), &Value::from("Troll")));
-        assert!(values_equal(&Value::List(vec![Value::from("Key"), Value::from("RedAmulet")]), &Value::from("RedAmulet")));
+        assert!(values_equal(
+            &Value::List(vec![Value::from("Key"), Value::from("RedAmulet")]),
+            &Value::from("RedAmulet")
+        ));
         assert!(!values_equal(&Value::from("Sword"), &Value::from("Dagger")));
         assert!(values_equal(&Value::Int(2), &Value::Float(2.0)));
     }

@@ -39,9 +39,9 @@ mod types;
 
 pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};
 pub use attributes::{AttributeSpec, standard_attributes};
-pub use limits::ScriptLimits;
-pub use host::found_keyword;
 pub use context::{ActionMode, SAY_COOLDOWN_TICKS, ScriptCtx};
+pub use host::found_keyword;
+pub use limits::ScriptLimits;
 pub use names::{STANDARD_SYMBOLS, suggest};
 pub use tactica_engine::Value;
 pub use types::Type;

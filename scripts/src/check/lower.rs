@@ -126,10 +126,14 @@ impl Checker<'_> {
             self.emit(Op::Nil, span);
             return Type::Any;
         }
-        let chosen = overloads.iter().copied().find(|&i| self.api.function(i).is_some_and(|f| f.params.len() == args.len()));
+        let chosen =
+            overloads.iter().copied().find(|&i| self.api.function(i).is_some_and(|f| f.params.len() == args.len()));
         let Some(index) = chosen else {
-            let sigs: Vec<String> =
-                overloads.iter().filter_map(|&i| self.api.function(i)).map(|f| format!("`{}`", f.signature())).collect();
+            let sigs: Vec<String> = overloads
+                .iter()
+                .filter_map(|&i| self.api.function(i))
+                .map(|f| format!("`{}`", f.signature()))
+                .collect();
             let canonical = self.api.function(overloads[0]).map_or("?", |f| f.name);
             let expected: Vec<String> =
                 overloads.iter().filter_map(|&i| self.api.function(i)).map(|f| f.params.len().to_string()).collect();
@@ -171,7 +175,10 @@ impl Checker<'_> {
             }
         }
         let ret = f.ret.clone();
-        self.emit(Op::Call { f: u32::try_from(index).unwrap_or(u32::MAX), argc: u8::try_from(args.len()).unwrap_or(u8::MAX) }, span);
+        self.emit(
+            Op::Call { f: u32::try_from(index).unwrap_or(u32::MAX), argc: u8::try_from(args.len()).unwrap_or(u8::MAX) },
+            span,
+        );
         ret
     }
 
@@ -306,8 +313,13 @@ impl Checker<'_> {
                         .with_hint(format!("use it in a condition: `if ({}) …`", name.text)),
                     ),
                     _ => self.diags.push(
-                        Diagnostic::new(Code::UselessStatement, e.span.clone(), "this statement does nothing", "a value, thrown away")
-                            .with_hint("statements are actions (`Say(\"…\");`), assignments or `if`s"),
+                        Diagnostic::new(
+                            Code::UselessStatement,
+                            e.span.clone(),
+                            "this statement does nothing",
+                            "a value, thrown away",
+                        )
+                        .with_hint("statements are actions (`Say(\"…\");`), assignments or `if`s"),
                     ),
                 }
                 self.emit(Op::Pop, &span);
@@ -371,7 +383,12 @@ impl Checker<'_> {
             }
             StmtKind::SayOneOf(lines) => {
                 if lines.is_empty() {
-                    self.diags.push(Diagnostic::new(Code::EmptyChoice, span.clone(), "nothing to choose from", "an empty list"));
+                    self.diags.push(Diagnostic::new(
+                        Code::EmptyChoice,
+                        span.clone(),
+                        "nothing to choose from",
+                        "an empty list",
+                    ));
                 }
                 for line in lines {
                     let ty = self.expr(line);
@@ -417,21 +434,26 @@ impl Checker<'_> {
             self.emit(Op::StoreFact(id), span);
             return;
         }
-        if let Some((_, g)) = self.api.global(&target.text) {
-            self.diags.push(
-                Diagnostic::new(
-                    Code::ReadOnlyGlobal,
-                    target.span.clone(),
-                    format!("`{}` is set by the engine, not by scripts", g.name),
-                    "engine globals are read-only",
-                )
-                .with_hint("scripts read globals in conditions; attribute scripts set attributes"),
-            );
-            self.emit(Op::Pop, span);
-            return;
-        }
         let Some(spec) = self.api.attribute(&target.text).cloned() else {
-            let candidates = self.api.all_attributes().iter().map(|a| a.name.as_str()).chain(self.names.facts.iter().map(|f| f.name.as_str()));
+            if let Some((_, g)) = self.api.global(&target.text) {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::ReadOnlyGlobal,
+                        target.span.clone(),
+                        format!("`{}` is set by the engine, not by scripts", g.name),
+                        "engine globals are read-only",
+                    )
+                    .with_hint("scripts read globals in conditions; attribute scripts set attributes"),
+                );
+                self.emit(Op::Pop, span);
+                return;
+            }
+            let candidates = self
+                .api
+                .all_attributes()
+                .iter()
+                .map(|a| a.name.as_str())
+                .chain(self.names.facts.iter().map(|f| f.name.as_str()));
             let hint = suggest(&target.text, candidates);
             self.diags.push(
                 Diagnostic::new(

@@ -175,7 +175,12 @@ impl Checker<'_> {
         self.chunk(|c| {
             let ty = c.expr(e);
             if ty == Type::Nil {
-                c.diags.push(Diagnostic::new(Code::NoValue, e.span.clone(), "an action has no value", "this returns nothing"));
+                c.diags.push(Diagnostic::new(
+                    Code::NoValue,
+                    e.span.clone(),
+                    "an action has no value",
+                    "this returns nothing",
+                ));
             }
         })
     }
@@ -307,12 +312,20 @@ impl Checker<'_> {
                 if !known {
                     let places = self.api.all_symbols().iter().filter(|s| s.family == "place").map(|s| s.name.as_str());
                     self.diags.push(
-                        Diagnostic::new(Code::UnknownPlace, n.span.clone(), format!("unknown place `{}`", n.text), "not a declared place")
-                            .suggest(suggest(&n.text, places))
-                            .with_hint_if_none("declare the place in the scenario, or give a cell: `on enter (3, 4)`"),
+                        Diagnostic::new(
+                            Code::UnknownPlace,
+                            n.span.clone(),
+                            format!("unknown place `{}`", n.text),
+                            "not a declared place",
+                        )
+                        .suggest(suggest(&n.text, places))
+                        .with_hint_if_none("declare the place in the scenario, or give a cell: `on enter (3, 4)`"),
                     );
                 }
-                vec![Expr { kind: ExprKind::Str(self.api.symbol(&n.text).map_or(n.text.clone(), |s| s.name.clone())), span: n.span.clone() }]
+                vec![Expr {
+                    kind: ExprKind::Str(self.api.symbol(&n.text).map_or(n.text.clone(), |s| s.name.clone())),
+                    span: n.span.clone(),
+                }]
             }
         };
         let call = Expr { kind: ExprKind::Call { name, args }, span: span.clone() };
@@ -334,8 +347,13 @@ impl Checker<'_> {
             let key = s.name.text.to_ascii_lowercase();
             if let Some(&first) = index.get(&key) {
                 self.diags.push(
-                    Diagnostic::new(Code::DuplicateState, s.name.span.clone(), format!("state `{}` is declared twice", s.name.text), "declared again here")
-                        .with_note(m.states[first].name.span.clone(), "first declared here"),
+                    Diagnostic::new(
+                        Code::DuplicateState,
+                        s.name.span.clone(),
+                        format!("state `{}` is declared twice", s.name.text),
+                        "declared again here",
+                    )
+                    .with_note(m.states[first].name.span.clone(), "first declared here"),
                 );
             } else {
                 index.insert(key, i);
@@ -371,8 +389,13 @@ impl Checker<'_> {
             for t in &s.transitions {
                 if let Some(first) = always {
                     self.diags.push(
-                        Diagnostic::new(Code::ShadowedTransition, t.span.clone(), "this transition is never taken", "never taken")
-                            .with_note(first.clone(), "this transition is always taken first"),
+                        Diagnostic::new(
+                            Code::ShadowedTransition,
+                            t.span.clone(),
+                            "this transition is never taken",
+                            "never taken",
+                        )
+                        .with_note(first.clone(), "this transition is always taken first"),
                     );
                 }
                 let cond = t.cond.as_ref().map(|e| self.expr_chunk(e));
@@ -418,9 +441,14 @@ impl Checker<'_> {
             Some((_, s)) if s == "random" => Strategy::Random,
             Some((n, _)) => {
                 self.diags.push(
-                    Diagnostic::new(Code::UnknownStrategy, n.span.clone(), format!("unknown strategy `{}`", n.text), "not a conflict-resolution strategy")
-                        .suggest(suggest(&n.text, ["first", "weight", "random"]))
-                        .with_hint_if_none("use `first`, `weight` or `random`"),
+                    Diagnostic::new(
+                        Code::UnknownStrategy,
+                        n.span.clone(),
+                        format!("unknown strategy `{}`", n.text),
+                        "not a conflict-resolution strategy",
+                    )
+                    .suggest(suggest(&n.text, ["first", "weight", "random"]))
+                    .with_hint_if_none("use `first`, `weight` or `random`"),
                 );
                 Strategy::First
             }
@@ -431,8 +459,13 @@ impl Checker<'_> {
             let key = f.name.text.to_ascii_lowercase();
             if let Some(first) = seen.get(&key) {
                 self.diags.push(
-                    Diagnostic::new(Code::DuplicateFact, f.name.span.clone(), format!("fact `{}` is declared twice", f.name.text), "declared again here")
-                        .with_note(first.clone(), "first declared here"),
+                    Diagnostic::new(
+                        Code::DuplicateFact,
+                        f.name.span.clone(),
+                        format!("fact `{}` is declared twice", f.name.text),
+                        "declared again here",
+                    )
+                    .with_note(first.clone(), "first declared here"),
                 );
                 continue;
             }
@@ -449,9 +482,14 @@ impl Checker<'_> {
                     let key = n.text.to_ascii_lowercase();
                     if let Some(first) = rule_names.get(&key) {
                         self.diags.push(
-                            Diagnostic::new(Code::DuplicateRule, n.span.clone(), format!("rule `{}` is declared twice", n.text), "declared again here")
-                                .with_note(first.clone(), "first declared here")
-                                .with_hint("rule names identify rules in traces and explanations; rename one"),
+                            Diagnostic::new(
+                                Code::DuplicateRule,
+                                n.span.clone(),
+                                format!("rule `{}` is declared twice", n.text),
+                                "declared again here",
+                            )
+                            .with_note(first.clone(), "first declared here")
+                            .with_hint("rule names identify rules in traces and explanations; rename one"),
                         );
                     } else {
                         rule_names.insert(key, n.span.clone());
@@ -469,7 +507,15 @@ impl Checker<'_> {
             let then = self.body_chunk(&rule.then);
             let asserts = self.asserts.take().unwrap_or_default();
             let conjuncts = self.conjuncts(&rule.cond);
-            rules.push(RuleCode { name, weight: rule.weight.as_ref().map_or(0, |w| w.0), cond, then, reads, conjuncts, asserts });
+            rules.push(RuleCode {
+                name,
+                weight: rule.weight.as_ref().map_or(0, |w| w.0),
+                cond,
+                then,
+                reads,
+                conjuncts,
+                asserts,
+            });
         }
         RulesCode { name: r.name.text.clone(), strategy, facts, rules }
     }
@@ -507,8 +553,13 @@ impl Checker<'_> {
             let key = role.name.text.to_ascii_lowercase();
             if let Some(first) = seen.get(&key) {
                 self.diags.push(
-                    Diagnostic::new(Code::DuplicateRole, role.name.span.clone(), format!("role `{}` is declared twice", role.name.text), "declared again here")
-                        .with_note(first.clone(), "first declared here"),
+                    Diagnostic::new(
+                        Code::DuplicateRole,
+                        role.name.span.clone(),
+                        format!("role `{}` is declared twice", role.name.text),
+                        "declared again here",
+                    )
+                    .with_note(first.clone(), "first declared here"),
                 );
             } else {
                 seen.insert(key, role.name.span.clone());
@@ -522,14 +573,24 @@ impl Checker<'_> {
         for (key, span, text) in &self.waits {
             if !sent.contains(key.as_str()) {
                 found.push(
-                    Diagnostic::new(Code::WaitWithoutSignal, span.clone(), format!("no role sends `{text}`"), "this wait would block forever")
-                        .suggest(suggest(text, self.signals.iter().map(|(_, _, t)| t.as_str()))),
+                    Diagnostic::new(
+                        Code::WaitWithoutSignal,
+                        span.clone(),
+                        format!("no role sends `{text}`"),
+                        "this wait would block forever",
+                    )
+                    .suggest(suggest(text, self.signals.iter().map(|(_, _, t)| t.as_str()))),
                 );
             }
         }
         for (key, span, text) in &self.signals {
             if !awaited.contains(key.as_str()) {
-                found.push(Diagnostic::new(Code::UnusedSignal, span.clone(), format!("signal `{text}` is never waited for"), "nobody waits for this"));
+                found.push(Diagnostic::new(
+                    Code::UnusedSignal,
+                    span.clone(),
+                    format!("signal `{text}` is never waited for"),
+                    "nobody waits for this",
+                ));
             }
         }
         self.diags.extend(found);

@@ -107,7 +107,12 @@ impl<'a> Names<'a> {
 
     fn local(&self, name: &str) -> Option<(u32, Type)> {
         let key = name.to_ascii_lowercase();
-        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _, _)| *n == key).map(|(_, s, t)| (*s, t.clone()))
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|(n, _, _)| *n == key)
+            .map(|(_, s, t)| (*s, t.clone()))
     }
 
     /// Resolves a name read in an expression, with its type.
