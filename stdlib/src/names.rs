@@ -17,7 +17,7 @@ pub const STANDARD_SYMBOLS: &[(&str, &[&str])] = &[
         ],
     ),
     ("place", &["kDock", "kBoat", "xDoorway"]),
-    ("trap", &["kPoisonTrap", "kExpositionTrap", "kSpikeTrap", "kFireTrap", "kAlarmTrap"]),
+    ("trap", &["kPoisonTrap", "kExpositionTrap", "kSpikeTrap", "kFireTrap", "kAlarmTrap", "kBreachCharge"]),
     (
         "sound",
         &["kCreakingDoorSnd", "kSeagullSnd", "kWavesSnd", "kCricketsSnd", "kBirdsSnd", "kAlarmSnd", "kBreachSnd"],
