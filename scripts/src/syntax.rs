@@ -48,9 +48,16 @@ fn syntax_error(e: &ParseError<'_, '_>) -> Diagnostic {
         RichReason::Custom(msg) => Diagnostic::new(Code::Syntax, span, msg.clone(), "here"),
         RichReason::ExpectedFound { .. } => {
             let found = e.found().map_or_else(|| "end of file".to_owned(), ToString::to_string);
-            let mut expected: Vec<String> = e.expected().map(pattern).collect();
+            let mut expected: Vec<String> =
+                e.expected().map(pattern).filter(|p| p != "something else" && p != "anything").collect();
             expected.sort();
             expected.dedup();
+            if expected.iter().any(|p| p == "`;`") {
+                // After a complete statement the only sensible fix is the `;`; the operators that
+                // could also continue the expression are noise for a designer.
+                return Diagnostic::new(Code::Syntax, span, format!("missing `;` before {found}"), "expected `;` here")
+                    .with_hint("statements end with `;`");
+            }
             let label = match expected.len() {
                 0 => "not expected here".to_owned(),
                 1 => format!("expected {}", expected[0]),
@@ -59,13 +66,15 @@ fn syntax_error(e: &ParseError<'_, '_>) -> Diagnostic {
                     format!("expected {} or {last}", expected.join(", "))
                 }
             };
-            let mut d = Diagnostic::new(Code::Syntax, span, format!("unexpected {found}"), label);
-            if e.found() == Some(&Token::End) {
-                d = d.with_hint("`END` closes a `BEGIN` block or a `CREATURE=…;` record; is one of them missing?");
-            } else if e.expected().any(|p| matches!(p, RichPattern::Token(t) if **t == Token::Semi)) {
-                d = d.with_hint("statements end with `;`");
+            let d = Diagnostic::new(Code::Syntax, span, format!("unexpected {found}"), label);
+            match e.found() {
+                Some(Token::End) => {
+                    d.with_hint("`END` closes a `BEGIN` block or a `CREATURE=…;` record; is one of them missing?")
+                }
+                Some(Token::Else) => d.with_hint("an `ELSE` follows the `END` of the `BEGIN` block it belongs to"),
+                None => d.with_hint("a block, bracket or string is not closed"),
+                _ => d,
             }
-            d
         }
     }
 }
