@@ -13,7 +13,10 @@ use serde::{Deserialize, Serialize};
 use crate::world::EntityId;
 
 /// A dynamically typed value.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+///
+/// Deserialising (from scenario files, data files) yields only nil, bools, numbers, strings, lists
+/// and maps: an entity handle can never be forged from data, and a two-number array stays a list.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     /// No value.
@@ -195,6 +198,63 @@ impl From<&str> for Value {
     }
 }
 
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a boolean, number, string, list or table")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Int(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(i64::try_from(v).map_or(Value::Float(v as f64), Value::Int))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Float(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::Str(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::Str(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Nil)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Nil)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        Value::deserialize(d)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(v) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::List(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut table = BTreeMap::new();
+        while let Some((k, v)) = map.next_entry::<String, Value>()? {
+            table.insert(k, v);
+        }
+        Ok(Value::Map(table))
+    }
+}
+
 /// A string-keyed table of values: globals, blackboards, attributes, script state.
 pub type Table = BTreeMap<String, Value>;
 
@@ -217,6 +277,15 @@ mod tests {
         assert_eq!(Value::Float(4.0).as_i64(), Some(4));
         assert_eq!(Value::Float(4.5).as_i64(), None);
         assert_eq!(Value::from("4").as_i64(), None);
+    }
+
+    #[test]
+    fn data_never_deserialises_into_handles_or_vectors() {
+        let v: Value = serde_json::from_str(r#"{"idx": 1, "version": 1, "xy": [1, 2.5], "n": null}"#).unwrap();
+        let Value::Map(m) = v else { panic!("a table stays a map") };
+        assert_eq!(m["idx"], Value::Int(1));
+        assert_eq!(m["xy"], Value::List(vec![Value::Int(1), Value::Float(2.5)]));
+        assert_eq!(m["n"], Value::Nil);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use glam::{IVec2, Vec2};
 use tactica_engine::coord::Action;
-use tactica_engine::world::{Command, CommandBuffer, Entity, EntityId, World, WorldRng};
+use tactica_engine::world::{Command, CommandBuffer, Entity, EntityId, EventKind, World, WorldRng};
 use tactica_engine::{Table, Value};
 
 /// How long (in ticks) a speaker waits before repeating the same line: a taunt script run on every
@@ -99,7 +99,20 @@ impl<'a> ScriptCtx<'a> {
 
     /// Issues an instant action (say, sound, trigger, signal): in behaviour mode it runs now,
     /// ahead of whatever the entity is doing; in a sequence it runs in its turn.
+    ///
+    /// A world-level script (one run for no entity: `me` names none) has no queue; its instants
+    /// are recorded as events directly.
     pub fn perform(&mut self, action: Action) {
+        if self.me().is_none() {
+            let event = match action {
+                Action::Say { text } => EventKind::Say { text },
+                Action::PlaySound { name } => EventKind::Sound { name },
+                Action::Trigger { name } => EventKind::Trigger { name },
+                _ => return,
+            };
+            self.commands.push(Command::Emit { entity: None, event });
+            return;
+        }
         match self.mode {
             ActionMode::Request => self.commands.push(Command::Perform { entity: self.me, action }),
             ActionMode::Enqueue => {

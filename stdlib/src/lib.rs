@@ -43,5 +43,5 @@ pub use context::{ActionMode, SAY_COOLDOWN_TICKS, ScriptCtx};
 pub use host::found_keyword;
 pub use limits::ScriptLimits;
 pub use names::{STANDARD_SYMBOLS, suggest};
-pub use tactica_engine::Value;
+pub use tactica_engine::{Table, Value, ValueType};
 pub use types::Type;

@@ -1,1 +1,3 @@
-//! placeholder
+//! # tactica-rhai
+//!
+//! Tactica's script API bound into Rhai. Not yet built.

@@ -35,6 +35,8 @@ pub enum MapErrorKind {
         /// What stood there.
         found: String,
     },
+    /// A `type` other than `octile`.
+    UnsupportedType(String),
     /// A required header line is missing.
     MissingHeader(&'static str),
     /// The same header appears twice.
@@ -103,6 +105,9 @@ impl fmt::Display for MapErrorKind {
                 write!(f, "unknown header line `{h}`; hint: expected `type`, `height`, `width` or `map`")
             }
             K::BadNumber { key, found } => write!(f, "`{key}` must be a positive whole number, found `{found}`"),
+            K::UnsupportedType(t) => {
+                write!(f, "map type `{t}` is not supported; hint: only `octile` grids exist in the MovingAI format")
+            }
             K::MissingHeader(h) => write!(
                 f,
                 "the header has no `{h}` line; hint: a MovingAI header is `type octile`, `height H`, `width W`, then `map`"

@@ -109,7 +109,8 @@ pub fn parse_movingai(bytes: &[u8], file: &Path) -> Result<Map, MapError> {
         return Err(err(file, 0, 0, MapErrorKind::Empty));
     }
     let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).enumerate();
-    let (mut width, mut height, mut kind): (Option<u64>, Option<u64>, Option<()>) = (None, None, None);
+    let (mut width, mut height): (Option<u64>, Option<u64>) = (None, None);
+    let mut seen_type = false;
     let mut header_end = None;
     for (i, line) in lines.by_ref() {
         let lineno = i + 1;
@@ -126,8 +127,12 @@ pub fn parse_movingai(bytes: &[u8], file: &Path) -> Result<Map, MapError> {
                 break;
             }
             "type" => {
-                if kind.replace(()).is_some() {
+                if std::mem::replace(&mut seen_type, true) {
                     return Err(err(file, lineno, 1, MapErrorKind::DuplicateHeader("type")));
+                }
+                if !value.is_some_and(|v| v.eq_ignore_ascii_case("octile")) {
+                    let col = value.and_then(|v| line.find(v)).map_or(line.len() + 1, |c| c + 1);
+                    return Err(err(file, lineno, col, MapErrorKind::UnsupportedType(value.unwrap_or("").to_owned())));
                 }
             }
             k @ ("height" | "width") => {
@@ -151,7 +156,8 @@ pub fn parse_movingai(bytes: &[u8], file: &Path) -> Result<Map, MapError> {
         return Err(err(file, 0, 0, MapErrorKind::MissingHeader("map")));
     };
     let missing = |h| err(file, map_line, 1, MapErrorKind::MissingHeader(h));
-    kind.ok_or_else(|| missing("type"))?;
+    // `type` may be missing: shipped files such as Dragon Age's lak503d.map omit it, and octile
+    // is the only grid type the format has.
     let height = height.ok_or_else(|| missing("height"))?;
     let width = width.ok_or_else(|| missing("width"))?;
     if width.saturating_mul(height) > MAX_CELLS {
@@ -241,6 +247,7 @@ mod tests {
     #[test]
     fn reads_a_header_in_any_order() {
         let m = movingai("width 3\ntype octile\nheight 2\nmap\n.@.\nGTS\n").unwrap();
+        assert_eq!(movingai("width 3\nheight 2\nmap\n.@.\nGTS\n").unwrap(), m, "`type` may be left out");
         assert_eq!((m.width(), m.height()), (3, 2));
         assert_eq!(m.passable_count(), 4);
         assert!(!m.passable(IVec2::new(1, 1)));
@@ -263,7 +270,7 @@ mod tests {
             ("type octile\nheight x\nwidth 2\nmap\n..\n", 2, 8, "positive whole number"),
             ("type octile\nheight 0\nwidth 2\nmap\n", 2, 8, "positive whole number"),
             ("type octile\nwidth 2\nmap\n..\n", 3, 1, "no `height`"),
-            ("height 1\nwidth 2\nmap\n..\n", 3, 1, "no `type`"),
+            ("type hex\nheight 1\nwidth 2\nmap\n..\n", 1, 6, "only `octile`"),
             ("type octile\nheight 1\nwidth 2\n", 0, 0, "no `map`"),
             ("colour blue\n", 1, 1, "unknown header"),
             ("type octile\nheight 1\nheight 1\n", 3, 1, "given twice"),

@@ -1,14 +1,13 @@
 //! Commands: the only way scripts change the world.
 
-use serde::{Deserialize, Serialize};
-
 use super::entity::EntityId;
+use super::events::EventKind;
 use crate::coord::Action;
 use crate::value::Value;
 
 /// A change a script asks for. Scripts read a view of the world and push commands; the engine
 /// applies them after every script has run, in a fixed order (see [`CommandBuffer::sorted`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Command {
     /// Forget every signal of a scope (a sequence starting).
@@ -68,6 +67,14 @@ pub enum Command {
         /// The action.
         action: Action,
     },
+    /// Record an event directly: what world-level scripts (traps, ambience) fire, which no
+    /// entity's queue carries, and what decision models report (state changes, notes).
+    Emit {
+        /// The entity it concerns, if any.
+        entity: Option<EntityId>,
+        /// The event.
+        event: EventKind,
+    },
 }
 
 impl Command {
@@ -82,7 +89,8 @@ impl Command {
             Command::ClearActions { .. }
             | Command::Request { .. }
             | Command::Perform { .. }
-            | Command::Enqueue { .. } => 3,
+            | Command::Enqueue { .. }
+            | Command::Emit { .. } => 3,
         }
     }
 }

@@ -211,6 +211,20 @@ impl World {
         &mut self.rng
     }
 
+    /// Restarts the random generator from `seed` (a run's `--seed`; call it before the first tick).
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = WorldRng::new(seed);
+    }
+
+    /// Lends the world read-only together with its random generator, for the script phase:
+    /// scripts read `&World` but still draw taunts and choices from the one seeded generator.
+    pub fn lend<R>(&mut self, f: impl FnOnce(&World, &mut WorldRng) -> R) -> R {
+        let mut rng = std::mem::replace(&mut self.rng, WorldRng::new(0));
+        let out = f(self, &mut rng);
+        self.rng = rng;
+        out
+    }
+
     /// The signals sent so far.
     pub fn signals(&self) -> &Signals {
         &self.signals

@@ -83,6 +83,7 @@ impl World {
                         e.actions.push(action);
                     }
                 }
+                Command::Emit { entity, event } => self.record(entity, event),
             }
         }
     }
@@ -406,6 +407,16 @@ mod tests {
         }
         w.step(|_, _| {});
         assert_eq!(w.entity(id).unwrap().actions.len(), 100 - MAX_ACTIONS_PER_TICK);
+    }
+
+    #[test]
+    fn lending_keeps_the_random_stream() {
+        let mut a = world();
+        let mut b = world();
+        let x = a.lend(|_, rng| rng.next_u64());
+        let y = b.rng().next_u64();
+        assert_eq!(x, y);
+        assert_eq!(a.rng().next_u64(), b.rng().next_u64(), "the stream goes on where the lender left it");
     }
 
     #[test]

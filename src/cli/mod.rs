@@ -1,0 +1,57 @@
+//! The command line: argument parsing (clap) and the subcommands. Each subcommand is a file of
+//! its own that turns the library's typed results into text and an exit code.
+//!
+//! Exit codes: 0 all well, 1 errors were found (bad scenario, map or script), 2 bad usage.
+
+mod check;
+mod narrate;
+mod run;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Tactica: a runtime that gives game characters their brains.
+#[derive(Debug, Parser)]
+#[command(name = "tactica", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play a scenario headless, print what happened and the trace's hash.
+    Run(run::RunArgs),
+    /// Validate scenario, map and script files and print diagnostics.
+    Check {
+        /// Files or folders to check (.toml scenarios, .map/.txt maps, scripts).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+}
+
+/// Parses the arguments and runs the command.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    let result = match cli.command {
+        Command::Run(args) => run::run(&args),
+        Command::Check { paths } => check::check(&paths),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

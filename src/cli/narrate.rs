@@ -1,0 +1,64 @@
+//! Trace events as sentences for people.
+
+use tactica_engine::world::{Event, EventKind};
+
+/// One readable line for an event.
+pub fn narrate(e: &Event) -> String {
+    let who = e.entity.as_deref().unwrap_or("the world");
+    let text = match &e.kind {
+        EventKind::Spawn { of, team, cell } => {
+            let team = if team.is_empty() { String::new() } else { format!(", team {team}") };
+            format!("{who} ({of}{team}) appears at {}", cell_str(*cell))
+        }
+        EventKind::Despawn => format!("{who} leaves the world"),
+        EventKind::Move { from, to } => format!("{who} moves {} → {}", cell_str(*from), cell_str(*to)),
+        EventKind::Arrive { cell } => format!("{who} arrives at {}", cell_str(*cell)),
+        EventKind::Blocked { cell, reason } => format!("{who} is stopped at {}: {reason}", cell_str(*cell)),
+        EventKind::Say { text } => format!("{who} says: \"{text}\""),
+        EventKind::Trigger { name } => format!("{who} sets off {name}"),
+        EventKind::Sound { name } => format!("{who} plays sound {name}"),
+        EventKind::Signal { scope, id } => format!("{who} signals `{id}` (scope {scope})"),
+        EventKind::Wait { scope, id } => format!("{who} waits for `{id}` (scope {scope})"),
+        EventKind::Release { scope, id } => format!("{who} is released by `{id}` (scope {scope})"),
+        EventKind::Enter { region } => format!("{who} enters {region}"),
+        EventKind::Exit { region } => format!("{who} leaves {region}"),
+        EventKind::Attribute { key, value } => format!("{who}: {key} = {value}"),
+        EventKind::Global { key, value } => format!("global {key} = {value}"),
+        EventKind::State { machine, from, to } => format!("{who}: {machine} {from} → {to}"),
+        EventKind::Action { action, detail } => format!("{who} starts {action} {detail}"),
+        EventKind::ScriptError { file, line, column, message } => {
+            format!("script error in {file}:{line}:{column} ({who}): {message}")
+        }
+        EventKind::Reload { file, entities, ok, message } => {
+            let verdict = if *ok { "reloaded".to_owned() } else { format!("NOT reloaded: {message}") };
+            format!(
+                "{file} {verdict} for {}",
+                if entities.is_empty() { "the world".into() } else { entities.join(", ") }
+            )
+        }
+        EventKind::Note { name, value } => format!("{who} notes {name} = {value}"),
+        _ => e.to_json_line(),
+    };
+    format!("[{:>5}] {text}", e.tick)
+}
+
+fn cell_str(c: [i32; 2]) -> String {
+    format!("({}, {})", c[0], c[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_name_who_and_what() {
+        let e = Event { tick: 7, entity: Some("troll".into()), kind: EventKind::Say { text: "Grr".into() } };
+        assert_eq!(narrate(&e), "[    7] troll says: \"Grr\"");
+        let e = Event {
+            tick: 12,
+            entity: None,
+            kind: EventKind::Global { key: "GameTime".into(), value: "kNight".into() },
+        };
+        assert_eq!(narrate(&e), "[   12] global GameTime = kNight");
+    }
+}

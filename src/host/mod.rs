@@ -1,0 +1,248 @@
+//! The script host: one backend trait, one implementation per language, chosen by file
+//! extension, and the per-instance state that outlives any one version of a script's code.
+//!
+//! **Architecture invariant:** scripts never get `&mut World`. A [`ScriptCall`] lends them the
+//! world read-only, the world's random generator, their own state table and a command buffer;
+//! the runtime applies the commands after every script of the tick has run.
+
+mod native;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use tactica_engine::Table;
+use tactica_engine::world::{CommandBuffer, EntityId, Event, World, WorldRng};
+
+pub use native::{NativeBackend, NativeFn};
+
+/// Why a script is being run (see `docs/scripting.md`, "When scripts run").
+#[derive(Debug, Clone, PartialEq)]
+pub enum Trigger {
+    /// The entity spawned, or its script was reloaded: attribute scripts set their values.
+    Spawn,
+    /// The entity's think tick: behaviour scripts decide.
+    Think,
+    /// The player came into range (edge-triggered).
+    Encounter,
+    /// The player typed this text near the entity (dialogue handlers read it with `Ask`).
+    Hear(String),
+    /// Every tick, for world-level scripts (events, traps, ambience).
+    Tick,
+    /// The script's file was reloaded: attribute scripts re-apply, `on_reload(state)` hooks run.
+    Reload,
+}
+
+/// What one script call may see and do.
+pub struct ScriptCall<'a> {
+    /// The world, read-only.
+    pub world: &'a World,
+    /// The world's one random generator.
+    pub rng: &'a mut WorldRng,
+    /// The entity the script belongs to; `None` for world-level scripts.
+    pub entity: Option<EntityId>,
+    /// This instance's own state, kept by the host across calls and reloads.
+    pub state: &'a mut Table,
+    /// Where the script's commands go.
+    pub commands: &'a mut CommandBuffer,
+    /// Why it runs.
+    pub trigger: &'a Trigger,
+    /// What happened on the previous tick (region enter/exit, said lines …).
+    pub events: &'a [Event],
+}
+
+/// A script failure at load or run time, with its place in the file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}:{line}:{column}: {message}", file.display())]
+pub struct ScriptError {
+    /// The script file.
+    pub file: PathBuf,
+    /// 1-based line; 0 when unknown.
+    pub line: u32,
+    /// 1-based column; 0 when unknown.
+    pub column: u32,
+    /// What went wrong.
+    pub message: String,
+    /// The full human-readable report (an ariadne rendering for `.tac`), when there is one.
+    pub rendered: Option<String>,
+}
+
+impl ScriptError {
+    /// An error at a place in `file`.
+    pub fn new(file: impl Into<PathBuf>, line: u32, column: u32, message: impl Into<String>) -> Self {
+        ScriptError { file: file.into(), line, column, message: message.into(), rendered: None }
+    }
+}
+
+/// A compiled program inside one backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProgramId(pub u32);
+
+/// One script language.
+pub trait ScriptBackend {
+    /// The file extensions it handles, without the dot.
+    fn extensions(&self) -> &[&'static str];
+    /// Compiles `source` (from `file`) and checks it; every problem found is returned.
+    fn compile(&mut self, file: &Path, source: &str) -> Result<ProgramId, Vec<ScriptError>>;
+    /// Replaces a program's code with `source`, keeping its id (hot reload). On error the old code
+    /// stays.
+    fn recompile(&mut self, program: ProgramId, file: &Path, source: &str) -> Result<(), Vec<ScriptError>>;
+    /// Runs `program` for one call. On error the host drops the commands the call issued.
+    fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError>;
+}
+
+/// A script attached to an entity (or to the world), with its own state.
+#[derive(Debug)]
+pub struct Instance {
+    /// The entity; `None` for world-level scripts.
+    pub entity: Option<EntityId>,
+    /// The script file (or `native:NAME`).
+    pub file: PathBuf,
+    /// Which backend runs it (`None`: a native Rust behaviour).
+    pub backend: Option<usize>,
+    /// Its program in that backend.
+    pub program: ProgramId,
+    /// Its state table, which survives reloads.
+    pub state: Table,
+    /// Behaviour scripts think every this many ticks.
+    pub think_every: u32,
+}
+
+/// All backends and all script instances of a run.
+#[derive(Default)]
+pub struct ScriptHost {
+    native: NativeBackend,
+    backends: Vec<Box<dyn ScriptBackend>>,
+    programs: BTreeMap<PathBuf, (Option<usize>, ProgramId)>,
+    instances: Vec<Instance>,
+}
+
+impl ScriptHost {
+    /// A host with no backends.
+    pub fn new() -> Self {
+        ScriptHost::default()
+    }
+
+    /// Adds a language; returns its index.
+    pub fn add_backend(&mut self, backend: Box<dyn ScriptBackend>) -> usize {
+        self.backends.push(backend);
+        self.backends.len() - 1
+    }
+
+    /// The backend for `file`'s extension.
+    pub fn backend_for(&self, file: &Path) -> Option<usize> {
+        let ext = file.extension()?.to_str()?;
+        self.backends.iter().position(|b| b.extensions().contains(&ext))
+    }
+
+    /// The extensions the host can run.
+    pub fn extensions(&self) -> Vec<&'static str> {
+        self.backends.iter().flat_map(|b| b.extensions().iter().copied()).collect()
+    }
+
+    /// Compiles a file without attaching it (for `tactica check`).
+    pub fn check_source(&mut self, file: &Path, source: &str) -> Result<(), Vec<ScriptError>> {
+        let Some(b) = self.backend_for(file) else {
+            return Err(vec![self.no_backend(file)]);
+        };
+        self.backends[b].compile(file, source).map(|_| ())
+    }
+
+    fn no_backend(&self, file: &Path) -> ScriptError {
+        let known = self.extensions().iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ");
+        let mut e = ScriptError::new(file, 0, 0, "no script language is registered for this file's extension");
+        e.message.push_str(&format!(" (known: {})", if known.is_empty() { "none".into() } else { known }));
+        e
+    }
+
+    /// Loads `file` (compiling it once however many entities use it) and attaches an instance to
+    /// `entity`.
+    pub fn attach(&mut self, entity: Option<EntityId>, file: &Path, think_every: u32) -> Result<(), Vec<ScriptError>> {
+        let (backend, program) = match self.programs.get(file) {
+            Some(&p) => p,
+            None => {
+                let Some(b) = self.backend_for(file) else {
+                    return Err(vec![self.no_backend(file)]);
+                };
+                let source = std::fs::read_to_string(file)
+                    .map_err(|e| vec![ScriptError::new(file, 0, 0, format!("cannot read the script: {e}"))])?;
+                let program = self.backends[b].compile(file, &source)?;
+                self.programs.insert(file.to_path_buf(), (Some(b), program));
+                (Some(b), program)
+            }
+        };
+        self.instances.push(Instance {
+            entity,
+            file: file.to_path_buf(),
+            backend,
+            program,
+            state: Table::new(),
+            think_every: think_every.max(1),
+        });
+        Ok(())
+    }
+
+    /// Attaches a Rust behaviour to `entity` (or to the world). It runs on the same triggers and
+    /// under the same rules as a script, under the name `native:NAME`.
+    pub fn attach_native(&mut self, entity: Option<EntityId>, name: &str, think_every: u32, f: NativeFn) {
+        let program = self.native.register(name, f);
+        let file = PathBuf::from(format!("native:{name}"));
+        self.instances.push(Instance {
+            entity,
+            file,
+            backend: None,
+            program,
+            state: Table::new(),
+            think_every: think_every.max(1),
+        });
+    }
+
+    /// The attached instances, in attach order (the order they run in).
+    pub fn instances(&self) -> &[Instance] {
+        &self.instances
+    }
+
+    /// Runs `instance` for one call; `Err` when the script failed (its commands are already
+    /// dropped).
+    pub fn run(
+        &mut self,
+        instance: usize,
+        world: &World,
+        rng: &mut WorldRng,
+        trigger: &Trigger,
+        events: &[Event],
+        commands: &mut CommandBuffer,
+    ) -> Result<(), ScriptError> {
+        let Some(inst) = self.instances.get_mut(instance) else { return Ok(()) };
+        let before = commands.len();
+        let mut call =
+            ScriptCall { world, rng, entity: inst.entity, state: &mut inst.state, commands, trigger, events };
+        let result = match inst.backend {
+            Some(b) => self.backends[b].run(inst.program, &mut call),
+            None => self.native.run(inst.program, &mut call),
+        };
+        if result.is_err() {
+            commands.truncate(before);
+        }
+        result
+    }
+
+    /// Reloads `file` from `source` for every instance that uses it. On error the old code keeps
+    /// running.
+    pub fn reload(&mut self, file: &Path, source: &str) -> Result<Vec<Option<EntityId>>, Vec<ScriptError>> {
+        let Some(&(Some(b), program)) = self.programs.get(file) else {
+            return Err(vec![ScriptError::new(file, 0, 0, "no running script uses this file")]);
+        };
+        self.backends[b].recompile(program, file, source)?;
+        Ok(self.instances.iter().filter(|i| i.file == file).map(|i| i.entity).collect())
+    }
+
+    /// The indices of the instances that run `file`.
+    pub fn instances_of(&self, file: &Path) -> Vec<usize> {
+        self.instances.iter().enumerate().filter(|(_, i)| i.file == file).map(|(n, _)| n).collect()
+    }
+
+    /// The files the host has loaded.
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.programs.keys().map(PathBuf::as_path)
+    }
+}

@@ -1,0 +1,94 @@
+//! Hot reload: a changed script file is compiled between ticks and, if it is valid, swapped in
+//! for every entity that uses it at the next tick boundary. State lives outside the code
+//! (attributes, blackboards, each instance's state table, action queues, signals), so it
+//! survives the swap; the instances get a [`Trigger::Reload`](crate::host::Trigger::Reload) call
+//! on the next tick so attribute scripts re-apply and `on_reload(state)` hooks can migrate state.
+//! A file with a mistake leaves the old code running and reports why.
+
+mod watcher;
+
+use std::path::{Path, PathBuf};
+
+use tactica_engine::world::EventKind;
+
+pub use watcher::{FileWatcher, absolute};
+
+use crate::host::ScriptError;
+use crate::runtime::Runtime;
+
+/// What became of one reload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReloadReport {
+    /// The file.
+    pub file: PathBuf,
+    /// The entities that use it (by name; empty for world scripts).
+    pub entities: Vec<String>,
+    /// `Ok` when the new code was taken; the problems when it was not.
+    pub outcome: Result<(), Vec<ScriptError>>,
+}
+
+impl ReloadReport {
+    /// The problems as text, one a line (the rendered diagnostics where there are some).
+    pub fn message(&self) -> String {
+        match &self.outcome {
+            Ok(()) => String::new(),
+            Err(errors) => errors
+                .iter()
+                .map(|e| e.rendered.clone().unwrap_or_else(|| e.to_string()))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+}
+
+impl Runtime {
+    /// Reloads `file` from disk now (call it between ticks). The swap is logged in the trace as a
+    /// `reload` event, successful or not.
+    pub fn reload_file(&mut self, file: &Path) -> ReloadReport {
+        let file = absolute(file);
+        let known: Option<PathBuf> = self.host_files().into_iter().find(|f| absolute(f) == file);
+        let Some(host_path) = known else {
+            let e = ScriptError::new(&file, 0, 0, "no running script uses this file");
+            return self.finish_reload(file, Vec::new(), Err(vec![e]));
+        };
+        let users = self.entity_names_using(&host_path);
+        let source = match std::fs::read_to_string(&file) {
+            Ok(s) => s,
+            Err(e) => {
+                let why = if file.exists() {
+                    format!("cannot read the file ({e}); the old code keeps running")
+                } else {
+                    "the file was deleted or renamed; the entities keep their last code".to_owned()
+                };
+                return self.finish_reload(host_path, users, Err(vec![ScriptError::new(&file, 0, 0, why)]));
+            }
+        };
+        let outcome = self.host_mut().reload(&host_path, &source).map(|_| ());
+        if outcome.is_ok() {
+            self.schedule_reload_calls(&host_path);
+        }
+        self.finish_reload(host_path, users, outcome)
+    }
+
+    /// Reloads every file the watcher reports changed, in path order.
+    pub fn reload_changed(&mut self, watcher: &FileWatcher) -> Vec<ReloadReport> {
+        watcher.changed().into_iter().map(|f| self.reload_file(&f)).collect()
+    }
+
+    fn finish_reload(
+        &mut self,
+        file: PathBuf,
+        entities: Vec<String>,
+        outcome: Result<(), Vec<ScriptError>>,
+    ) -> ReloadReport {
+        let report = ReloadReport { file, entities, outcome };
+        let kind = EventKind::Reload {
+            file: self.display_path(&report.file),
+            entities: report.entities.clone(),
+            ok: report.outcome.is_ok(),
+            message: report.message(),
+        };
+        self.world_mut().record(None, kind);
+        report
+    }
+}

@@ -1,0 +1,262 @@
+//! The runtime: a loaded scenario, its scripts, and the tick loop that plays it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use tactica_engine::grid::line_of_sight;
+use tactica_engine::world::{CommandBuffer, EntityId, Event, EventKind, World};
+
+use crate::host::{NativeFn, ScriptBackend, ScriptError, ScriptHost, Trigger};
+use crate::scenario::Scenario;
+
+/// A scenario being played.
+///
+/// Each [`Runtime::tick`] runs the phases in a fixed order: the world's own update (timeline),
+/// scripts (against a read-only world, emitting commands), commands applied, action queues and
+/// movement, region events, clock. See `ARCHITECTURE.md`.
+pub struct Runtime {
+    world: World,
+    host: ScriptHost,
+    name: String,
+    file: PathBuf,
+    ticks: u64,
+    player: Option<EntityId>,
+    encounter_range: f32,
+    player_says: BTreeMap<u64, Vec<String>>,
+    /// The log range of the previous tick's events (what scripts see as "what just happened").
+    previous: (usize, usize),
+    /// Entities the player was within encounter range (and sight) of at the last check.
+    in_range: BTreeSet<EntityId>,
+    /// How many instances have had their `Spawn` call (instances only ever get appended).
+    spawned: usize,
+    /// Instances whose code was reloaded since the last tick: they get a `Reload` call next tick.
+    reloaded: BTreeSet<usize>,
+}
+
+impl Runtime {
+    /// A runtime for `scenario` with the given script languages; every script the scenario names
+    /// is compiled and attached. All the problems found are returned together.
+    pub fn new(scenario: Scenario, backends: Vec<Box<dyn ScriptBackend>>) -> Result<Self, Vec<ScriptError>> {
+        let mut host = ScriptHost::new();
+        for b in backends {
+            host.add_backend(b);
+        }
+        let mut errors = Vec::new();
+        for s in &scenario.entity_scripts {
+            for f in &s.files {
+                if let Err(e) = host.attach(Some(s.entity), f, s.think_every) {
+                    errors.extend(e);
+                }
+            }
+        }
+        for f in &scenario.world_scripts {
+            if let Err(e) = host.attach(None, f, 1) {
+                errors.extend(e);
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Runtime {
+            world: scenario.world,
+            host,
+            name: scenario.name,
+            file: scenario.file,
+            ticks: scenario.ticks,
+            player: scenario.player,
+            encounter_range: scenario.encounter_range,
+            player_says: scenario.player_says,
+            previous: (0, 0),
+            in_range: BTreeSet::new(),
+            spawned: 0,
+            reloaded: BTreeSet::new(),
+        })
+    }
+
+    /// Attaches a Rust behaviour to `entity` (or to the world with `None`).
+    pub fn attach_native(&mut self, entity: Option<EntityId>, name: &str, think_every: u32, f: NativeFn) {
+        self.host.attach_native(entity, name, think_every, f);
+    }
+
+    /// The scenario's title.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The scenario file.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// How many ticks the scenario asks to be played.
+    pub fn scenario_ticks(&self) -> u64 {
+        self.ticks
+    }
+
+    /// The world.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The world, mutably — for a game between ticks (the player moves, a door opens).
+    pub fn world_mut(&mut self) -> &mut World {
+        &mut self.world
+    }
+
+    /// The script host.
+    pub fn host_mut(&mut self) -> &mut ScriptHost {
+        &mut self.host
+    }
+
+    /// Plays one tick.
+    pub fn tick(&mut self) {
+        let tick = self.world.clock().tick();
+        self.world.update();
+        let tick_start = self.world.log().len();
+        let heard = self.player_says.remove(&tick).unwrap_or_default();
+        let (encountered, hearers) = self.perceive_player();
+        let mut commands = CommandBuffer::default();
+        let mut failures: Vec<(Option<EntityId>, ScriptError)> = Vec::new();
+        let Runtime { world, host, previous, spawned, reloaded, .. } = self;
+        let reloaded = std::mem::take(reloaded);
+        world.lend(|world, rng| {
+            let events: &[Event] = world.log().events().get(previous.0..previous.1).unwrap_or(&[]);
+            for i in 0..host.instances().len() {
+                let inst = &host.instances()[i];
+                let entity = inst.entity;
+                let mut triggers = Vec::new();
+                if i >= *spawned {
+                    triggers.push(Trigger::Spawn);
+                } else if reloaded.contains(&i) {
+                    triggers.push(Trigger::Reload);
+                }
+                match entity {
+                    Some(id) => {
+                        if encountered.contains(&id) {
+                            triggers.push(Trigger::Encounter);
+                        }
+                        if hearers.as_ref().is_none_or(|h| h.contains(&id)) {
+                            triggers.extend(heard.iter().cloned().map(Trigger::Hear));
+                        }
+                        if tick % u64::from(inst.think_every) == 0 {
+                            triggers.push(Trigger::Think);
+                        }
+                    }
+                    None => {
+                        triggers.extend(heard.iter().cloned().map(Trigger::Hear));
+                        triggers.push(Trigger::Tick);
+                    }
+                }
+                for t in &triggers {
+                    if let Err(e) = host.run(i, world, rng, t, events, &mut commands) {
+                        failures.push((entity, e));
+                        break; // stopped for this tick
+                    }
+                }
+            }
+            *spawned = host.instances().len();
+        });
+        for (entity, e) in failures {
+            let kind = EventKind::ScriptError {
+                file: self.display_path(&e.file),
+                line: e.line,
+                column: e.column,
+                message: e.message,
+            };
+            self.world.record(entity, kind);
+        }
+        self.world.apply(commands);
+        self.world.run_actions();
+        self.world.detect_events();
+        self.world.end_tick();
+        self.previous = (tick_start, self.world.log().len());
+    }
+
+    /// Which entities the player has just come into range and sight of (edge-triggered), and who
+    /// can hear the player now (`None`: there is no player, everybody hears).
+    fn perceive_player(&mut self) -> (BTreeSet<EntityId>, Option<BTreeSet<EntityId>>) {
+        let Some(p) = self.player.and_then(|id| self.world.entity(id).map(|e| (id, e.position, e.cell()))) else {
+            return (BTreeSet::new(), None);
+        };
+        let (pid, ppos, pcell) = p;
+        let now: BTreeSet<EntityId> = self
+            .world
+            .entities()
+            .filter(|(id, e)| {
+                *id != pid
+                    && e.position.distance(ppos) <= self.encounter_range
+                    && line_of_sight(self.world.map(), e.cell(), pcell)
+            })
+            .map(|(id, _)| id)
+            .collect();
+        let new: BTreeSet<EntityId> = now.difference(&self.in_range).copied().collect();
+        self.in_range = now.clone();
+        (new, Some(now))
+    }
+
+    /// A script path as the trace shows it: relative to the scenario's folder, with `/`, so the
+    /// trace is the same wherever the scenario is played from.
+    pub fn display_path(&self, path: &Path) -> String {
+        let base = crate::reload::absolute(self.file.parent().unwrap_or(Path::new(".")));
+        let abs = crate::reload::absolute(path);
+        let shown = abs.strip_prefix(&base).map_or_else(|_| path.to_path_buf(), Path::to_path_buf);
+        shown.to_string_lossy().replace('\\', "/")
+    }
+
+    /// The script files in use (what `--watch` watches).
+    pub fn script_files(&self) -> Vec<PathBuf> {
+        self.host_files()
+    }
+
+    /// The script files in use.
+    pub(crate) fn host_files(&self) -> Vec<PathBuf> {
+        self.host.files().map(Path::to_path_buf).collect()
+    }
+
+    /// The names of the entities whose scripts include `file`, in instance order.
+    pub(crate) fn entity_names_using(&self, file: &Path) -> Vec<String> {
+        let mut names = Vec::new();
+        for i in self.host.instances_of(file) {
+            let entity = self.host.instances()[i].entity.and_then(|id| self.world.entity(id));
+            if let Some(e) = entity
+                && !names.contains(&e.name)
+            {
+                names.push(e.name.clone());
+            }
+        }
+        names
+    }
+
+    /// Marks every instance of `file` for a `Reload` call on the next tick.
+    pub(crate) fn schedule_reload_calls(&mut self, file: &Path) {
+        self.reloaded.extend(self.host.instances_of(file));
+    }
+
+    /// Plays `n` ticks.
+    pub fn run(&mut self, n: u64) {
+        for _ in 0..n {
+            self.tick();
+        }
+    }
+
+    /// The trace so far: one JSON object a line, each line ending in `\n`.
+    pub fn trace(&self) -> String {
+        let mut out = String::new();
+        for e in self.world.log().events() {
+            out.push_str(&e.to_json_line());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The SHA-256 of [`Runtime::trace`], in hex: equal hashes mean byte-identical traces.
+    pub fn trace_hash(&self) -> String {
+        trace_hash(&self.trace())
+    }
+}
+
+/// The SHA-256 of a trace, in lowercase hex.
+pub fn trace_hash(trace: &str) -> String {
+    Sha256::digest(trace.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}

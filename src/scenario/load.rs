@@ -1,0 +1,248 @@
+//! Turning a scenario file into a ready world.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use glam::{IVec2, Vec2};
+use tactica_engine::coord::Action;
+use tactica_engine::grid::{self, Map};
+use tactica_engine::world::{Entity, EntityId, Region, World};
+use toml::Spanned;
+
+use super::error::{ScenarioError, SourcePos};
+use super::file::{ActionSpec, Position, ScenarioFile};
+
+/// A loaded scenario: the world at tick 0 and what the runtime needs to play it.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The scenario file.
+    pub file: PathBuf,
+    /// Its title (the file stem when it has none).
+    pub name: String,
+    /// The world at tick 0, entities spawned, their first actions queued.
+    pub world: World,
+    /// Ticks to play.
+    pub ticks: u64,
+    /// The entity standing for the player.
+    pub player: Option<EntityId>,
+    /// Encounter range in cells.
+    pub encounter_range: f32,
+    /// What the player types, by tick.
+    pub player_says: BTreeMap<u64, Vec<String>>,
+    /// Each scripted entity with its script files (resolved paths) and think interval.
+    pub entity_scripts: Vec<EntityScripts>,
+    /// World-level script files (resolved paths).
+    pub world_scripts: Vec<PathBuf>,
+}
+
+/// The scripts attached to one entity.
+#[derive(Debug, Clone)]
+pub struct EntityScripts {
+    /// The entity.
+    pub entity: EntityId,
+    /// Its script files, in the order the scenario lists them.
+    pub files: Vec<PathBuf>,
+    /// Behaviour scripts think every this many ticks.
+    pub think_every: u32,
+}
+
+/// Parses scenario text; `file` names it in errors. Unknown keys and ill-typed values are errors
+/// at their line and column.
+pub fn parse(text: &str, file: &Path) -> Result<ScenarioFile, ScenarioError> {
+    toml::from_str(text).map_err(|e| {
+        let pos = e.span().map(|s| SourcePos::of(text, s.start)).unwrap_or_default();
+        let message = e.message().trim().to_owned();
+        let err = ScenarioError::new(file, pos, message.clone());
+        if let Some((wrong, expected)) = unknown_field(&message) {
+            let err = with_suggestion(err, &wrong, &expected);
+            return if err.hint.as_deref().is_some_and(|h| h.starts_with("did you mean")) {
+                err
+            } else {
+                err.hint("see docs/scenario.md for the keys a scenario may have")
+            };
+        }
+        if message.contains("missing field") { err.hint("this key is required") } else { err }
+    })
+}
+
+/// Loads a scenario file: parses it, loads its map, checks every position, place, region and
+/// script path, spawns the entities and queues their first actions.
+pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ScenarioError::new(path, SourcePos::default(), format!("cannot read the scenario: {e}")))?;
+    let parsed = parse(&text, path)?;
+    Builder { text: &text, file: path, dir: path.parent().unwrap_or(Path::new(".")) }.build(parsed)
+}
+
+struct Builder<'a> {
+    text: &'a str,
+    file: &'a Path,
+    dir: &'a Path,
+}
+
+impl Builder<'_> {
+    fn err<T>(&self, spanned: &Spanned<T>, message: impl Into<String>) -> ScenarioError {
+        ScenarioError::new(self.file, SourcePos::of(self.text, spanned.span().start), message)
+    }
+
+    fn build(&self, f: ScenarioFile) -> Result<Scenario, ScenarioError> {
+        let map = self.load_map(&f.map)?;
+        let rate = *f.tick_rate.get_ref();
+        if !(1..=1000).contains(&rate) {
+            return Err(self.err(&f.tick_rate, format!("tick_rate must be 1 to 1000, not {rate}")));
+        }
+        let mut world = World::new(map, rate, f.seed);
+        world.globals = f.globals.clone();
+        for (name, at) in &f.places {
+            let cell = IVec2::from_array(*at.get_ref());
+            if !world.map().contains(cell) {
+                return Err(self.err(at, format!("place `{name}` at ({}, {}) is off the map", cell.x, cell.y)));
+            }
+            world.add_place(name.clone(), cell.as_vec2() + Vec2::splat(0.5));
+        }
+        for (name, spec) in &f.regions {
+            let r = spec.get_ref();
+            let region = Region::new(IVec2::from_array(r.min), IVec2::from_array(r.max));
+            if !world.map().contains(region.min) || !world.map().contains(region.max) {
+                return Err(self.err(spec, format!("region `{name}` reaches off the map")));
+            }
+            world.add_region(name.clone(), region);
+        }
+        let scripts_dir = f.scripts_dir.as_deref().map_or_else(|| self.dir.to_path_buf(), |d| self.dir.join(d));
+        let mut entity_scripts = Vec::new();
+        for spanned in &f.entities {
+            let spec = spanned.get_ref();
+            let cell = self.resolve(&world, &spec.at)?;
+            let mut entity = Entity::new(spec.name.clone(), spec.kind.clone(), cell);
+            entity.team = spec.team.clone();
+            if !(spec.speed.is_finite() && spec.speed >= 0.0) {
+                return Err(
+                    self.err(spanned, format!("`{}` has a speed of {}: it must be 0 or more", spec.name, spec.speed))
+                );
+            }
+            entity.speed = spec.speed;
+            entity.attributes = spec.attributes.clone();
+            entity.tags = spec.tags.iter().cloned().collect();
+            for a in &spec.actions {
+                entity.actions.push(self.action(&world, a, &spec.team)?);
+            }
+            let id = world.spawn(entity).map_err(|e| self.err(&spec.at, e.to_string()))?;
+            let files = spec.scripts.iter().map(|s| self.script(&scripts_dir, s)).collect::<Result<Vec<_>, _>>()?;
+            if !files.is_empty() {
+                entity_scripts.push(EntityScripts { entity: id, files, think_every: spec.think_every.max(1) });
+            }
+        }
+        let world_scripts = f.scripts.iter().map(|s| self.script(&scripts_dir, s)).collect::<Result<Vec<_>, _>>()?;
+        let player = match &f.player {
+            Some(p) => Some(world.find(p.get_ref()).ok_or_else(|| {
+                let names: Vec<&str> = f.entities.iter().map(|e| e.get_ref().name.as_str()).collect();
+                with_suggestion(self.err(p, format!("no entity is named `{}`", p.get_ref())), p.get_ref(), &names)
+            })?),
+            None => None,
+        };
+        let mut player_says: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+        for entry in &f.timeline {
+            let e = entry.get_ref();
+            for (k, v) in &e.set {
+                world.schedule_global(e.tick, k.clone(), v.clone());
+            }
+            if let Some(text) = &e.player_says {
+                player_says.entry(e.tick).or_default().push(text.clone());
+            }
+        }
+        let name = f.name.clone().unwrap_or_else(|| {
+            self.file.file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned())
+        });
+        Ok(Scenario {
+            file: self.file.to_path_buf(),
+            name,
+            world,
+            ticks: f.ticks,
+            player,
+            encounter_range: f.encounter_range,
+            player_says,
+            entity_scripts,
+            world_scripts,
+        })
+    }
+
+    fn load_map(&self, map: &Spanned<String>) -> Result<Map, ScenarioError> {
+        let path = self.dir.join(map.get_ref());
+        if !path.is_file() {
+            return Err(self.err(map, format!("the map `{}` does not exist", path.display())));
+        }
+        let loaded = if path.extension().is_some_and(|e| e == "map") {
+            grid::load_movingai(&path)
+        } else {
+            grid::load_ascii(&path)
+        };
+        loaded.map_err(|e| {
+            let message = e.kind.to_string();
+            ScenarioError::new(e.file, SourcePos { line: e.line, column: e.column }, message)
+        })
+    }
+
+    fn resolve(&self, world: &World, at: &Spanned<Position>) -> Result<IVec2, ScenarioError> {
+        match at.get_ref() {
+            Position::Cell([x, y]) => Ok(IVec2::new(*x, *y)),
+            Position::Place(name) => world.place(name).map(|p| p.floor().as_ivec2()).ok_or_else(|| {
+                let names: Vec<&str> = world.places().keys().map(String::as_str).collect();
+                with_suggestion(self.err(at, format!("no place is named `{name}`")), name, &names)
+            }),
+        }
+    }
+
+    fn point(&self, world: &World, p: &Position, spanned: &Spanned<ActionSpec>) -> Result<Vec2, ScenarioError> {
+        let cell = self.resolve(world, &Spanned::new(spanned.span(), p.clone()))?;
+        if !world.map().contains(cell) {
+            return Err(self.err(spanned, format!("({}, {}) is off the map", cell.x, cell.y)));
+        }
+        Ok(cell.as_vec2() + Vec2::splat(0.5))
+    }
+
+    fn action(&self, world: &World, a: &Spanned<ActionSpec>, team: &str) -> Result<Action, ScenarioError> {
+        Ok(match a.get_ref() {
+            ActionSpec::MoveTo(p) => Action::MoveTo { target: self.point(world, p, a)? },
+            ActionSpec::FollowPath(ps) => Action::FollowPath {
+                points: ps.iter().map(|p| self.point(world, p, a)).collect::<Result<_, _>>()?,
+                next: 0,
+            },
+            ActionSpec::Say(text) => Action::Say { text: text.clone() },
+            ActionSpec::PlaySound(name) => Action::PlaySound { name: name.clone() },
+            ActionSpec::Trigger(name) => Action::Trigger { name: name.clone() },
+            ActionSpec::Sleep(ticks) => Action::Sleep { ticks: *ticks },
+            ActionSpec::Signal(id) => Action::Signal { scope: team.to_owned(), id: id.clone() },
+            ActionSpec::Wait(id) => Action::Wait { scope: team.to_owned(), id: id.clone(), logged: false },
+        })
+    }
+
+    fn script(&self, dir: &Path, name: &Spanned<String>) -> Result<PathBuf, ScenarioError> {
+        let path = dir.join(name.get_ref());
+        if !path.is_file() {
+            return Err(self.err(name, format!("the script `{}` does not exist", path.display())));
+        }
+        Ok(path)
+    }
+}
+
+/// The wrong key and the allowed ones, from serde's "unknown field `x`, expected one of `a`, `b`".
+fn unknown_field(message: &str) -> Option<(String, Vec<&str>)> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (wrong, rest) = rest.split_once('`')?;
+    let expected = rest.split('`').skip(1).step_by(2).collect();
+    Some((wrong.to_owned(), expected))
+}
+
+/// Adds "did you mean" when one of `names` is close to `wrong`.
+fn with_suggestion(err: ScenarioError, wrong: &str, names: &[&str]) -> ScenarioError {
+    let best = names
+        .iter()
+        .map(|n| (strsim::damerau_levenshtein(&wrong.to_lowercase(), &n.to_lowercase()), *n))
+        .filter(|&(d, n)| d <= (n.len() / 3).max(2))
+        .min();
+    match best {
+        Some((_, n)) => err.hint(format!("did you mean `{n}`?")),
+        None if names.is_empty() => err,
+        None => err.hint(format!("known names: {}", names.join(", "))),
+    }
+}

@@ -1,0 +1,15 @@
+//! Scenario files: what a run starts from.
+//!
+//! A scenario is a TOML file naming the map, the seed, the tick rate, how many ticks to run, the
+//! entities with their scripts and first actions, named places and regions, globals, and a
+//! timeline of things the game does during the run (globals changing, the player typing). The
+//! format is documented in `docs/scenario.md`; unknown keys and bad values are errors with the
+//! file, line and column.
+
+mod error;
+mod file;
+mod load;
+
+pub use error::{ScenarioError, SourcePos};
+pub use file::{ActionSpec, EntitySpec, Position, RegionSpec, ScenarioFile, TimelineEntry};
+pub use load::{Scenario, load, parse};
