@@ -186,6 +186,9 @@ pub enum StmtKind {
     Signal(Name),
     /// `wait ID;`.
     Wait(Name),
+    /// `start SEQUENCE;`: starts a sequence of this file, casting each role to the entity of the
+    /// starter's team tagged with the role's name.
+    Start(Name),
     /// Something that did not parse.
     Error,
 }

@@ -58,6 +58,8 @@ pub enum Op {
     Signal(u32),
     /// Wait for the signal named by constant `n` in the current scope.
     Wait(u32),
+    /// Start the sequence named by constant `n`.
+    Start(u32),
     /// Pop a value; push whether backward chaining proves fact `n` has it.
     Prove(u32),
     /// Return the top of the stack (nil when empty).
@@ -248,6 +250,28 @@ impl Script {
             && self.sequences.is_empty()
     }
 
+    /// The kind a host should run the file as when nothing says otherwise: attributes when its
+    /// top level sets attributes, dialogue when it speaks or asks, behaviour otherwise.
+    pub fn default_kind(&self) -> crate::ScriptKind {
+        let Some(main) = self.main else { return crate::ScriptKind::Behaviour };
+        let ops = self.code.iter().skip(main as usize).take_while(|op| **op != Op::Return);
+        let mut kind = crate::ScriptKind::Behaviour;
+        for op in ops {
+            match op {
+                Op::SetAttribute(_) => return crate::ScriptKind::Attributes,
+                Op::SayOneOf(_) => kind = crate::ScriptKind::Dialogue,
+                Op::Call { f, .. } => {
+                    let name = self.api.function(*f as usize).map_or("", |h| h.name);
+                    if name == "Say" || name == "Ask" {
+                        kind = crate::ScriptKind::Dialogue;
+                    }
+                }
+                _ => {}
+            }
+        }
+        kind
+    }
+
     /// The names of its sequences.
     pub fn sequence_names(&self) -> impl Iterator<Item = &str> {
         self.sequences.iter().map(|s| s.name.as_str())
@@ -268,7 +292,7 @@ impl Script {
         let mut out = String::new();
         for (i, op) in self.code.iter().enumerate() {
             let detail = match op {
-                Op::Const(n) | Op::SetAttribute(n) | Op::Signal(n) | Op::Wait(n) => {
+                Op::Const(n) | Op::SetAttribute(n) | Op::Signal(n) | Op::Wait(n) | Op::Start(n) => {
                     format!("  ; {}", self.consts.get(*n as usize).map(|v| format!("{v:?}")).unwrap_or_default())
                 }
                 Op::Call { f, .. } => format!("  ; {}", self.api.function(*f as usize).map_or("?", |h| h.name)),

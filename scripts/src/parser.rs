@@ -204,6 +204,7 @@ where
             .map(StmtKind::SayOneOf);
         let signal = kw("signal").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Signal);
         let wait = kw("wait").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Wait);
+        let start = kw("start").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Start);
         let assign = dotted()
             .then_ignore(just(Token::Assign))
             .then(expr())
@@ -211,7 +212,7 @@ where
             .map(|(target, value)| StmtKind::Assign { target, value });
         let expr_stmt = expr().then_ignore(semi()).map(StmtKind::Expr);
 
-        choice((if_, while_, repeat, let_, say_one_of, signal, wait, assign, expr_stmt))
+        choice((if_, while_, repeat, let_, say_one_of, signal, wait, start, assign, expr_stmt))
             .map_with(|kind, e| Stmt { kind, span: range(e.span()) })
             .recover_with(skip_until(
                 none_of([Token::End, Token::RBrace, Token::Semi]).ignored(),

@@ -182,6 +182,11 @@ impl<'s> Vm<'s> {
                     let name = if matches!(op, Op::Signal(_)) { "Signal" } else { "Wait" };
                     self.call_named(pc - 1, name, id, ctx)?;
                 }
+                Op::Start(c) => {
+                    let name =
+                        self.script.consts.get(c as usize).and_then(Value::as_str).unwrap_or_default().to_owned();
+                    self.start(pc - 1, &name, ctx)?;
+                }
                 Op::Prove(f) => {
                     let goal = self.pop();
                     let proven =
@@ -204,6 +209,28 @@ impl<'s> Vm<'s> {
         };
         (host.imp)(ctx, &[arg]).map_err(|e| self.host_error(pc, &e))?;
         Ok(())
+    }
+
+    /// `start SEQUENCE;` from a script: each role goes to the entity of the starter's team tagged
+    /// with the role's name (the first in key order); the scope is the sequence and the team.
+    fn start(&mut self, pc: usize, name: &str, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+        let world = ctx.world;
+        let team = ctx.me().map(|e| e.team.clone()).unwrap_or_default();
+        let roles: Vec<String> = self.script.roles(name).into_iter().map(str::to_owned).collect();
+        let cast: Vec<(String, tactica_engine::world::EntityId)> = roles
+            .iter()
+            .filter_map(|r| {
+                world
+                    .entities()
+                    .find(|(_, e)| e.team == team && e.tags.iter().any(|t| t.eq_ignore_ascii_case(r)))
+                    .map(|(id, _)| (r.clone(), id))
+            })
+            .collect();
+        let cast: Vec<(&str, tactica_engine::world::EntityId)> = cast.iter().map(|(r, id)| (r.as_str(), *id)).collect();
+        let scope = format!("{name}@{team}");
+        self.script
+            .start_sequence(name, &scope, &cast, world, ctx.commands, ctx.rng, self.limits)
+            .map_err(|e| self.error_at(pc, e.code, e.message))
     }
 
     /// The current value of what a rule reads.

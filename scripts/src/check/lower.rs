@@ -408,6 +408,21 @@ impl Checker<'_> {
                 let c = self.konst(Value::Str(id.text.clone()));
                 self.emit(Op::Signal(c), &span);
             }
+            StmtKind::Start(name) => {
+                if !self.sequence_names.iter().any(|s| s.eq_ignore_ascii_case(&name.text)) {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::NoSuchSequence,
+                            name.span.clone(),
+                            format!("no sequence `{}` in this file", name.text),
+                            "not a sequence",
+                        )
+                        .suggest(suggest(&name.text, self.sequence_names.iter().map(String::as_str))),
+                    );
+                }
+                let c = self.konst(Value::Str(name.text.clone()));
+                self.emit(Op::Start(c), &span);
+            }
             StmtKind::Wait(id) => {
                 self.waits.push((id.text.to_ascii_lowercase(), id.span.clone(), id.text.clone()));
                 let c = self.konst(Value::Str(id.text.clone()));

@@ -45,6 +45,11 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
         assigned: Vec::new(),
         signals: Vec::new(),
         waits: Vec::new(),
+        sequence_names: program
+            .items
+            .iter()
+            .filter_map(|i| if let ItemKind::Sequence(s) = &i.kind { Some(s.name.text.clone()) } else { None })
+            .collect(),
     };
     let mut script = Script {
         file: file.to_owned(),
@@ -111,6 +116,8 @@ pub(crate) struct Checker<'a> {
     /// Signals and waits of the sequence being lowered: (lower-case id, span, as written).
     signals: Vec<(String, Span, String)>,
     waits: Vec<(String, Span, String)>,
+    /// The file's sequence names (for `start`).
+    sequence_names: Vec<String>,
 }
 
 impl Checker<'_> {
