@@ -13,8 +13,7 @@ pub type Span = std::ops::Range<usize>;
 /// recognises them by context, so they remain usable as names elsewhere.
 #[derive(Logos, Debug, Clone, PartialEq)]
 #[logos(skip r"[ \t\r\n\f]+")]
-#[logos(skip(r"//[^\n]*", allow_greedy = true))]
-#[logos(skip(r"#[^\n]*", allow_greedy = true))]
+#[logos(skip(r"(//|#)[^\n]*", allow_greedy = true))]
 pub enum Token<'src> {
     /// Anything the lexer does not recognise.
     Error,
