@@ -27,5 +27,5 @@ pub mod scenario;
 
 /// Every script language built into this runtime.
 pub fn languages() -> Vec<Box<dyn host::ScriptBackend>> {
-    Vec::new()
+    vec![Box::new(host::TacBackend::new())]
 }

@@ -6,6 +6,7 @@
 //! the runtime applies the commands after every script of the tick has run.
 
 mod native;
+mod tac;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use tactica_engine::Table;
 use tactica_engine::world::{CommandBuffer, EntityId, Event, World, WorldRng};
 
 pub use native::{NativeBackend, NativeFn};
+pub use tac::TacBackend;
 
 /// Why a script is being run (see `docs/scripting.md`, "When scripts run").
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,31 @@
+//! Lexer, parser, checker, renderer and VM on arbitrary input: nothing may panic or hang.
+//! Run with `cargo fuzz run check_and_run` from `scripts/` (nightly).
+#![no_main]
+
+use glam::IVec2;
+use libfuzzer_sys::fuzz_target;
+use tactica_engine::grid::Map;
+use tactica_engine::world::{CommandBuffer, Entity, World, WorldRng};
+use tactica_script::{Api, ScriptKind, ScriptLimits, Trigger, check, render};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(src) = std::str::from_utf8(data) else { return };
+    let api = Api::standard();
+    let (script, diags) = check("fuzz.tac", src, &api);
+    let _ = render("fuzz.tac", src, &diags, false);
+    let Some(script) = script else { return };
+    let mut world = World::new(Map::open(8, 8), 10, 1);
+    let mut p = Entity::new("player", "Human", IVec2::new(1, 1));
+    p.tags.insert("player".into());
+    let _ = world.spawn(p);
+    let Ok(me) = world.spawn(Entity::new("it", "Troll", IVec2::new(3, 3))) else { return };
+    let limits = ScriptLimits::new().set_max_ops(10_000);
+    let mut rng = WorldRng::new(3);
+    for kind in [ScriptKind::Attributes, ScriptKind::Behaviour, ScriptKind::Dialogue, ScriptKind::Events] {
+        let mut inst = script.instantiate();
+        for trigger in [Trigger::Spawn, Trigger::Think, Trigger::Tick, Trigger::Encounter, Trigger::Hear] {
+            let mut commands = CommandBuffer::default();
+            let _ = script.run_entity(&mut inst, kind, trigger, &world, me, &mut commands, &mut rng, Some("name"), limits);
+        }
+    }
+});

@@ -1,0 +1,112 @@
+//! The `.tac` backend: Tactica Script through the host's one backend trait.
+//!
+//! How the host's calls map onto the language (docs/tac.md, "When scripts run"): a world-level
+//! script runs as an *events* script on every tick; an entity's script runs as the kind its top
+//! level suggests ([`Script::default_kind`]: attributes, dialogue or behaviour). `Reload` re-runs
+//! what `Spawn` runs, so attribute values follow the edited file. Each (program, entity) pair keeps
+//! its [`Instance`] — working memory, machine states, edge detectors — here, outside the code, and
+//! a recompile carries it over to the new code ([`Instance::migrate`]).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use tactica_engine::world::{Command, EntityId, EventKind};
+use tactica_script::{Api, Diagnostic, Instance, Script, ScriptCtx, ScriptKind, ScriptLimits, check, render};
+
+use super::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
+
+/// Runs `.tac` files.
+pub struct TacBackend {
+    api: Api,
+    limits: ScriptLimits,
+    programs: Vec<Script>,
+    instances: BTreeMap<(u32, Option<EntityId>), Instance>,
+}
+
+impl TacBackend {
+    /// A backend with the standard API and default limits.
+    pub fn new() -> Self {
+        TacBackend {
+            api: Api::standard(),
+            limits: ScriptLimits::new(),
+            programs: Vec::new(),
+            instances: BTreeMap::new(),
+        }
+    }
+
+    fn build(&self, file: &Path, source: &str) -> Result<Script, Vec<ScriptError>> {
+        let name = file.display().to_string();
+        let (script, diags) = check(&name, source, &self.api);
+        let errors: Vec<&Diagnostic> = diags.iter().filter(|d| d.is_error()).collect();
+        match script {
+            Some(s) if errors.is_empty() => Ok(s),
+            _ => Err(errors
+                .into_iter()
+                .map(|d| {
+                    let (line, column) = d.line_col(source);
+                    let mut e = ScriptError::new(file, line, column, format!("{}: {}", d.code, d.message));
+                    e.rendered = Some(render(&name, source, std::slice::from_ref(d), false));
+                    e
+                })
+                .collect()),
+        }
+    }
+}
+
+impl Default for TacBackend {
+    fn default() -> Self {
+        TacBackend::new()
+    }
+}
+
+impl ScriptBackend for TacBackend {
+    fn extensions(&self) -> &[&'static str] {
+        &["tac"]
+    }
+
+    fn compile(&mut self, file: &Path, source: &str) -> Result<ProgramId, Vec<ScriptError>> {
+        let script = self.build(file, source)?;
+        self.programs.push(script);
+        Ok(ProgramId(u32::try_from(self.programs.len() - 1).unwrap_or(u32::MAX)))
+    }
+
+    fn recompile(&mut self, program: ProgramId, file: &Path, source: &str) -> Result<(), Vec<ScriptError>> {
+        let new = self.build(file, source)?;
+        let Some(old) = self.programs.get(program.0 as usize) else {
+            return Err(vec![ScriptError::new(file, 0, 0, "no such program")]);
+        };
+        for ((p, _), inst) in self.instances.iter_mut() {
+            if *p == program.0 {
+                *inst = inst.migrate(old, &new);
+            }
+        }
+        self.programs[program.0 as usize] = new;
+        Ok(())
+    }
+
+    fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {
+        let Some(script) = self.programs.get(program.0 as usize) else {
+            return Err(ScriptError::new("tac", 0, 0, "no such program"));
+        };
+        let kind = if call.entity.is_some() { script.default_kind() } else { ScriptKind::Events };
+        let (trigger, heard) = match call.trigger {
+            Trigger::Spawn | Trigger::Reload => (tactica_script::Trigger::Spawn, None),
+            Trigger::Think => (tactica_script::Trigger::Think, None),
+            Trigger::Encounter => (tactica_script::Trigger::Encounter, None),
+            Trigger::Hear(text) => (tactica_script::Trigger::Hear, Some(text.as_str())),
+            Trigger::Tick => (tactica_script::Trigger::Tick, None),
+        };
+        let inst = self.instances.entry((program.0, call.entity)).or_insert_with(|| script.instantiate());
+        // A world-level script has no entity of its own: its instants become events directly.
+        let me = call.entity.unwrap_or_default();
+        let mut ctx = ScriptCtx::new(call.world, me, call.commands, call.rng, call.state);
+        ctx.heard = heard;
+        let report = script
+            .run(inst, kind, trigger, &mut ctx, self.limits)
+            .map_err(|e| ScriptError::new(&e.file, e.line, e.column, format!("{}: {}", e.code, e.message)))?;
+        for (machine, from, to) in report.state_changes {
+            call.commands.push(Command::Emit { entity: call.entity, event: EventKind::State { machine, from, to } });
+        }
+        Ok(())
+    }
+}
