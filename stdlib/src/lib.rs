@@ -1,7 +1,44 @@
 //! # tactica-stdlib
 //!
-//! The one script-facing API of Tactica: the value type that crosses into scripts, the table of
-//! host functions every language binds, the attribute schema and the action vocabulary. It starts
-//! as the re-export of the engine's [`Value`]; the API table grows with the languages.
+//! The one script-facing API of Tactica. Every script front-end — our `.tac` language, Lua, Rhai —
+//! binds this one table, so a name means the same thing in all of them:
+//!
+//! - [`Api`]: the table — host functions ([`HostFn`]: name, parameters, return type, doc, one Rust
+//!   implementation), globals the engine provides ([`Global`]), named values ([`Symbol`]:
+//!   `Dagger`, `kNight`, `kDock` …), and the attribute schema ([`AttributeSpec`]).
+//!   [`Api::standard`] holds the names of the classic scripts (reference 002b §4.10); a scenario
+//!   declares more with [`Api::declare_global`] and [`Api::declare_symbol`].
+//! - [`Type`]: the static types the checker reasons with.
+//! - [`ScriptCtx`]: what a host function sees — the scripted entity, a `&World` view, the command
+//!   buffer it writes to, the world's random generator, the typed text of a `hear` event, and the
+//!   per-instance state table.
+//! - [`Value`]: re-exported from the engine; the one value type of every backend.
+//!
+//! ```
+//! use tactica_stdlib::{Api, Type};
+//! let api = Api::standard();
+//! let say = api.functions("say").next().unwrap(); // names are case-insensitive
+//! assert_eq!(say.name, "Say");
+//! assert_eq!(say.params[0].ty, Type::Str);
+//! assert_eq!(api.symbol("dagger").unwrap().family, "weapon");
+//! assert_eq!(api.attribute("intelligence").unwrap().max, 255);
+//! ```
+//!
+//! **Architecture invariant:** this crate names no `mlua`, `rhai` or `.tac` type; it depends on the
+//! engine only.
 
+#![warn(missing_docs)]
+
+mod api;
+mod attributes;
+mod context;
+mod host;
+mod names;
+mod types;
+
+pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};
+pub use attributes::{AttributeSpec, standard_attributes};
+pub use context::{ActionMode, SAY_COOLDOWN_TICKS, ScriptCtx};
+pub use names::{STANDARD_SYMBOLS, suggest};
 pub use tactica_engine::{Table, Value, ValueType};
+pub use types::Type;

@@ -88,6 +88,9 @@ pub struct ActionQueue {
     items: VecDeque<Action>,
     /// Whether the front action has started (its start has been logged).
     pub(crate) started: bool,
+    /// Whether the action behind instants pushed to the front had already started.
+    #[serde(default)]
+    resume_started: bool,
 }
 
 impl ActionQueue {
@@ -108,10 +111,21 @@ impl ActionQueue {
         self.push(action);
     }
 
+    /// Puts an instant action in front of the running one. The running action is not restarted
+    /// when the instant one finishes (its start is not logged again).
+    pub fn push_front(&mut self, action: Action) {
+        if action.is_instant() {
+            self.resume_started = self.started || self.resume_started;
+            self.started = false;
+        }
+        self.items.push_front(action);
+    }
+
     /// Drops every action.
     pub fn clear(&mut self) {
         self.items.clear();
         self.started = false;
+        self.resume_started = false;
     }
 
     /// The running action.
@@ -126,8 +140,15 @@ impl ActionQueue {
 
     /// Finishes the running action; the next one starts.
     pub fn pop(&mut self) -> Option<Action> {
-        self.started = false;
-        self.items.pop_front()
+        let popped = self.items.pop_front();
+        let resumes = popped.as_ref().is_some_and(Action::is_instant)
+            && !self.items.front().is_some_and(Action::is_instant)
+            && self.resume_started;
+        self.started = resumes;
+        if !self.items.front().is_some_and(Action::is_instant) {
+            self.resume_started = false;
+        }
+        popped
     }
 
     /// Whether there is nothing to do.
@@ -179,6 +200,22 @@ mod tests {
         q.request(Action::Say { text: "other".into() });
         assert!(!q.started);
         assert_eq!(q.front().map(Action::name), Some("say"));
+    }
+
+    #[test]
+    fn an_instant_pushed_in_front_does_not_restart_the_running_action() {
+        let mut q = ActionQueue::default();
+        q.push(Action::Sleep { ticks: 5 });
+        q.started = true;
+        q.push_front(Action::Say { text: "hi".into() });
+        q.push_front(Action::PlaySound { name: "s".into() });
+        assert!(!q.started);
+        assert_eq!(q.pop().map(|a| a.name()), Some("play_sound"));
+        assert!(!q.started, "another instant is next");
+        assert_eq!(q.pop().map(|a| a.name()), Some("say"));
+        assert!(q.started, "the sleep resumes, its start already logged");
+        assert_eq!(q.pop().map(|a| a.name()), Some("sleep"));
+        assert!(!q.started);
     }
 
     #[test]

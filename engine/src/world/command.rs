@@ -52,6 +52,14 @@ pub enum Command {
         /// The action.
         action: Action,
     },
+    /// Do this instant action (say, sound, trigger, signal) now, ahead of whatever runs; the
+    /// running action goes on after it.
+    Perform {
+        /// The entity.
+        entity: EntityId,
+        /// The action.
+        action: Action,
+    },
     /// Do this after everything already queued.
     Enqueue {
         /// The entity.
@@ -78,9 +86,11 @@ impl Command {
             Command::ClearSignals { .. } => 0,
             Command::SetGlobal { .. } => 1,
             Command::SetAttribute { .. } | Command::SetBlackboard { .. } => 2,
-            Command::ClearActions { .. } | Command::Request { .. } | Command::Enqueue { .. } | Command::Emit { .. } => {
-                3
-            }
+            Command::ClearActions { .. }
+            | Command::Request { .. }
+            | Command::Perform { .. }
+            | Command::Enqueue { .. }
+            | Command::Emit { .. } => 3,
         }
     }
 }

@@ -73,6 +73,11 @@ impl World {
                         e.actions.request(action);
                     }
                 }
+                Command::Perform { entity, action } => {
+                    if let Some(e) = self.entities.get_mut(entity) {
+                        e.actions.push_front(action);
+                    }
+                }
                 Command::Enqueue { entity, action } => {
                     if let Some(e) = self.entities.get_mut(entity) {
                         e.actions.push(action);

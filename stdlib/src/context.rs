@@ -1,0 +1,177 @@
+//! What a host function sees while a script runs: the scripted entity, a read-only world, the
+//! command buffer, the world's random generator and the per-instance state table.
+
+use glam::{IVec2, Vec2};
+use tactica_engine::coord::Action;
+use tactica_engine::world::{Command, CommandBuffer, Entity, EntityId, World, WorldRng};
+use tactica_engine::{Table, Value};
+
+/// How long (in ticks) a speaker waits before repeating the same line: a taunt script run on every
+/// encounter does not spam (DESIGN.md, "When scripts run").
+pub const SAY_COOLDOWN_TICKS: u64 = 50;
+
+/// How a script's continuing actions reach the entity's queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActionMode {
+    /// Behaviour scripts: a request replaces what runs unless it asks for the same thing again
+    /// (DoFlee every think tick continues the flight), see `ActionQueue::request`.
+    Request,
+    /// Sequences: each action is queued after the previous one.
+    Enqueue,
+}
+
+/// The context of one script call. Scripts never mutate the world: they read `world` and push
+/// commands into `commands`, which the engine applies after every script has run.
+pub struct ScriptCtx<'a> {
+    /// The world, read-only.
+    pub world: &'a World,
+    /// The scripted entity.
+    pub me: EntityId,
+    /// Where the script's changes go.
+    pub commands: &'a mut CommandBuffer,
+    /// The world's random generator (taunt choice, random rule choice).
+    pub rng: &'a mut WorldRng,
+    /// The text the player typed, during a `hear` event.
+    pub heard: Option<&'a str>,
+    /// The per-instance state table; it lives outside the code, so it survives a reload.
+    pub state: &'a mut Table,
+    /// The scope signals and waits use (a sequence instance, or the entity's team).
+    pub scope: String,
+    /// How continuing actions are issued.
+    pub mode: ActionMode,
+    /// Ticks before the same line may be said again.
+    pub say_cooldown: u64,
+    pattern: Vec<IVec2>,
+    cursor: Option<Vec2>,
+}
+
+impl<'a> ScriptCtx<'a> {
+    /// A context for `me`, issuing requests (behaviour mode), scoped to `me`'s team.
+    pub fn new(
+        world: &'a World,
+        me: EntityId,
+        commands: &'a mut CommandBuffer,
+        rng: &'a mut WorldRng,
+        state: &'a mut Table,
+    ) -> Self {
+        let scope = world.entity(me).map_or_else(String::new, |e| {
+            if e.team.is_empty() { format!("entity:{}", e.name) } else { format!("team:{}", e.team) }
+        });
+        ScriptCtx {
+            world,
+            me,
+            commands,
+            rng,
+            heard: None,
+            state,
+            scope,
+            mode: ActionMode::Request,
+            say_cooldown: SAY_COOLDOWN_TICKS,
+            pattern: Vec::new(),
+            cursor: None,
+        }
+    }
+
+    /// The scripted entity, if it still exists.
+    pub fn me(&self) -> Option<&'a Entity> {
+        self.world.entity(self.me)
+    }
+
+    /// The player: the entity tagged `player`, else the one named `player`.
+    pub fn player(&self) -> Option<&'a Entity> {
+        let world = self.world;
+        world
+            .entities()
+            .find(|(_, e)| e.has_tag("player"))
+            .map(|(_, e)| e)
+            .or_else(|| world.find("player").and_then(|id| world.entity(id)))
+    }
+
+    /// Issues a continuing action the way [`ScriptCtx::mode`] says.
+    pub fn act(&mut self, action: Action) {
+        self.flush_pattern();
+        let command = match self.mode {
+            ActionMode::Request => Command::Request { entity: self.me, action },
+            ActionMode::Enqueue => Command::Enqueue { entity: self.me, action },
+        };
+        self.commands.push(command);
+    }
+
+    /// Issues an instant action (say, sound, trigger, signal): in behaviour mode it runs now,
+    /// ahead of whatever the entity is doing; in a sequence it runs in its turn.
+    pub fn perform(&mut self, action: Action) {
+        match self.mode {
+            ActionMode::Request => self.commands.push(Command::Perform { entity: self.me, action }),
+            ActionMode::Enqueue => {
+                self.flush_pattern();
+                self.commands.push(Command::Enqueue { entity: self.me, action });
+            }
+        }
+    }
+
+    /// Adds one step of a movement pattern: one cell relative to the previous step (reference
+    /// 002b §4.4). Steps gather into one path, issued when the script ends or another action comes.
+    pub fn push_move(&mut self, step: IVec2) {
+        self.pattern.push(step);
+    }
+
+    /// Where the next queued move starts: after the moves this call already queued.
+    pub fn cursor(&self) -> Vec2 {
+        self.cursor.or_else(|| self.me().map(|e| e.cell().as_vec2() + Vec2::splat(0.5))).unwrap_or_default()
+    }
+
+    /// Moves the cursor (after queueing a move).
+    pub fn set_cursor(&mut self, at: Vec2) {
+        self.cursor = Some(at);
+    }
+
+    /// Issues the gathered movement pattern as one path. In behaviour mode the path is anchored
+    /// where the pattern started, so asking for it again on the next think tick continues it.
+    pub fn flush_pattern(&mut self) {
+        if self.pattern.is_empty() {
+            return;
+        }
+        let steps = std::mem::take(&mut self.pattern);
+        let points_from = |anchor: Vec2| -> Vec<Vec2> {
+            steps
+                .iter()
+                .scan(anchor, |at, d| {
+                    *at += d.as_vec2();
+                    Some(*at)
+                })
+                .collect()
+        };
+        match self.mode {
+            ActionMode::Enqueue => {
+                let points = points_from(self.cursor());
+                if let Some(&last) = points.last() {
+                    self.cursor = Some(last);
+                }
+                self.commands.push(Command::Enqueue { entity: self.me, action: Action::FollowPath { points, next: 0 } });
+            }
+            ActionMode::Request => {
+                let here = self.cursor();
+                let anchor = match (self.state.get(PATTERN_ANCHOR), self.me().and_then(|e| e.actions.front())) {
+                    (Some(Value::Vec2(a)), Some(Action::FollowPath { points, .. })) if *points == points_from(*a) => *a,
+                    _ => here,
+                };
+                self.state.insert(PATTERN_ANCHOR.to_owned(), Value::Vec2(anchor));
+                let points = points_from(anchor);
+                self.commands.push(Command::Request { entity: self.me, action: Action::FollowPath { points, next: 0 } });
+            }
+        }
+    }
+
+    /// Ends the call: issues what is still gathered.
+    pub fn finish(&mut self) {
+        self.flush_pattern();
+    }
+
+    /// The current tick.
+    pub fn tick(&self) -> u64 {
+        self.world.clock().tick()
+    }
+}
+
+/// The state-table key remembering where the running movement pattern started.
+const PATTERN_ANCHOR: &str = "__pattern_anchor";

@@ -1,0 +1,350 @@
+//! The standard host functions: the action vocabulary and queries of the classic scripts
+//! (reference 002b §4.10), each one plain Rust over a [`ScriptCtx`].
+
+use glam::{IVec2, Vec2};
+use tactica_engine::Value;
+use tactica_engine::coord::Action;
+
+use crate::api::{HostError, HostFn, Param};
+use crate::context::ScriptCtx;
+use crate::types::Type;
+
+/// How far `DoFlee` runs from the player, in cells, when the way is free.
+pub const FLEE_DISTANCE: i32 = 4;
+
+fn p(name: &'static str, ty: Type) -> Param {
+    Param { name, ty }
+}
+
+/// Every standard function, in the order the API reference lists them.
+pub(crate) fn standard_functions() -> Vec<HostFn> {
+    let place = || Type::symbol("place");
+    vec![
+        HostFn {
+            name: "Say",
+            params: vec![p("text", Type::Str)],
+            ret: Type::Nil,
+            doc: "Says a line now (`Say(\"I am Merlin.\");`). The same line is not repeated by the same speaker within the say cooldown.",
+            imp: say,
+        },
+        HostFn {
+            name: "DoFlee",
+            params: vec![],
+            ret: Type::Nil,
+            doc: "Runs away from the player (`DoFlee();`). Asked again while fleeing, the flight goes on.",
+            imp: do_flee,
+        },
+        HostFn {
+            name: "DoAttack",
+            params: vec![],
+            ret: Type::Nil,
+            doc: "Closes in on the player to attack (`DoAttack();`).",
+            imp: do_attack,
+        },
+        HostFn {
+            name: "move",
+            params: vec![p("dx", Type::Int), p("dy", Type::Int)],
+            ret: Type::Nil,
+            doc: "One step of a movement pattern, one cell relative to the previous step (`move(0,1);`).",
+            imp: move_step,
+        },
+        HostFn {
+            name: "MoveTo",
+            params: vec![p("place", place())],
+            ret: Type::Nil,
+            doc: "Walks to a named place or region (`MoveTo(xDoorway);`).",
+            imp: move_to_place,
+        },
+        HostFn {
+            name: "MoveTo",
+            params: vec![p("x", Type::Int), p("y", Type::Int)],
+            ret: Type::Nil,
+            doc: "Walks to a cell (`MoveTo(4, 2);`).",
+            imp: move_to_cell,
+        },
+        HostFn {
+            name: "Trigger",
+            params: vec![p("trap", Type::symbol("trap"))],
+            ret: Type::Nil,
+            doc: "Fires a trap or event (`Trigger(kPoisonTrap);`).",
+            imp: trigger,
+        },
+        HostFn {
+            name: "PlaySound",
+            params: vec![p("sound", Type::symbol("sound"))],
+            ret: Type::Nil,
+            doc: "Plays a sound (`PlaySound(kSeagullSnd);`).",
+            imp: play_sound,
+        },
+        HostFn {
+            name: "PlayerLocation",
+            params: vec![p("place", place())],
+            ret: Type::Bool,
+            doc: "Whether the player stands in a named region or on a named place's cell (`PlayerLocation(kDock)`).",
+            imp: player_at_place,
+        },
+        HostFn {
+            name: "PlayerLocation",
+            params: vec![p("x", Type::Int), p("y", Type::Int)],
+            ret: Type::Bool,
+            doc: "Whether the player stands on cell (x, y) (`PlayerLocation(120,76)`).",
+            imp: player_at_cell,
+        },
+        HostFn {
+            name: "Ask",
+            params: vec![p("keyword", Type::Str)],
+            ret: Type::Bool,
+            doc: "Whether the player's typed text contains the keyword, ignoring case (`Ask(\"name\")`); false outside a `hear` event.",
+            imp: ask,
+        },
+        HostFn {
+            name: "Sleep",
+            params: vec![p("ticks", Type::Int)],
+            ret: Type::Nil,
+            doc: "Does nothing for a number of ticks (`Sleep(10);`).",
+            imp: sleep,
+        },
+        HostFn {
+            name: "Signal",
+            params: vec![p("id", Type::Str)],
+            ret: Type::Nil,
+            doc: "Sends a signal in the current scope (`signal ready;` in `.tac`).",
+            imp: signal,
+        },
+        HostFn {
+            name: "Wait",
+            params: vec![p("id", Type::Str)],
+            ret: Type::Nil,
+            doc: "Waits until a signal is sent in the current scope; one sent earlier releases at once (`wait ready;`).",
+            imp: wait,
+        },
+        HostFn {
+            name: "Build",
+            params: vec![p("structure", Type::symbol("structure"))],
+            ret: Type::Nil,
+            doc: "Orders a structure built: fires the trigger `build <structure>` (`Build(kBarracks);`).",
+            imp: build,
+        },
+        HostFn {
+            name: "Random",
+            params: vec![p("n", Type::Int)],
+            ret: Type::Int,
+            doc: "A whole number in 0..n from the world's generator (`Random(6)`); 0 when n ≤ 0.",
+            imp: random,
+        },
+        HostFn {
+            name: "DistanceToPlayer",
+            params: vec![],
+            ret: Type::Number,
+            doc: "The distance to the player in map units; a large number when there is no player.",
+            imp: distance_to_player,
+        },
+    ]
+}
+
+fn text_arg(f: &'static str, args: &[Value], i: usize, expected: &str) -> Result<String, HostError> {
+    match args.get(i) {
+        Some(Value::Str(s)) => Ok(s.clone()),
+        Some(Value::Int(n)) => Ok(n.to_string()),
+        other => Err(HostError::BadArgument {
+            function: f,
+            index: i + 1,
+            expected: expected.to_owned(),
+            got: other.map_or_else(|| "nothing".to_owned(), |v| v.value_type().to_string()),
+        }),
+    }
+}
+
+fn int_arg(f: &'static str, args: &[Value], i: usize) -> Result<i64, HostError> {
+    args.get(i).and_then(Value::as_i64).ok_or_else(|| HostError::BadArgument {
+        function: f,
+        index: i + 1,
+        expected: "int".to_owned(),
+        got: args.get(i).map_or_else(|| "nothing".to_owned(), |v| v.value_type().to_string()),
+    })
+}
+
+fn cell_arg(f: &'static str, args: &[Value]) -> Result<IVec2, HostError> {
+    let x = int_arg(f, args, 0)?;
+    let y = int_arg(f, args, 1)?;
+    let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+    Ok(IVec2::new(clamp(x), clamp(y)))
+}
+
+/// `Say(text)`: an instant line, subject to the per-speaker cooldown of repeated lines.
+pub fn say(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let text = text_arg("Say", args, 0, "string")?;
+    let key = format!("__said:{text}");
+    let now = ctx.tick();
+    if let Some(Value::Int(last)) = ctx.state.get(&key)
+        && now.saturating_sub(u64::try_from(*last).unwrap_or(0)) < ctx.say_cooldown
+    {
+        return Ok(Value::Nil);
+    }
+    ctx.state.insert(key, Value::Int(i64::try_from(now).unwrap_or(i64::MAX)));
+    ctx.perform(Action::Say { text });
+    Ok(Value::Nil)
+}
+
+/// `DoFlee()`: a move to the passable cell up to [`FLEE_DISTANCE`] cells straight away from the
+/// player. The target depends only on the two cells, so asking again continues the same move.
+pub fn do_flee(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+    let me = ctx.me().ok_or(HostError::NoSelf)?;
+    let Some(player) = ctx.player() else { return Ok(Value::Nil) };
+    let (here, there) = (me.cell(), player.cell());
+    let away = (here - there).clamp(IVec2::splat(-1), IVec2::ONE);
+    let away = if away == IVec2::ZERO { IVec2::X } else { away };
+    let map = ctx.world.map();
+    let target = (1..=FLEE_DISTANCE).rev().map(|k| here + away * k).find(|&c| map.passable(c));
+    if let Some(cell) = target {
+        ctx.act(Action::MoveTo { target: cell.as_vec2() + Vec2::splat(0.5) });
+    }
+    Ok(Value::Nil)
+}
+
+/// `DoAttack()`: a move onto the player's cell.
+pub fn do_attack(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+    ctx.me().ok_or(HostError::NoSelf)?;
+    if let Some(player) = ctx.player() {
+        let target = player.cell().as_vec2() + Vec2::splat(0.5);
+        ctx.act(Action::MoveTo { target });
+    }
+    Ok(Value::Nil)
+}
+
+/// `move(dx, dy)`: one pattern step.
+pub fn move_step(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let d = cell_arg("move", args)?;
+    ctx.push_move(d);
+    Ok(Value::Nil)
+}
+
+/// The centre of a named region or the named place.
+fn place_point(ctx: &ScriptCtx<'_>, name: &str) -> Option<Vec2> {
+    if let Some(r) = ctx.world.region(name) {
+        return Some((r.min + r.max).as_vec2() * 0.5 + Vec2::splat(0.5));
+    }
+    ctx.world.place(name)
+}
+
+fn go_to(ctx: &mut ScriptCtx<'_>, target: Vec2) {
+    ctx.act(Action::MoveTo { target });
+    ctx.set_cursor(target);
+}
+
+/// `MoveTo(place)`.
+pub fn move_to_place(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = text_arg("MoveTo", args, 0, "place")?;
+    if let Some(target) = place_point(ctx, &name) {
+        go_to(ctx, target);
+    }
+    Ok(Value::Nil)
+}
+
+/// `MoveTo(x, y)`.
+pub fn move_to_cell(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let c = cell_arg("MoveTo", args)?;
+    go_to(ctx, c.as_vec2() + Vec2::splat(0.5));
+    Ok(Value::Nil)
+}
+
+/// `Trigger(trap)`.
+pub fn trigger(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = text_arg("Trigger", args, 0, "trap")?;
+    ctx.perform(Action::Trigger { name });
+    Ok(Value::Nil)
+}
+
+/// `PlaySound(sound)`.
+pub fn play_sound(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = text_arg("PlaySound", args, 0, "sound")?;
+    ctx.perform(Action::PlaySound { name });
+    Ok(Value::Nil)
+}
+
+/// `PlayerLocation(place)`: inside the named region, or on the named place's cell (a name the
+/// world does not know is nowhere).
+pub fn player_at_place(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = text_arg("PlayerLocation", args, 0, "place")?;
+    let Some(cell) = ctx.player().map(tactica_engine::world::Entity::cell) else { return Ok(Value::Bool(false)) };
+    let inside = match ctx.world.region(&name) {
+        Some(r) => r.contains(cell),
+        None => ctx.world.place(&name).is_some_and(|p| p.floor().as_ivec2() == cell),
+    };
+    Ok(Value::Bool(inside))
+}
+
+/// `PlayerLocation(x, y)`: the player's cell equals (x, y) (reference 002b §4.7).
+pub fn player_at_cell(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let c = cell_arg("PlayerLocation", args)?;
+    Ok(Value::Bool(ctx.player().is_some_and(|p| p.cell() == c)))
+}
+
+/// The book's `FoundKeyword` (reference 002b Example 8-15): both strings lower-cased (ASCII only,
+/// as printed), then a substring search.
+pub fn found_keyword(input: &str, keyword: &str) -> bool {
+    input.to_ascii_lowercase().contains(&keyword.to_ascii_lowercase())
+}
+
+/// `Ask(keyword)`.
+pub fn ask(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let keyword = text_arg("Ask", args, 0, "string")?;
+    Ok(Value::Bool(ctx.heard.is_some_and(|text| found_keyword(text, &keyword))))
+}
+
+/// `Sleep(ticks)`.
+pub fn sleep(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let n = int_arg("Sleep", args, 0)?;
+    ctx.act(Action::Sleep { ticks: u32::try_from(n.max(0)).unwrap_or(u32::MAX) });
+    Ok(Value::Nil)
+}
+
+/// `Signal(id)`.
+pub fn signal(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let id = text_arg("Signal", args, 0, "signal id")?;
+    let scope = ctx.scope.clone();
+    ctx.perform(Action::Signal { scope, id });
+    Ok(Value::Nil)
+}
+
+/// `Wait(id)`.
+pub fn wait(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let id = text_arg("Wait", args, 0, "signal id")?;
+    let scope = ctx.scope.clone();
+    ctx.act(Action::Wait { scope, id, logged: false });
+    Ok(Value::Nil)
+}
+
+/// `Build(structure)`.
+pub fn build(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let what = text_arg("Build", args, 0, "structure")?;
+    ctx.perform(Action::Trigger { name: format!("build {what}") });
+    Ok(Value::Nil)
+}
+
+/// `Random(n)`.
+pub fn random(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let n = int_arg("Random", args, 0)?;
+    let n = usize::try_from(n.max(0)).unwrap_or(usize::MAX);
+    Ok(Value::Int(i64::try_from(ctx.rng.below(n)).unwrap_or(0)))
+}
+
+/// `DistanceToPlayer()`.
+pub fn distance_to_player(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+    let me = ctx.me().ok_or(HostError::NoSelf)?;
+    let d = ctx.player().map_or(1.0e9, |p| f64::from(p.position.distance(me.position)));
+    Ok(Value::Float(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn found_keyword_is_the_books_case_blind_substring() {
+        assert!(found_keyword("WHAT IS YOUR NAME", "name"));
+        assert!(!found_keyword("Who are you?", "what"));
+        assert!(found_keyword("Hello, what is your name?", "What"));
+        assert!(found_keyword("renamed", "name"), "substring, no word boundaries (P32)");
+    }
+}
