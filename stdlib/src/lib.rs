@@ -31,9 +31,13 @@
 
 mod api;
 mod attributes;
+pub mod backend;
 mod context;
+mod entities;
 mod host;
+pub mod limits;
 mod names;
+mod reference;
 mod types;
 
 pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};
@@ -41,4 +45,7 @@ pub use attributes::{AttributeSpec, standard_attributes};
 pub use context::{ActionMode, SAY_COOLDOWN_TICKS, ScriptCtx};
 pub use names::{STANDARD_SYMBOLS, suggest};
 pub use tactica_engine::{Table, Value, ValueType};
+pub use entities::{POSITION_QUERY_SECTIONS, check_position_query};
+pub use limits::ScriptLimits;
+pub use reference::{api_markdown, snake_case};
 pub use types::Type;
