@@ -1,0 +1,4 @@
+-- Asks for two gigabytes at once.
+function on_think()
+  local s = string.rep("x", 1 << 31)
+end
