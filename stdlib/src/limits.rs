@@ -39,7 +39,7 @@ pub struct ScriptLimits {
 impl ScriptLimits {
     /// How many instructions the Lua hook lets pass between two checks: the instruction budget
     /// is exact to within this many instructions.
-    pub const HOOK_GRANULARITY: u32 = 1000;
+    pub const HOOK_GRANULARITY: u32 = 100;
 
     /// The default limits: release builds allow 1,000,000 operations, 16 MiB, 200 nested calls and
     /// 1 MiB strings per call; debug builds a tenth of the operations and a quarter of the memory.

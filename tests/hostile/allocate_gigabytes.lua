@@ -1,4 +1,4 @@
--- Asks for two gigabytes at once.
+-- Asks for a gigabyte at once.
 function on_think()
-  local s = string.rep("x", 1 << 31)
+  local s = string.rep("x", 1 << 30)
 end

@@ -180,7 +180,7 @@ fn run_call(
     trigger: &Trigger,
     entity: Option<EntityId>,
 ) -> mlua::Result<()> {
-    let Program { lua, hidden, sequences, .. } = p;
+    let Program { lua, hidden, sequences, meter, .. } = p;
     let private: Table = ctx.state.iter().filter(|(k, _)| is_private(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
     let public: Table = ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
     let state = table_to_lua(lua, &public)?;
@@ -199,9 +199,15 @@ fn run_call(
         hidden.raw_set("call", call)?;
         hidden.raw_set("pending", pending)?;
         let globals = lua.globals();
+        // Until the hook sees a line, an error without a place (out of memory) is reported at
+        // the line where the running handler starts.
         let handler = |name: &str| -> mlua::Result<Option<Function>> {
             match globals.raw_get::<LuaValue>(name)? {
-                LuaValue::Function(f) => Ok(Some(f)),
+                LuaValue::Function(f) => {
+                    let line = f.info().line_defined.and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
+                    meter.last_line.set(line);
+                    Ok(Some(f))
+                }
                 _ => Ok(None),
             }
         };

@@ -58,7 +58,8 @@ fn hook_line(message: &str) -> Option<u32> {
 
 /// The message without its `chunk:LINE: ` prefix (the error carries the place separately).
 fn clean(message: &str, chunk: &str) -> String {
-    let m = message.trim();
+    // The traceback is for the line number only; the message stays one line.
+    let m = message.split("\nstack traceback:").next().unwrap_or(message).trim();
     let m = m.strip_prefix("runtime error: ").unwrap_or(m);
     if let Some(rest) = m.strip_prefix(&format!("{chunk}:")) {
         let digits = rest.chars().take_while(char::is_ascii_digit).count();

@@ -3,6 +3,7 @@
 //! every action queued in order.
 
 use std::any::TypeId;
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -36,6 +37,24 @@ pub struct RhaiBackend {
 struct Program {
     file: PathBuf,
     ast: AST,
+    /// The line each script function starts on: Rhai reports errors raised deep inside a
+    /// function (too many operations, stack overflow, data too large) without a place, and these
+    /// name the handler that was running.
+    fn_lines: Vec<(String, u32)>,
+}
+
+/// The line of every `fn NAME(` in `source`.
+fn fn_lines(source: &str) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        let t = line.trim_start();
+        let t = t.strip_prefix("private ").unwrap_or(t);
+        if let Some(rest) = t.strip_prefix("fn ") {
+            let name: String = rest.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            out.push((name, u32::try_from(i + 1).unwrap_or(u32::MAX)));
+        }
+    }
+    out
 }
 
 impl RhaiBackend {
@@ -191,7 +210,7 @@ impl ScriptBackend for RhaiBackend {
 
     fn compile(&mut self, file: &Path, source: &str) -> Result<ProgramId, Vec<ScriptError>> {
         let ast = self.load(file, source)?;
-        self.programs.push(Program { file: file.to_path_buf(), ast });
+        self.programs.push(Program { file: file.to_path_buf(), ast, fn_lines: fn_lines(source) });
         Ok(ProgramId(u32::try_from(self.programs.len() - 1).unwrap_or(u32::MAX)))
     }
 
@@ -200,6 +219,7 @@ impl ScriptBackend for RhaiBackend {
         match self.programs.get_mut(program.0 as usize) {
             Some(p) => {
                 p.ast = ast;
+                p.fn_lines = fn_lines(source);
                 Ok(())
             }
             None => Err(vec![ScriptError::new(file, 0, 0, "no such Rhai program")]),
@@ -213,9 +233,19 @@ impl ScriptBackend for RhaiBackend {
         let trigger = call.trigger.clone();
         let is_entity = call.entity.is_some();
         let mut ctx = call.ctx();
-        let result = run_call(&self.engine, &self.limits, p, &mut ctx, &trigger, is_entity);
+        let running = Cell::new("");
+        let result = run_call(&self.engine, &self.limits, p, &mut ctx, &trigger, is_entity, &running);
         ctx.finish();
-        result.map_err(|e| run_error(&p.file, &e))
+        result.map_err(|e| {
+            let mut err = run_error(&p.file, &e);
+            if err.line == 0
+                && let Some((name, line)) = p.fn_lines.iter().find(|(n, _)| n == running.get())
+            {
+                err.line = *line;
+                err.message.push_str(&format!(" (in `{name}`)"));
+            }
+            err
+        })
     }
 }
 
@@ -228,13 +258,15 @@ fn run_call(
     ctx: &mut ScriptCtx<'_>,
     trigger: &Trigger,
     is_entity: bool,
+    running: &Cell<&'static str>,
 ) -> Result<(), Box<EvalAltResult>> {
     let public: Table = ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
     let mut this = Dynamic::from_map(table_to_map(&public));
     let has = |name: &str, arity: usize| p.ast.iter_functions().any(|f| f.name == name && f.params.len() == arity);
     let mut scope = Scope::new();
     let result = lend(ctx, || -> Result<(), Box<EvalAltResult>> {
-        let mut call = |name: &str, args: Vec<Dynamic>, this: &mut Dynamic| -> Result<(), Box<EvalAltResult>> {
+        let mut call = |name: &'static str, args: Vec<Dynamic>, this: &mut Dynamic| -> Result<(), Box<EvalAltResult>> {
+            running.set(name);
             let options = CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this);
             engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, args).map(|_| ())
         };
