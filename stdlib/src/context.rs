@@ -147,7 +147,8 @@ impl<'a> ScriptCtx<'a> {
                 if let Some(&last) = points.last() {
                     self.cursor = Some(last);
                 }
-                self.commands.push(Command::Enqueue { entity: self.me, action: Action::FollowPath { points, next: 0 } });
+                self.commands
+                    .push(Command::Enqueue { entity: self.me, action: Action::FollowPath { points, next: 0 } });
             }
             ActionMode::Request => {
                 let here = self.cursor();
@@ -157,7 +158,8 @@ impl<'a> ScriptCtx<'a> {
                 };
                 self.state.insert(PATTERN_ANCHOR.to_owned(), Value::Vec2(anchor));
                 let points = points_from(anchor);
-                self.commands.push(Command::Request { entity: self.me, action: Action::FollowPath { points, next: 0 } });
+                self.commands
+                    .push(Command::Request { entity: self.me, action: Action::FollowPath { points, next: 0 } });
             }
         }
     }

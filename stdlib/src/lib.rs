@@ -43,6 +43,7 @@ mod types;
 pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};
 pub use attributes::{AttributeSpec, standard_attributes};
 pub use context::{ActionMode, SAY_COOLDOWN_TICKS, ScriptCtx};
+pub use host::found_keyword;
 pub use names::{STANDARD_SYMBOLS, suggest};
 pub use tactica_engine::{Table, Value, ValueType};
 pub use entities::{POSITION_QUERY_SECTIONS, check_position_query};

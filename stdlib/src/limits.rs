@@ -6,7 +6,8 @@
 
 /// Limits for one script call.
 ///
-/// In every field, `0` means *unlimited* (for trusted scripts and benchmarks only). The defaults
+/// In the first five fields, `0` means *unlimited* (for trusted scripts and benchmarks only); the
+/// three `.tac`-only fields (stack, rule firings, proof depth) are always on. The defaults
 /// ([`ScriptLimits::new`]) are smaller in debug builds, so that tests reach a limit quickly.
 ///
 /// | field | Lua | Rhai | `.tac` |
@@ -15,6 +16,7 @@
 /// | `max_memory` | the state's allocator limit (`set_memory_limit`) | string, array and map size caps derived from it | value sizes |
 /// | `max_call_depth` | frames on the Lua stack | `set_max_call_levels` | call frames |
 /// | `max_string_len` | checked on every value crossing into the host | `set_max_string_size` | string values |
+/// | `max_stack`, `max_rule_firings`, `max_prove_depth` | — | — | VM stack, forward and backward chaining |
 ///
 /// ```
 /// use tactica_stdlib::ScriptLimits;
@@ -34,6 +36,12 @@ pub struct ScriptLimits {
     pub max_string_len: usize,
     /// The most elements a list or map may hold; 0 = unlimited.
     pub max_collection_len: usize,
+    /// Values one `.tac` call may hold on its VM stack (the `.tac` memory limit).
+    pub max_stack: usize,
+    /// Rule firings in one forward-chaining run (`.tac` rule systems) before it is stopped.
+    pub max_rule_firings: u32,
+    /// How deep `.tac` backward chaining may recurse.
+    pub max_prove_depth: u32,
 }
 
 impl ScriptLimits {
@@ -51,6 +59,9 @@ impl ScriptLimits {
                 max_call_depth: 200,
                 max_string_len: 1 << 20,
                 max_collection_len: 100_000,
+                max_stack: 1024,
+                max_rule_firings: 1000,
+                max_prove_depth: 32,
             }
         } else {
             ScriptLimits {
@@ -59,13 +70,25 @@ impl ScriptLimits {
                 max_call_depth: 200,
                 max_string_len: 1 << 20,
                 max_collection_len: 1_000_000,
+                max_stack: 1024,
+                max_rule_firings: 1000,
+                max_prove_depth: 32,
             }
         }
     }
 
     /// No limits at all: for benchmarks and trusted code, never for mods.
     pub const fn unlimited() -> Self {
-        ScriptLimits { max_ops: 0, max_memory: 0, max_call_depth: 0, max_string_len: 0, max_collection_len: 0 }
+        ScriptLimits {
+            max_ops: 0,
+            max_memory: 0,
+            max_call_depth: 0,
+            max_string_len: 0,
+            max_collection_len: 0,
+            max_stack: 1 << 20,
+            max_rule_firings: u32::MAX,
+            max_prove_depth: 1024,
+        }
     }
 
     /// Sets [`ScriptLimits::max_ops`] (0 = unlimited).
@@ -100,6 +123,20 @@ impl ScriptLimits {
     #[must_use]
     pub const fn set_max_collection_len(mut self, len: usize) -> Self {
         self.max_collection_len = len;
+        self
+    }
+
+    /// Sets [`ScriptLimits::max_stack`].
+    #[must_use]
+    pub const fn set_max_stack(mut self, n: usize) -> Self {
+        self.max_stack = n;
+        self
+    }
+
+    /// Sets [`ScriptLimits::max_rule_firings`].
+    #[must_use]
+    pub const fn set_max_rule_firings(mut self, n: u32) -> Self {
+        self.max_rule_firings = n;
         self
     }
 

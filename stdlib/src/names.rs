@@ -17,8 +17,11 @@ pub const STANDARD_SYMBOLS: &[(&str, &[&str])] = &[
         ],
     ),
     ("place", &["kDock", "kBoat", "xDoorway"]),
-    ("trap", &["kPoisonTrap", "kExpositionTrap", "kSpikeTrap", "kFireTrap", "kAlarmTrap"]),
-    ("sound", &["kCreakingDoorSnd", "kSeagullSnd", "kWavesSnd", "kCricketsSnd", "kBirdsSnd", "kAlarmSnd", "kBreachSnd"]),
+    ("trap", &["kPoisonTrap", "kExpositionTrap", "kSpikeTrap", "kFireTrap", "kAlarmTrap", "kBreachCharge"]),
+    (
+        "sound",
+        &["kCreakingDoorSnd", "kSeagullSnd", "kWavesSnd", "kCricketsSnd", "kBirdsSnd", "kAlarmSnd", "kBreachSnd"],
+    ),
     // The working-memory values of the tech-tree rule system (reference 002c WE-10).
     ("belief", &["Yes", "No", "Maybe", "Unknown"]),
     ("structure", &["kBarracks", "kBlacksmith", "kStable", "kTemple", "kWoodWall", "kStoneWall", "kTower", "kFarm"]),

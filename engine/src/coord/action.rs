@@ -113,12 +113,14 @@ impl ActionQueue {
 
     /// Puts an instant action in front of the running one. The running action is not restarted
     /// when the instant one finishes (its start is not logged again).
+    /// Several instants pushed this way keep the order they were pushed in.
     pub fn push_front(&mut self, action: Action) {
-        if action.is_instant() {
+        let at = self.items.iter().position(|a| !a.is_instant()).unwrap_or(self.items.len());
+        if at == 0 {
             self.resume_started = self.started || self.resume_started;
             self.started = false;
         }
-        self.items.push_front(action);
+        self.items.insert(at, action);
     }
 
     /// Drops every action.
@@ -207,10 +209,10 @@ mod tests {
         let mut q = ActionQueue::default();
         q.push(Action::Sleep { ticks: 5 });
         q.started = true;
-        q.push_front(Action::Say { text: "hi".into() });
         q.push_front(Action::PlaySound { name: "s".into() });
+        q.push_front(Action::Say { text: "hi".into() });
         assert!(!q.started);
-        assert_eq!(q.pop().map(|a| a.name()), Some("play_sound"));
+        assert_eq!(q.pop().map(|a| a.name()), Some("play_sound"), "instants keep their order");
         assert!(!q.started, "another instant is next");
         assert_eq!(q.pop().map(|a| a.name()), Some("say"));
         assert!(q.started, "the sleep resumes, its start already logged");

@@ -1,0 +1,609 @@
+//! The checker: resolves every name against the stdlib's [`Api`] and the file's own facts, states
+//! and roles, checks types, arities and the attribute schema, and lowers what it checked to the
+//! compiled [`Script`] in the same walk. A script with any error is refused; warnings pass.
+
+mod lower;
+mod names;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use tactica_engine::Value;
+use tactica_stdlib::{Api, Type, suggest};
+
+use crate::ast::{BinOp, Event, Expr, ExprKind, Item, ItemKind, Machine, PlaceRef, Program, Rules, Sequence};
+use crate::code::*;
+use crate::diagnostics::{Code, Diagnostic};
+use crate::lexer::Span;
+use names::Names;
+
+/// Parses, checks and compiles a file. Returns the script when there is no error, and every
+/// diagnostic (errors and warnings) in source order.
+pub fn check(file: &str, src: &str, api: &Api) -> (Option<Script>, Vec<Diagnostic>) {
+    let (program, mut diags) = crate::parse(src);
+    let Some(program) = program else { return (None, diags) };
+    let (script, more) = check_program(file, src, &program, api);
+    diags.extend(more);
+    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    let ok = !diags.iter().any(Diagnostic::is_error);
+    (script.filter(|_| ok), diags)
+}
+
+/// Checks and compiles a parsed program.
+pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Option<Script>, Vec<Diagnostic>) {
+    let mut c = Checker {
+        api,
+        names: Names::new(api, program),
+        diags: Vec::new(),
+        code: Vec::new(),
+        spans: Vec::new(),
+        consts: Vec::new(),
+        n_edges: 0,
+        n_once: 0,
+        reads: None,
+        asserts: None,
+        assigned: Vec::new(),
+        signals: Vec::new(),
+        waits: Vec::new(),
+    };
+    let mut script = Script {
+        file: file.to_owned(),
+        src: Arc::from(src),
+        api: Arc::new(api.clone()),
+        code: Vec::new(),
+        spans: Vec::new(),
+        consts: Vec::new(),
+        n_locals: 0,
+        n_edges: 0,
+        n_once: 0,
+        facts: Vec::new(),
+        main: None,
+        records: Vec::new(),
+        handlers: Vec::new(),
+        machines: Vec::new(),
+        rules: Vec::new(),
+        sequences: Vec::new(),
+    };
+    // The top-level statements form one chunk, in order; each top-level `if` gets an edge
+    // detector so an events script fires on the rising edge (DESIGN.md, "When scripts run").
+    let top: Vec<&crate::ast::Stmt> =
+        program.items.iter().filter_map(|i| if let ItemKind::Stmt(s) = &i.kind { Some(s) } else { None }).collect();
+    if !top.is_empty() {
+        let entry = c.chunk(|c| {
+            c.assigned.push(BTreeMap::new());
+            for s in &top {
+                c.stmt(s, true);
+            }
+            c.assigned.pop();
+        });
+        script.main = Some(entry);
+    }
+    let mut creature_kinds: BTreeMap<String, Span> = BTreeMap::new();
+    for item in &program.items {
+        c.item(item, &mut script, &mut creature_kinds);
+    }
+    script.code = std::mem::take(&mut c.code);
+    script.spans = std::mem::take(&mut c.spans);
+    script.consts = std::mem::take(&mut c.consts);
+    script.n_locals = c.names.max_locals;
+    script.n_edges = c.n_edges;
+    script.n_once = c.n_once;
+    script.facts = c.names.facts.iter().map(|f| f.name.clone()).collect();
+    (Some(script), c.diags)
+}
+
+/// The walk's state.
+pub(crate) struct Checker<'a> {
+    api: &'a Api,
+    names: Names<'a>,
+    diags: Vec<Diagnostic>,
+    code: Vec<Op>,
+    spans: Vec<Span>,
+    consts: Vec<Value>,
+    n_edges: u32,
+    n_once: u32,
+    /// While lowering a rule's condition: what it reads.
+    reads: Option<Vec<Read>>,
+    /// While lowering a rule's then-part: its `fact = constant` assignments.
+    asserts: Option<Vec<(u32, Value)>>,
+    /// Attributes set in each open body (for "set twice").
+    assigned: Vec<BTreeMap<String, Span>>,
+    /// Signals and waits of the sequence being lowered: (lower-case id, span, as written).
+    signals: Vec<(String, Span, String)>,
+    waits: Vec<(String, Span, String)>,
+}
+
+impl Checker<'_> {
+    fn emit(&mut self, op: Op, span: &Span) {
+        self.code.push(op);
+        self.spans.push(span.clone());
+    }
+
+    fn here(&self) -> u32 {
+        u32::try_from(self.code.len()).unwrap_or(u32::MAX)
+    }
+
+    fn emit_jump(&mut self, op: Op, span: &Span) -> usize {
+        self.emit(op, span);
+        self.code.len() - 1
+    }
+
+    fn patch(&mut self, at: usize) {
+        let to = self.here();
+        match &mut self.code[at] {
+            Op::Jump(t) | Op::JumpIfFalse(t) => *t = to,
+            _ => {}
+        }
+    }
+
+    fn konst(&mut self, v: Value) -> u32 {
+        if let Some(i) = self.consts.iter().position(|c| *c == v && c.value_type() == v.value_type()) {
+            return u32::try_from(i).unwrap_or(u32::MAX);
+        }
+        self.consts.push(v);
+        u32::try_from(self.consts.len() - 1).unwrap_or(u32::MAX)
+    }
+
+    fn push_const(&mut self, v: Value, span: &Span, ty: Type) -> Type {
+        let c = self.konst(v);
+        self.emit(Op::Const(c), span);
+        ty
+    }
+
+    fn note_read(&mut self, r: Read) {
+        if let Some(reads) = self.reads.as_mut() {
+            reads.push(r);
+        }
+    }
+
+    /// Lowers one chunk (ending in `Return`) and returns its entry.
+    fn chunk(&mut self, f: impl FnOnce(&mut Self)) -> u32 {
+        let entry = self.here();
+        self.names.reset_locals();
+        f(self);
+        let end = self.spans.last().map_or(0..0, |s| s.end..s.end);
+        self.emit(Op::Return, &end);
+        self.names.reset_locals();
+        entry
+    }
+
+    fn body_chunk(&mut self, stmts: &[crate::ast::Stmt]) -> u32 {
+        self.chunk(|c| c.body(stmts))
+    }
+
+    fn expr_chunk(&mut self, e: &Expr) -> u32 {
+        self.chunk(|c| {
+            let ty = c.expr(e);
+            if ty == Type::Nil {
+                c.diags.push(Diagnostic::new(
+                    Code::NoValue,
+                    e.span.clone(),
+                    "an action has no value",
+                    "this returns nothing",
+                ));
+            }
+        })
+    }
+
+    fn item(&mut self, item: &Item, script: &mut Script, creature_kinds: &mut BTreeMap<String, Span>) {
+        match &item.kind {
+            ItemKind::Stmt(_) | ItemKind::Error => {}
+            ItemKind::Record { header, creature, body } => {
+                let value = lower::constant(self.api, creature).and_then(|v| v.as_i64());
+                let entry = self.chunk(|c| {
+                    c.assigned.push(BTreeMap::new());
+                    let name = crate::ast::Name { text: header.text.clone(), span: header.span.clone() };
+                    let stmt = crate::ast::Stmt {
+                        kind: crate::ast::StmtKind::Assign { target: name, value: creature.clone() },
+                        span: header.span.start..creature.span.end,
+                    };
+                    c.stmt(&stmt, false);
+                    for s in body {
+                        c.stmt(s, false);
+                    }
+                    c.assigned.pop();
+                });
+                if value.is_none() {
+                    self.diags.push(Diagnostic::new(
+                        Code::AttributeType,
+                        creature.span.clone(),
+                        "`CREATURE` must be a whole number",
+                        "not a constant whole number",
+                    ));
+                }
+                script.records.push(RecordCode { creature: value, kind: None, entry });
+            }
+            ItemKind::Creature { kind, body } => {
+                let key = kind.text.to_ascii_lowercase();
+                if let Some(first) = creature_kinds.get(&key) {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::DuplicateCreature,
+                            kind.span.clone(),
+                            format!("creature `{}` is configured twice", kind.text),
+                            "configured again here",
+                        )
+                        .with_note(first.clone(), "first configured here")
+                        .with_hint("merge the two blocks"),
+                    );
+                } else {
+                    creature_kinds.insert(key, kind.span.clone());
+                }
+                let entry = self.body_chunk(body);
+                script.records.push(RecordCode { creature: None, kind: Some(kind.text.clone()), entry });
+            }
+            ItemKind::Handler { once, event, body } => {
+                let event = match event {
+                    Event::Named(n) => {
+                        let all = ["spawn", "think", "tick", "encounter", "hear"];
+                        match n.text.to_ascii_lowercase().as_str() {
+                            "spawn" => Some(HandlerEvent::Spawn),
+                            "think" => Some(HandlerEvent::Think),
+                            "tick" => Some(HandlerEvent::Tick),
+                            "encounter" => Some(HandlerEvent::Encounter),
+                            "hear" => Some(HandlerEvent::Hear),
+                            _ => {
+                                self.diags.push(
+                                    Diagnostic::new(
+                                        Code::UnknownEvent,
+                                        n.span.clone(),
+                                        format!("unknown event `{}`", n.text),
+                                        "not an event",
+                                    )
+                                    .suggest(suggest(&n.text, all))
+                                    .with_hint_if_none("events are spawn, think, tick, encounter, hear and enter"),
+                                );
+                                None
+                            }
+                        }
+                    }
+                    Event::Spawn => Some(HandlerEvent::Spawn),
+                    Event::Think => Some(HandlerEvent::Think),
+                    Event::Tick => Some(HandlerEvent::Tick),
+                    Event::Encounter => Some(HandlerEvent::Encounter),
+                    Event::Hear => Some(HandlerEvent::Hear),
+                    Event::Enter(place) => {
+                        let cond = self.enter_condition(place, &item.span);
+                        Some(self.edge(cond))
+                    }
+                    Event::When(e) => {
+                        let cond = self.expr_chunk(e);
+                        Some(self.edge(cond))
+                    }
+                };
+                let entry = self.body_chunk(body);
+                let once = once.then(|| {
+                    self.n_once += 1;
+                    self.n_once - 1
+                });
+                if let Some(event) = event {
+                    script.handlers.push(HandlerCode { event, once, entry });
+                }
+            }
+            ItemKind::Machine(m) => {
+                if let Some(code) = self.machine(m) {
+                    script.machines.push(code);
+                }
+            }
+            ItemKind::Rules(r) => {
+                let code = self.rules(r);
+                script.rules.push(code);
+            }
+            ItemKind::Sequence(s) => {
+                let code = self.sequence(s);
+                script.sequences.push(code);
+            }
+        }
+    }
+
+    fn edge(&mut self, cond: u32) -> HandlerEvent {
+        let slot = self.n_edges;
+        self.n_edges += 1;
+        HandlerEvent::Edge { cond, slot }
+    }
+
+    /// `on enter X` is the rising edge of `PlayerLocation(X)`.
+    fn enter_condition(&mut self, place: &PlaceRef, span: &Span) -> u32 {
+        let name = crate::ast::Name { text: "PlayerLocation".to_owned(), span: span.clone() };
+        let args = match place {
+            PlaceRef::Cell(x, y) => vec![x.clone(), y.clone()],
+            PlaceRef::Named(n) => {
+                let known = self.api.symbol(&n.text).is_some_and(|s| s.family == "place");
+                if !known {
+                    let places = self.api.all_symbols().iter().filter(|s| s.family == "place").map(|s| s.name.as_str());
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::UnknownPlace,
+                            n.span.clone(),
+                            format!("unknown place `{}`", n.text),
+                            "not a declared place",
+                        )
+                        .suggest(suggest(&n.text, places))
+                        .with_hint_if_none("declare the place in the scenario, or give a cell: `on enter (3, 4)`"),
+                    );
+                }
+                vec![Expr {
+                    kind: ExprKind::Str(self.api.symbol(&n.text).map_or(n.text.clone(), |s| s.name.clone())),
+                    span: n.span.clone(),
+                }]
+            }
+        };
+        let call = Expr { kind: ExprKind::Call { name, args }, span: span.clone() };
+        self.expr_chunk(&call)
+    }
+
+    fn machine(&mut self, m: &Machine) -> Option<MachineCode> {
+        if m.states.is_empty() {
+            self.diags.push(Diagnostic::new(
+                Code::EmptyMachine,
+                m.name.span.clone(),
+                format!("machine `{}` has no states", m.name.text),
+                "no `state` inside",
+            ));
+            return None;
+        }
+        let mut index: BTreeMap<String, usize> = BTreeMap::new();
+        for (i, s) in m.states.iter().enumerate() {
+            let key = s.name.text.to_ascii_lowercase();
+            if let Some(&first) = index.get(&key) {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateState,
+                        s.name.span.clone(),
+                        format!("state `{}` is declared twice", s.name.text),
+                        "declared again here",
+                    )
+                    .with_note(m.states[first].name.span.clone(), "first declared here"),
+                );
+            } else {
+                index.insert(key, i);
+            }
+        }
+        let names: Vec<&str> = m.states.iter().map(|s| s.name.text.as_str()).collect();
+        let lookup = |c: &mut Self, n: &crate::ast::Name| -> Option<usize> {
+            let found = index.get(&n.text.to_ascii_lowercase()).copied();
+            if found.is_none() {
+                c.diags.push(
+                    Diagnostic::new(
+                        Code::UnknownState,
+                        n.span.clone(),
+                        format!("machine `{}` has no state `{}`", m.name.text, n.text),
+                        "no such state",
+                    )
+                    .suggest(suggest(&n.text, names.iter().copied())),
+                );
+            }
+            found
+        };
+        let initial = match &m.initial {
+            Some(n) => lookup(self, n).unwrap_or(0),
+            None => 0,
+        };
+        let mut states = Vec::new();
+        for s in &m.states {
+            let entry = (!s.entry.is_empty()).then(|| self.body_chunk(&s.entry));
+            let tick = (!s.tick.is_empty()).then(|| self.body_chunk(&s.tick));
+            let exit = (!s.exit.is_empty()).then(|| self.body_chunk(&s.exit));
+            let mut transitions = Vec::new();
+            let mut always: Option<&Span> = None;
+            for t in &s.transitions {
+                if let Some(first) = always {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::ShadowedTransition,
+                            t.span.clone(),
+                            "this transition is never taken",
+                            "never taken",
+                        )
+                        .with_note(first.clone(), "this transition is always taken first"),
+                    );
+                }
+                let cond = t.cond.as_ref().map(|e| self.expr_chunk(e));
+                if cond.is_none() && always.is_none() {
+                    always = Some(&t.span);
+                }
+                if let Some(target) = lookup(self, &t.target) {
+                    transitions.push((cond, target));
+                }
+            }
+            states.push(StateCode { name: s.name.text.clone(), entry, tick, exit, transitions });
+        }
+        let mut reached = BTreeSet::from([initial]);
+        let mut todo = vec![initial];
+        while let Some(s) = todo.pop() {
+            for &(_, t) in &states[s].transitions {
+                if reached.insert(t) {
+                    todo.push(t);
+                }
+            }
+        }
+        for (i, s) in m.states.iter().enumerate() {
+            if !reached.contains(&i) && index.get(&s.name.text.to_ascii_lowercase()) == Some(&i) {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::UnreachableState,
+                        s.name.span.clone(),
+                        format!("state `{}` can never be reached", s.name.text),
+                        "no transition leads here",
+                    )
+                    .with_note(m.states[initial].name.span.clone(), "the machine starts here"),
+                );
+            }
+        }
+        Some(MachineCode { name: m.name.text.clone(), initial, states })
+    }
+
+    fn rules(&mut self, r: &Rules) -> RulesCode {
+        let strategy = match r.strategy.as_ref().map(|s| (s, s.text.to_ascii_lowercase())) {
+            None => Strategy::First,
+            Some((_, s)) if s == "first" => Strategy::First,
+            Some((_, s)) if s == "weight" => Strategy::Weight,
+            Some((_, s)) if s == "random" => Strategy::Random,
+            Some((n, _)) => {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::UnknownStrategy,
+                        n.span.clone(),
+                        format!("unknown strategy `{}`", n.text),
+                        "not a conflict-resolution strategy",
+                    )
+                    .suggest(suggest(&n.text, ["first", "weight", "random"]))
+                    .with_hint_if_none("use `first`, `weight` or `random`"),
+                );
+                Strategy::First
+            }
+        };
+        let mut facts = Vec::new();
+        let mut seen: BTreeMap<String, Span> = BTreeMap::new();
+        for f in &r.facts {
+            let key = f.name.text.to_ascii_lowercase();
+            if let Some(first) = seen.get(&key) {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateFact,
+                        f.name.span.clone(),
+                        format!("fact `{}` is declared twice", f.name.text),
+                        "declared again here",
+                    )
+                    .with_note(first.clone(), "first declared here"),
+                );
+                continue;
+            }
+            seen.insert(key, f.name.span.clone());
+            let Some(id) = self.names.fact(&f.name.text) else { continue };
+            let init = self.expr_chunk(&f.init);
+            facts.push((id, init));
+        }
+        let mut rules = Vec::new();
+        let mut rule_names: BTreeMap<String, Span> = BTreeMap::new();
+        for (i, rule) in r.rules.iter().enumerate() {
+            let name = match &rule.name {
+                Some(n) => {
+                    let key = n.text.to_ascii_lowercase();
+                    if let Some(first) = rule_names.get(&key) {
+                        self.diags.push(
+                            Diagnostic::new(
+                                Code::DuplicateRule,
+                                n.span.clone(),
+                                format!("rule `{}` is declared twice", n.text),
+                                "declared again here",
+                            )
+                            .with_note(first.clone(), "first declared here")
+                            .with_hint("rule names identify rules in traces and explanations; rename one"),
+                        );
+                    } else {
+                        rule_names.insert(key, n.span.clone());
+                    }
+                    n.text.clone()
+                }
+                None => format!("#{}", i + 1),
+            };
+            self.reads = Some(Vec::new());
+            let cond = self.expr_chunk(&rule.cond);
+            let mut reads = self.reads.take().unwrap_or_default();
+            reads.sort();
+            reads.dedup();
+            self.asserts = Some(Vec::new());
+            let then = self.body_chunk(&rule.then);
+            let asserts = self.asserts.take().unwrap_or_default();
+            let conjuncts = self.conjuncts(&rule.cond);
+            rules.push(RuleCode {
+                name,
+                weight: rule.weight.as_ref().map_or(0, |w| w.0),
+                cond,
+                then,
+                reads,
+                conjuncts,
+                asserts,
+            });
+        }
+        RulesCode { name: r.name.text.clone(), strategy, facts, rules }
+    }
+
+    /// The condition as `fact == constant and …`, if it is exactly that.
+    fn conjuncts(&self, e: &Expr) -> Option<Vec<(u32, Value)>> {
+        match &e.kind {
+            ExprKind::Binary { op: BinOp::And, lhs, rhs } => {
+                let mut v = self.conjuncts(lhs)?;
+                v.extend(self.conjuncts(rhs)?);
+                Some(v)
+            }
+            ExprKind::Binary { op: BinOp::Eq, lhs, rhs } => {
+                let ExprKind::Name(n) = &lhs.kind else { return None };
+                Some(vec![(self.names.fact(&n.text)?, lower::constant(self.api, rhs)?)])
+            }
+            _ => None,
+        }
+    }
+
+    fn sequence(&mut self, s: &Sequence) -> SequenceCode {
+        if s.roles.is_empty() {
+            self.diags.push(Diagnostic::new(
+                Code::EmptySequence,
+                s.name.span.clone(),
+                format!("sequence `{}` has no roles", s.name.text),
+                "no `role` inside",
+            ));
+        }
+        self.signals.clear();
+        self.waits.clear();
+        let mut roles = Vec::new();
+        let mut seen: BTreeMap<String, Span> = BTreeMap::new();
+        for role in &s.roles {
+            let key = role.name.text.to_ascii_lowercase();
+            if let Some(first) = seen.get(&key) {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::DuplicateRole,
+                        role.name.span.clone(),
+                        format!("role `{}` is declared twice", role.name.text),
+                        "declared again here",
+                    )
+                    .with_note(first.clone(), "first declared here"),
+                );
+            } else {
+                seen.insert(key, role.name.span.clone());
+            }
+            let entry = self.body_chunk(&role.body);
+            roles.push((role.name.text.clone(), entry));
+        }
+        let sent: BTreeSet<&str> = self.signals.iter().map(|(k, _, _)| k.as_str()).collect();
+        let awaited: BTreeSet<&str> = self.waits.iter().map(|(k, _, _)| k.as_str()).collect();
+        let mut found = Vec::new();
+        for (key, span, text) in &self.waits {
+            if !sent.contains(key.as_str()) {
+                found.push(
+                    Diagnostic::new(
+                        Code::WaitWithoutSignal,
+                        span.clone(),
+                        format!("no role sends `{text}`"),
+                        "this wait would block forever",
+                    )
+                    .suggest(suggest(text, self.signals.iter().map(|(_, _, t)| t.as_str()))),
+                );
+            }
+        }
+        for (key, span, text) in &self.signals {
+            if !awaited.contains(key.as_str()) {
+                found.push(Diagnostic::new(
+                    Code::UnusedSignal,
+                    span.clone(),
+                    format!("signal `{text}` is never waited for"),
+                    "nobody waits for this",
+                ));
+            }
+        }
+        self.diags.extend(found);
+        SequenceCode { name: s.name.text.clone(), roles }
+    }
+}
+
+trait HintIfNone {
+    fn with_hint_if_none(self, hint: &str) -> Self;
+}
+
+impl HintIfNone for Diagnostic {
+    fn with_hint_if_none(self, hint: &str) -> Self {
+        if self.hint.is_some() { self } else { self.with_hint(hint) }
+    }
+}

@@ -1,0 +1,287 @@
+//! The compiled form: one flat array of stack-machine instructions with a parallel array of
+//! source spans, and tables saying which chunk of it each record, handler, state, rule and role
+//! runs. Compact, cheap to clone, and free of the syntax tree.
+
+use std::sync::Arc;
+
+use tactica_engine::Value;
+use tactica_stdlib::Api;
+
+use crate::ast::BinOp;
+use crate::lexer::Span;
+
+/// One instruction. Chunks end with [`Op::Return`], which returns the top of the stack (or nil).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Op {
+    /// Push constant `n`.
+    Const(u32),
+    /// Push nil.
+    Nil,
+    /// Push a local.
+    LoadLocal(u32),
+    /// Pop into a local.
+    StoreLocal(u32),
+    /// Push an engine global.
+    LoadGlobal(u32),
+    /// Push a fact of working memory.
+    LoadFact(u32),
+    /// Pop into a fact of working memory.
+    StoreFact(u32),
+    /// Pop a value and set the attribute named by constant `n` (checked against the schema).
+    SetAttribute(u32),
+    /// Call host function `f` with the top `argc` values; push its result.
+    Call {
+        /// The function's index in the API.
+        f: u32,
+        /// How many arguments.
+        argc: u8,
+    },
+    /// Drop the top value.
+    Pop,
+    /// Logical not.
+    Not,
+    /// Negate a number.
+    Neg,
+    /// Replace the top value by its truthiness.
+    ToBool,
+    /// A binary operator (not `and`/`or`, which compile to jumps).
+    Binary(BinOp),
+    /// Jump.
+    Jump(u32),
+    /// Pop; jump when falsy.
+    JumpIfFalse(u32),
+    /// Edge detector `n`: in edge mode, replace the condition on top by "it just became true".
+    Edge(u32),
+    /// Pop `n` lines and say one picked with the world's generator.
+    SayOneOf(u32),
+    /// Send the signal named by constant `n` in the current scope.
+    Signal(u32),
+    /// Wait for the signal named by constant `n` in the current scope.
+    Wait(u32),
+    /// Pop a value; push whether backward chaining proves fact `n` has it.
+    Prove(u32),
+    /// Return the top of the stack (nil when empty).
+    Return,
+}
+
+/// A compiled classic record or creature block.
+#[derive(Debug, Clone)]
+pub struct RecordCode {
+    /// `CREATURE=n` of a classic record.
+    pub creature: Option<i64>,
+    /// The kind of a `creature Kind { … }` block.
+    pub kind: Option<String>,
+    /// Its chunk.
+    pub entry: u32,
+}
+
+/// What a handler reacts to, compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HandlerEvent {
+    /// Spawn (and reload).
+    Spawn,
+    /// Think tick.
+    Think,
+    /// Every tick.
+    Tick,
+    /// Encounter.
+    Encounter,
+    /// Hear.
+    Hear,
+    /// Every tick, when the condition chunk just became true (`on enter`, `when`).
+    Edge {
+        /// The condition chunk.
+        cond: u32,
+        /// Its edge detector.
+        slot: u32,
+    },
+}
+
+/// A compiled handler.
+#[derive(Debug, Clone)]
+pub struct HandlerCode {
+    /// What it reacts to.
+    pub event: HandlerEvent,
+    /// Fires at most once per instance: the index of its once flag.
+    pub once: Option<u32>,
+    /// Its body chunk.
+    pub entry: u32,
+}
+
+/// A compiled state.
+#[derive(Debug, Clone)]
+pub struct StateCode {
+    /// Its name.
+    pub name: String,
+    /// Entry chunk.
+    pub entry: Option<u32>,
+    /// Tick chunk.
+    pub tick: Option<u32>,
+    /// Exit chunk.
+    pub exit: Option<u32>,
+    /// Ordered transitions: (condition chunk or always, target state index).
+    pub transitions: Vec<(Option<u32>, usize)>,
+}
+
+/// A compiled state machine.
+#[derive(Debug, Clone)]
+pub struct MachineCode {
+    /// Its name.
+    pub name: String,
+    /// The initial state's index.
+    pub initial: usize,
+    /// Its states.
+    pub states: Vec<StateCode>,
+}
+
+/// Conflict resolution: which of the matching rules fires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Strategy {
+    /// The first in authoring order.
+    First,
+    /// The highest weight; ties go to the first in authoring order (reference 002c L5712).
+    Weight,
+    /// One at random, from the world's generator.
+    Random,
+}
+
+/// What a rule's condition reads (its refraction key is the values of these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Read {
+    /// A fact.
+    Fact(u32),
+    /// A global.
+    Global(u32),
+}
+
+/// A compiled rule.
+#[derive(Debug, Clone)]
+pub struct RuleCode {
+    /// Its name (`#n` when unnamed).
+    pub name: String,
+    /// Its weight.
+    pub weight: i64,
+    /// The if-part chunk.
+    pub cond: u32,
+    /// The then-part chunk.
+    pub then: u32,
+    /// What the if-part reads, sorted.
+    pub reads: Vec<Read>,
+    /// The if-part as a conjunction of `fact == constant`, when it is one (for backward chaining).
+    pub conjuncts: Option<Vec<(u32, Value)>>,
+    /// The `fact = constant` assignments of the then-part (for backward chaining).
+    pub asserts: Vec<(u32, Value)>,
+}
+
+/// A compiled rule system.
+#[derive(Debug, Clone)]
+pub struct RulesCode {
+    /// Its name.
+    pub name: String,
+    /// Its conflict resolution.
+    pub strategy: Strategy,
+    /// Its facts: (fact id, initial-value chunk).
+    pub facts: Vec<(u32, u32)>,
+    /// Its rules, in authoring order.
+    pub rules: Vec<RuleCode>,
+}
+
+/// A compiled sequence.
+#[derive(Debug, Clone)]
+pub struct SequenceCode {
+    /// Its name.
+    pub name: String,
+    /// Its roles: (name, chunk).
+    pub roles: Vec<(String, u32)>,
+}
+
+/// A checked, compiled script: everything the VM needs, nothing of the syntax tree.
+#[derive(Debug, Clone)]
+pub struct Script {
+    /// The file name (for run-time error positions).
+    pub file: String,
+    /// The source (for run-time error positions).
+    pub(crate) src: Arc<str>,
+    /// The API it was checked against; calls index into it.
+    pub(crate) api: Arc<Api>,
+    /// All instructions.
+    pub(crate) code: Vec<Op>,
+    /// The span of each instruction.
+    pub(crate) spans: Vec<Span>,
+    /// Constants.
+    pub(crate) consts: Vec<Value>,
+    /// Locals a frame needs.
+    pub(crate) n_locals: u32,
+    /// Edge detectors an instance needs.
+    pub(crate) n_edges: u32,
+    /// Once flags an instance needs.
+    pub(crate) n_once: u32,
+    /// Fact names, by id.
+    pub(crate) facts: Vec<String>,
+    /// The top-level statements' chunk.
+    pub(crate) main: Option<u32>,
+    /// Whether the top level sets attributes (so it also runs at spawn in a behaviour file).
+    pub(crate) records: Vec<RecordCode>,
+    /// Handlers.
+    pub(crate) handlers: Vec<HandlerCode>,
+    /// State machines.
+    pub(crate) machines: Vec<MachineCode>,
+    /// Rule systems.
+    pub(crate) rules: Vec<RulesCode>,
+    /// Sequences.
+    pub(crate) sequences: Vec<SequenceCode>,
+}
+
+impl Script {
+    /// How many instructions it compiled to.
+    pub fn len(&self) -> usize {
+        self.code.len()
+    }
+
+    /// Whether it compiled to nothing.
+    pub fn is_empty(&self) -> bool {
+        self.main.is_none()
+            && self.records.is_empty()
+            && self.handlers.is_empty()
+            && self.machines.is_empty()
+            && self.rules.is_empty()
+            && self.sequences.is_empty()
+    }
+
+    /// The names of its sequences.
+    pub fn sequence_names(&self) -> impl Iterator<Item = &str> {
+        self.sequences.iter().map(|s| s.name.as_str())
+    }
+
+    /// The roles of a sequence.
+    pub fn roles(&self, sequence: &str) -> Vec<&str> {
+        self.sequences
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(sequence))
+            .map(|s| s.roles.iter().map(|(r, _)| r.as_str()).collect())
+            .unwrap_or_default()
+    }
+
+    /// The instructions as text, one per line (what `tactica dump ir` prints).
+    pub fn disassemble(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        for (i, op) in self.code.iter().enumerate() {
+            let detail = match op {
+                Op::Const(n) | Op::SetAttribute(n) | Op::Signal(n) | Op::Wait(n) => {
+                    format!("  ; {}", self.consts.get(*n as usize).map(|v| format!("{v:?}")).unwrap_or_default())
+                }
+                Op::Call { f, .. } => format!("  ; {}", self.api.function(*f as usize).map_or("?", |h| h.name)),
+                Op::LoadGlobal(g) => {
+                    format!("  ; {}", self.api.global_at(*g as usize).map_or("?", |g| g.name.as_str()))
+                }
+                Op::LoadFact(f) | Op::StoreFact(f) | Op::Prove(f) => {
+                    format!("  ; {}", self.facts.get(*f as usize).map_or("?", String::as_str))
+                }
+                _ => String::new(),
+            };
+            let _ = writeln!(out, "{i:4} {op:?}{detail}");
+        }
+        out
+    }
+}

@@ -1,0 +1,237 @@
+//! Diagnostics are data: the parser and checker emit [`Diagnostic`]s, and this one module turns
+//! them into ariadne reports (file:line:column, a labelled span, a hint, a stable code).
+
+use std::fmt;
+
+use ariadne::{Config, IndexType, Label, Report, ReportKind, Source};
+
+use crate::lexer::Span;
+
+/// How bad it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// The script is refused (`tactica check` exits 1).
+    Error,
+    /// The script runs, but probably not as meant.
+    Warning,
+}
+
+macro_rules! codes {
+    ($($variant:ident = $code:literal, $level:ident, $explain:literal;)*) => {
+        /// A stable diagnostic code. The number never changes meaning; `explain` says what it is.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Code {
+            $(#[doc = $explain] $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in number order.
+            pub const ALL: &[Code] = &[$(Code::$variant,)*];
+
+            /// `E0001` …
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)* }
+            }
+
+            /// Whether it is an error or a warning.
+            pub fn level(self) -> Level {
+                match self { $(Code::$variant => Level::$level,)* }
+            }
+
+            /// What the code means and how to fix it (what `tactica explain` prints).
+            pub fn explain(self) -> &'static str {
+                match self { $(Code::$variant => $explain,)* }
+            }
+
+            /// The code with this name (`E0013`), if there is one.
+            pub fn parse(name: &str) -> Option<Code> {
+                Code::ALL.iter().copied().find(|c| c.as_str().eq_ignore_ascii_case(name))
+            }
+        }
+    };
+}
+
+codes! {
+    Syntax = "E0001", Error, "The parser expected something else here. Blocks are `BEGIN … END`, `begin … end` or `{ … }`; statements end with `;`.";
+    UnknownCharacter = "E0002", Error, "A character that is not part of the language (only letters, digits, `_`, operators, brackets and `\"` strings are).";
+    UnterminatedString = "E0003", Error, "A string's closing `\"` is missing. Strings may span lines, so the string runs to the end of the file.";
+    NumberTooLarge = "E0004", Error, "Whole numbers must fit in 64 bits.";
+    UnknownName = "E0010", Error, "The name is not a global, a value, a fact or a local. Names are case-insensitive; a scenario may declare more names.";
+    UnknownFunction = "E0011", Error, "No host function has this name. The stdlib's table lists every function (`tactica docs`).";
+    UnknownAttribute = "E0012", Error, "Attribute scripts may only set attributes the schema declares (INTELLIGENCE, STRENGTH, SPEED …).";
+    WrongArity = "E0013", Error, "The function takes another number of arguments.";
+    ArgumentType = "E0014", Error, "An argument has the wrong type (a sound where a trap is expected, a string where a number is).";
+    CompareMismatch = "E0015", Error, "The two sides can never be equal: they are values of different families (a weapon and a place).";
+    NotANumber = "E0016", Error, "Ordering and arithmetic need numbers on both sides.";
+    NoValue = "E0017", Error, "An action returns nothing, so it cannot be used as a value or condition.";
+    UselessStatement = "E0018", Error, "The statement computes a value and throws it away; call an action, or use the value in an `if`.";
+    ReadOnlyGlobal = "E0019", Error, "Engine globals are set by the game, never by scripts (reference 002b §4.3).";
+    AttributeRange = "E0020", Error, "The value lies outside the attribute's legal range; scripts are never trusted (reference 002b L3861).";
+    AttributeType = "E0021", Error, "The attribute holds another type of value.";
+    DuplicateCreature = "E0031", Error, "Two blocks configure the same creature; only one would win.";
+    DuplicateAttribute = "E0032", Warning, "The attribute is set twice in the same record; the first value is overwritten.";
+    DuplicateState = "E0040", Error, "Two states of one machine have the same name.";
+    UnknownState = "E0041", Error, "The transition goes to a state the machine does not have.";
+    UnreachableState = "E0042", Warning, "No transition leads to this state from the initial state, so it never runs.";
+    EmptyMachine = "E0043", Error, "A state machine needs at least one state.";
+    ShadowedTransition = "E0045", Warning, "An unconditional transition comes first, so the transitions after it are never taken.";
+    DuplicateRule = "E0050", Error, "Two rules of one rule system have the same name.";
+    UnknownStrategy = "E0051", Error, "Conflict resolution is `first` (authoring order), `weight` (highest weight, ties to the first) or `random`.";
+    DuplicateFact = "E0052", Error, "A fact is declared twice in one rule system.";
+    UnknownFact = "E0055", Error, "`prove` and rule assignments need a fact of the file's rule systems.";
+    DuplicateRole = "E0060", Error, "Two roles of one sequence have the same name.";
+    WaitWithoutSignal = "E0061", Error, "No role of the sequence sends this signal, so the wait would block forever.";
+    UnusedSignal = "E0062", Warning, "The signal is sent but no role of the sequence waits for it.";
+    EmptySequence = "E0064", Error, "A sequence needs at least one role.";
+    UnknownEvent = "E0070", Error, "Handlers react to `spawn`, `think`, `tick`, `encounter`, `hear`, or `enter` a place.";
+    UnknownPlace = "E0071", Error, "`on enter` takes a cell `(x, y)` or a declared place.";
+    EmptyChoice = "E0080", Error, "`say one of [...]` needs at least one line.";
+    DivisionByZero = "E0083", Error, "Dividing by the constant 0.";
+    BudgetExceeded = "E0100", Error, "The script ran more steps than its budget allows in one call (an endless loop?); it was stopped for this tick.";
+    HostError = "E0101", Error, "A host function refused its arguments at run time.";
+    RuntimeType = "E0102", Error, "A value of the wrong type reached an operator at run time.";
+    RuntimeDivision = "E0103", Error, "Division by zero at run time.";
+    NoSuchSequence = "E0104", Error, "The host asked for a sequence or role the script does not have.";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One finding about a script: a code, a message, the span it is about with a label, more
+/// labelled spans, and a hint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// The stable code.
+    pub code: Code,
+    /// The headline.
+    pub message: String,
+    /// Where.
+    pub span: Span,
+    /// What to say at the span.
+    pub label: String,
+    /// Other places that matter, with what to say there.
+    pub notes: Vec<(Span, String)>,
+    /// How to fix it.
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic of `code` at `span`.
+    pub fn new(code: Code, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
+        Diagnostic { code, message: message.into(), span, label: label.into(), notes: vec![], hint: None }
+    }
+
+    /// Adds a hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// Adds a "did you mean" hint when there is a suggestion.
+    pub fn suggest(self, suggestion: Option<&str>) -> Self {
+        match suggestion {
+            Some(s) => self.with_hint(format!("did you mean `{s}`?")),
+            None => self,
+        }
+    }
+
+    /// Adds another labelled span.
+    pub fn with_note(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.notes.push((span, label.into()));
+        self
+    }
+
+    /// Error or warning.
+    pub fn level(&self) -> Level {
+        self.code.level()
+    }
+
+    /// Whether it is an error.
+    pub fn is_error(&self) -> bool {
+        self.level() == Level::Error
+    }
+
+    /// The 1-based line and column of the span's start in `src`.
+    pub fn line_col(&self, src: &str) -> (u32, u32) {
+        line_col(src, self.span.start)
+    }
+}
+
+/// The 1-based line and column (in characters) of byte offset `at` in `src`.
+pub fn line_col(src: &str, at: usize) -> (u32, u32) {
+    let at = at.min(src.len());
+    let before = src.get(..at).unwrap_or(src);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (u32::try_from(line).unwrap_or(u32::MAX), u32::try_from(col).unwrap_or(u32::MAX))
+}
+
+/// Renders diagnostics as ariadne reports, the way `tactica check` prints them. `color` adds ANSI
+/// colours (off for snapshots and pipes).
+pub fn render(file: &str, src: &str, diagnostics: &[Diagnostic], color: bool) -> String {
+    let mut out = Vec::new();
+    for d in diagnostics {
+        let kind = match d.level() {
+            Level::Error => ReportKind::Error,
+            Level::Warning => ReportKind::Warning,
+        };
+        let clamp = |s: &Span| {
+            let start = s.start.min(src.len());
+            start..s.end.clamp(start, src.len())
+        };
+        let mut report = Report::build(kind, (file, clamp(&d.span)))
+            .with_config(Config::default().with_color(color).with_index_type(IndexType::Byte))
+            .with_code(d.code)
+            .with_message(&d.message)
+            .with_label(Label::new((file, clamp(&d.span))).with_message(&d.label));
+        for (span, label) in &d.notes {
+            report = report.with_label(Label::new((file, clamp(span))).with_message(label));
+        }
+        if let Some(hint) = &d.hint {
+            report = report.with_help(hint);
+        }
+        // Writing into a Vec cannot fail; a failure would only lose this report's text.
+        let _ = report.finish().write((file, Source::from(src)), &mut out);
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_unique_and_parse_back() {
+        let mut seen: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        let n = seen.len();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), n);
+        assert_eq!(Code::parse("e0013"), Some(Code::WrongArity));
+        assert_eq!(Code::parse("E9999"), None);
+    }
+
+    #[test]
+    fn line_and_column_are_one_based() {
+        let src = "ab\ncdé\nf";
+        assert_eq!(line_col(src, 0), (1, 1));
+        assert_eq!(line_col(src, 4), (2, 2));
+        assert_eq!(line_col(src, src.len()), (3, 2));
+        assert_eq!(line_col(src, 999), (3, 2));
+    }
+
+    #[test]
+    fn a_report_names_file_line_column_code_and_hint() {
+        let src = "INTELIGENCE=20;\n";
+        let d = Diagnostic::new(Code::UnknownAttribute, 0..11, "unknown attribute `INTELIGENCE`", "not in the schema")
+            .suggest(Some("INTELLIGENCE"));
+        let text = render("troll.tac", src, &[d], false);
+        assert!(text.contains("[E0012] Error: unknown attribute `INTELIGENCE`"), "{text}");
+        assert!(text.contains("troll.tac:1:1"), "{text}");
+        assert!(text.contains("did you mean `INTELLIGENCE`?"), "{text}");
+    }
+}

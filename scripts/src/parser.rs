@@ -1,0 +1,408 @@
+//! The parser: tokens to a [`Program`], with chumsky. It recovers from errors — a broken
+//! statement is skipped to its `;`, a broken parenthesis to its `)`, a broken item to the next
+//! one — so every error of a file is reported in one go, and the tree still holds everything
+//! that did parse.
+//!
+//! The grammar accepts every script of reference 002b §4 as printed (§4.9 lists its syntax):
+//! conditions in `( )`, `{ }` or bare; bodies as `BEGIN … END`, `begin … end`, `{ … }` or one
+//! statement; `END` closing both blocks and classic `CREATURE=…;` records.
+
+use chumsky::input::ValueInput;
+use chumsky::prelude::*;
+
+use crate::ast::*;
+use crate::lexer::{Token, unquote};
+
+/// The parser's error type.
+pub(crate) type ParseError<'t, 's> = Rich<'t, Token<'s>, SimpleSpan>;
+type Extra<'t, 's> = extra::Err<ParseError<'t, 's>>;
+
+fn range(s: SimpleSpan) -> std::ops::Range<usize> {
+    s.into_range()
+}
+
+/// A contextual keyword: an identifier spelled `word` in any case.
+fn kw<'t, 's: 't, I>(word: &'static str) -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    any()
+        .filter(move |t: &Token<'s>| matches!(t, Token::Ident(s) if s.eq_ignore_ascii_case(word)))
+        .ignored()
+        .labelled(word)
+}
+
+fn ident<'t, 's: 't, I>() -> impl Parser<'t, I, Name, Extra<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    select! { Token::Ident(s) => s }
+        .map_with(|s: &str, e| Name { text: s.to_owned(), span: range(e.span()) })
+        .labelled("a name")
+}
+
+/// A possibly dotted name: `creature.state`.
+fn dotted<'t, 's: 't, I>() -> impl Parser<'t, I, Name, Extra<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    ident().separated_by(just(Token::Dot)).at_least(1).collect::<Vec<Name>>().map_with(|parts, e| Name {
+        text: parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join("."),
+        span: range(e.span()),
+    })
+}
+
+fn semi<'t, 's: 't, I>() -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    just(Token::Semi).ignored().labelled("`;`")
+}
+
+/// Expressions, loosest first: `or`, `and`, `not`, comparisons (not chained), `+ -`, `* / %`,
+/// unary `-`, atoms.
+pub(crate) fn expr<'t, 's: 't, I>() -> impl Parser<'t, I, Expr, Extra<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    recursive(|expr| {
+        let literal = select! {
+            Token::Int(n) => ExprKind::Int(n),
+            Token::Float(x) => ExprKind::Float(x),
+            Token::Str(s) => ExprKind::Str(unquote(s)),
+            Token::True => ExprKind::Bool(true),
+            Token::False => ExprKind::Bool(false),
+        }
+        .map_with(|kind, e| Expr { kind, span: range(e.span()) });
+
+        let args = expr
+            .clone()
+            .separated_by(just(Token::Comma))
+            .allow_trailing()
+            .collect::<Vec<Expr>>()
+            .delimited_by(just(Token::LParen), just(Token::RParen));
+
+        let prove = kw("prove")
+            .ignore_then(
+                dotted()
+                    .then_ignore(just(Token::Eq))
+                    .then(expr.clone())
+                    .delimited_by(just(Token::LParen), just(Token::RParen)),
+            )
+            .map_with(|(fact, value), e| Expr {
+                kind: ExprKind::Prove { fact, value: Box::new(value) },
+                span: range(e.span()),
+            });
+
+        let name_or_call = dotted().then(args.or_not()).map_with(|(name, args), e| Expr {
+            kind: match args {
+                Some(args) => ExprKind::Call { name, args },
+                None => ExprKind::Name(name),
+            },
+            span: range(e.span()),
+        });
+
+        let paren = expr.clone().delimited_by(just(Token::LParen), just(Token::RParen));
+
+        let atom = choice((literal, prove, name_or_call, paren))
+            .recover_with(via_parser(nested_delimiters(
+                Token::LParen,
+                Token::RParen,
+                [(Token::LBracket, Token::RBracket), (Token::LBrace, Token::RBrace)],
+                |span| Expr { kind: ExprKind::Error, span: range(span) },
+            )))
+            .labelled("an expression")
+            .boxed();
+
+        let neg = just(Token::Minus).map_with(|_, e| range(e.span())).repeated().foldr_with(atom, |op_span, rhs, e| {
+            let _ = op_span;
+            Expr { kind: ExprKind::Unary { op: UnOp::Neg, expr: Box::new(rhs) }, span: range(e.span()) }
+        });
+
+        let bin = |lhs: Expr, (op, rhs): (BinOp, Expr), span: SimpleSpan| Expr {
+            kind: ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) },
+            span: range(span),
+        };
+
+        let product_op = choice((
+            just(Token::Star).to(BinOp::Mul),
+            just(Token::Slash).to(BinOp::Div),
+            just(Token::Percent).to(BinOp::Rem),
+        ));
+        let product = neg.clone().foldl_with(product_op.then(neg).repeated(), move |a, b, e| bin(a, b, e.span()));
+
+        let sum_op = choice((just(Token::Plus).to(BinOp::Add), just(Token::Minus).to(BinOp::Sub)));
+        let sum = product.clone().foldl_with(sum_op.then(product).repeated(), move |a, b, e| bin(a, b, e.span()));
+
+        let cmp_op = choice((
+            just(Token::Eq).to(BinOp::Eq),
+            just(Token::Ne).to(BinOp::Ne),
+            just(Token::Le).to(BinOp::Le),
+            just(Token::Ge).to(BinOp::Ge),
+            just(Token::Lt).to(BinOp::Lt),
+            just(Token::Gt).to(BinOp::Gt),
+        ));
+        let compare = sum.clone().then(cmp_op.then(sum).or_not()).map_with(move |(a, rest), e| match rest {
+            Some(b) => bin(a, b, e.span()),
+            None => a,
+        });
+
+        let not = just(Token::Not).repeated().foldr_with(compare, |_, rhs, e| Expr {
+            kind: ExprKind::Unary { op: UnOp::Not, expr: Box::new(rhs) },
+            span: range(e.span()),
+        });
+
+        let and = not
+            .clone()
+            .foldl_with(just(Token::And).to(BinOp::And).then(not).repeated(), move |a, b, e| bin(a, b, e.span()));
+        and.clone()
+            .foldl_with(just(Token::Or).to(BinOp::Or).then(and).repeated(), move |a, b, e| bin(a, b, e.span()))
+            .boxed()
+    })
+}
+
+/// Statements; `body` is a block or a single statement.
+pub(crate) fn stmt<'t, 's: 't, I>() -> impl Parser<'t, I, Stmt, Extra<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    recursive(|stmt| {
+        let block = block_of(stmt.clone());
+        let body = block.clone().or(stmt.clone().map(|s| vec![s]));
+        let cond = expr().delimited_by(just(Token::LBrace), just(Token::RBrace)).or(expr());
+
+        let if_ = just(Token::If)
+            .ignore_then(cond.clone())
+            .then(body.clone())
+            .then(just(Token::Else).ignore_then(body.clone()).or_not())
+            .map(|((cond, then), otherwise)| StmtKind::If { cond, then, otherwise });
+        let while_ = just(Token::While)
+            .ignore_then(cond.clone())
+            .then(body.clone())
+            .map(|(cond, body)| StmtKind::While { cond, body });
+        let repeat = just(Token::Repeat)
+            .ignore_then(expr())
+            .then(body.clone())
+            .map(|(count, body)| StmtKind::Repeat { count, body });
+        let let_ = just(Token::Let)
+            .ignore_then(ident())
+            .then_ignore(just(Token::Assign))
+            .then(expr())
+            .then_ignore(semi())
+            .map(|(name, value)| StmtKind::Let { name, value });
+        let say_one_of = kw("say")
+            .then(kw("one"))
+            .then(kw("of"))
+            .ignore_then(
+                expr()
+                    .separated_by(just(Token::Comma))
+                    .allow_trailing()
+                    .collect::<Vec<Expr>>()
+                    .delimited_by(just(Token::LBracket), just(Token::RBracket)),
+            )
+            .then_ignore(semi())
+            .map(StmtKind::SayOneOf);
+        let signal = kw("signal").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Signal);
+        let wait = kw("wait").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Wait);
+        let assign = dotted()
+            .then_ignore(just(Token::Assign))
+            .then(expr())
+            .then_ignore(semi())
+            .map(|(target, value)| StmtKind::Assign { target, value });
+        let expr_stmt = expr().then_ignore(semi()).map(StmtKind::Expr);
+
+        choice((if_, while_, repeat, let_, say_one_of, signal, wait, assign, expr_stmt))
+            .map_with(|kind, e| Stmt { kind, span: range(e.span()) })
+            .recover_with(skip_until(
+                none_of([Token::End, Token::RBrace, Token::Semi]).ignored(),
+                just(Token::Semi).ignored(),
+                || Stmt { kind: StmtKind::Error, span: 0..0 },
+            ))
+            .labelled("a statement")
+            .boxed()
+    })
+}
+
+/// `BEGIN stmts END`, `begin stmts end` or `{ stmts }`.
+fn block_of<'t, 's: 't, I>(
+    stmt: impl Parser<'t, I, Stmt, Extra<'t, 's>> + Clone,
+) -> impl Parser<'t, I, Vec<Stmt>, Extra<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    let stmts = stmt.repeated().collect::<Vec<Stmt>>();
+    choice((
+        stmts.clone().delimited_by(just(Token::Begin), just(Token::End)),
+        stmts.delimited_by(just(Token::LBrace), just(Token::RBrace)).recover_with(via_parser(nested_delimiters(
+            Token::LBrace,
+            Token::RBrace,
+            [(Token::LParen, Token::RParen), (Token::LBracket, Token::RBracket)],
+            |_| Vec::new(),
+        ))),
+    ))
+    .labelled("a block")
+}
+
+enum StateMember {
+    Entry(Vec<Stmt>),
+    Tick(Vec<Stmt>),
+    Exit(Vec<Stmt>),
+    Go(Transition),
+}
+
+enum RulesMember {
+    Strategy(Name),
+    Fact(Fact),
+    Rule(Rule),
+}
+
+enum MachineMember {
+    Initial(Name),
+    State(State),
+}
+
+/// A whole file.
+pub(crate) fn program<'t, 's: 't, I>() -> impl Parser<'t, I, Program, Extra<'t, 's>>
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    let stmt = stmt();
+    let block = block_of(stmt.clone());
+    let body = block.clone().or(stmt.clone().map(|s| vec![s]));
+    let cond = expr().delimited_by(just(Token::LBrace), just(Token::RBrace)).or(expr());
+
+    let record = select! { Token::Ident(s) if s.eq_ignore_ascii_case("creature") => s }
+        .map_with(|s: &str, e| Name { text: s.to_owned(), span: range(e.span()) })
+        .then_ignore(just(Token::Assign))
+        .then(expr())
+        .then_ignore(semi())
+        .then(stmt.clone().repeated().collect::<Vec<Stmt>>())
+        .then_ignore(just(Token::End))
+        .then_ignore(semi().or_not())
+        .map(|((header, creature), body)| ItemKind::Record { header, creature, body });
+
+    let creature =
+        kw("creature").ignore_then(ident()).then(block.clone()).map(|(kind, body)| ItemKind::Creature { kind, body });
+
+    let place = choice((
+        expr()
+            .then_ignore(just(Token::Comma))
+            .then(expr())
+            .delimited_by(just(Token::LParen), just(Token::RParen))
+            .map(|(x, y)| PlaceRef::Cell(x, y)),
+        ident().map(PlaceRef::Named),
+    ));
+    let event = choice((kw("enter").ignore_then(place).map(Event::Enter), ident().map(Event::Named)));
+    let handler = just(Token::Once)
+        .or_not()
+        .then(choice((
+            just(Token::On).ignore_then(event),
+            just(Token::When).ignore_then(cond.clone()).map(Event::When),
+        )))
+        .then(body.clone())
+        .map(|((once, event), body)| ItemKind::Handler { once: once.is_some(), event, body });
+
+    let transition = just(Token::When)
+        .ignore_then(expr())
+        .or_not()
+        .then_ignore(just(Token::Arrow))
+        .then(ident())
+        .then_ignore(semi())
+        .map_with(|(cond, target), e| StateMember::Go(Transition { cond, target, span: range(e.span()) }));
+    let state_member = choice((
+        kw("entry").ignore_then(block.clone()).map(StateMember::Entry),
+        kw("tick").ignore_then(block.clone()).map(StateMember::Tick),
+        kw("exit").ignore_then(block.clone()).map(StateMember::Exit),
+        transition,
+    ));
+    let state = kw("state")
+        .ignore_then(ident())
+        .then(state_member.repeated().collect::<Vec<_>>().delimited_by(just(Token::LBrace), just(Token::RBrace)))
+        .map(|(name, members)| {
+            let mut s = State { name, entry: vec![], tick: vec![], exit: vec![], transitions: vec![] };
+            for m in members {
+                match m {
+                    StateMember::Entry(b) => s.entry.extend(b),
+                    StateMember::Tick(b) => s.tick.extend(b),
+                    StateMember::Exit(b) => s.exit.extend(b),
+                    StateMember::Go(t) => s.transitions.push(t),
+                }
+            }
+            s
+        });
+    let machine = kw("machine")
+        .ignore_then(ident())
+        .then(
+            choice((
+                kw("initial").ignore_then(ident()).then_ignore(semi()).map(MachineMember::Initial),
+                state.map(MachineMember::State),
+            ))
+            .repeated()
+            .collect::<Vec<_>>()
+            .delimited_by(just(Token::LBrace), just(Token::RBrace)),
+        )
+        .map(|(name, members)| {
+            let mut m = Machine { name, initial: None, states: vec![] };
+            for member in members {
+                match member {
+                    MachineMember::Initial(n) => m.initial = Some(n),
+                    MachineMember::State(s) => m.states.push(s),
+                }
+            }
+            ItemKind::Machine(m)
+        });
+
+    let weight = kw("weight").ignore_then(
+        just(Token::Minus)
+            .or_not()
+            .then(select! { Token::Int(n) => n })
+            .map_with(|(neg, n), e| (if neg.is_some() { -n } else { n }, range(e.span()))),
+    );
+    let rule = kw("rule")
+        .ignore_then(ident())
+        .or_not()
+        .then(weight.or_not())
+        .then_ignore(just(Token::When))
+        .then(expr())
+        .then_ignore(just(Token::Then))
+        .then(body.clone())
+        .map_with(|(((name, weight), cond), then), e| {
+            RulesMember::Rule(Rule { name, weight, cond, then, span: range(e.span()) })
+        });
+    let rules_member = choice((
+        kw("strategy").ignore_then(ident()).then_ignore(semi()).map(RulesMember::Strategy),
+        kw("fact")
+            .ignore_then(ident())
+            .then_ignore(just(Token::Assign))
+            .then(expr())
+            .then_ignore(semi())
+            .map(|(name, init)| RulesMember::Fact(Fact { name, init })),
+        rule,
+    ));
+    let rules = kw("rules")
+        .ignore_then(ident())
+        .then(rules_member.repeated().collect::<Vec<_>>().delimited_by(just(Token::LBrace), just(Token::RBrace)))
+        .map(|(name, members)| {
+            let mut r = Rules { name, strategy: None, facts: vec![], rules: vec![] };
+            for m in members {
+                match m {
+                    RulesMember::Strategy(s) => r.strategy = Some(s),
+                    RulesMember::Fact(f) => r.facts.push(f),
+                    RulesMember::Rule(rule) => r.rules.push(rule),
+                }
+            }
+            ItemKind::Rules(r)
+        });
+
+    let role = kw("role").ignore_then(ident()).then(block.clone()).map(|(name, body)| Role { name, body });
+    let sequence = kw("sequence")
+        .ignore_then(ident())
+        .then(role.repeated().collect::<Vec<_>>().delimited_by(just(Token::LBrace), just(Token::RBrace)))
+        .map(|(name, roles)| ItemKind::Sequence(Sequence { name, roles }));
+
+    let item = choice((record, creature, handler, machine, rules, sequence, stmt.map(ItemKind::Stmt)))
+        .map_with(|kind, e| Item { kind, span: range(e.span()) })
+        .recover_with(skip_then_retry_until(any().ignored(), end()));
+
+    item.repeated().collect::<Vec<Item>>().then_ignore(end()).map(|items| Program { items })
+}

@@ -1,0 +1,393 @@
+//! Running a compiled script for a host: per-entity [`Instance`] state, the triggers a host fires
+//! ([`Trigger`]), and what each kind of script does on each of them (DESIGN.md, "When scripts
+//! run"; the table is repeated in `docs/tac.md`).
+
+use tactica_engine::world::{Command, CommandBuffer, EntityId, World, WorldRng};
+use tactica_engine::{Table, Value};
+use tactica_stdlib::{ActionMode, ScriptCtx, ScriptLimits};
+
+use crate::code::{HandlerEvent, Script};
+use crate::diagnostics::Code;
+use crate::vm::{RuntimeError, Vm};
+
+/// What a file is attached to an entity as; it decides when the top-level statements run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScriptKind {
+    /// Attribute scripts: the top level runs at spawn (and on reload).
+    Attributes,
+    /// Behaviour scripts: the top level runs on every think tick.
+    Behaviour,
+    /// Dialogue and taunts: the top level runs on `encounter` and `hear`.
+    Dialogue,
+    /// Events, traps and ambience: the top level runs every tick, each top-level `if` firing on
+    /// the rising edge of its condition.
+    Events,
+}
+
+/// Why the host runs a script now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trigger {
+    /// The entity spawned, or the file was reloaded.
+    Spawn,
+    /// The entity's think tick.
+    Think,
+    /// Every tick.
+    Tick,
+    /// The player came into range or view.
+    Encounter,
+    /// The player typed text; the host puts it in [`ScriptCtx::heard`].
+    Hear,
+}
+
+/// The state one script keeps for one entity. It lives with the host, outside the code, so it
+/// survives a hot reload ([`Instance::migrate`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Instance {
+    /// Working memory, by fact id.
+    pub(crate) facts: Vec<Value>,
+    facts_ready: bool,
+    /// Edge detectors: the last value of each edge-triggered condition.
+    pub(crate) edges: Vec<bool>,
+    /// Whether each `once` handler has fired.
+    once: Vec<bool>,
+    /// Each machine's current state (none before its first think tick).
+    machines: Vec<Option<usize>>,
+    /// Per rule system, per rule: the values it last fired on (refraction).
+    pub(crate) refraction: Vec<Vec<Option<Vec<Value>>>>,
+    /// The free-form state table host functions use (say cooldowns, pattern anchors).
+    pub table: Table,
+}
+
+/// What a run did besides issuing commands.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunReport {
+    /// State-machine changes: (machine, from, to); `from` is empty when the machine starts.
+    pub state_changes: Vec<(String, String, String)>,
+    /// Rules fired, in order.
+    pub fired_rules: Vec<String>,
+    /// VM steps used.
+    pub steps: u64,
+}
+
+impl Instance {
+    /// A fact's current value.
+    pub fn fact(&self, script: &Script, name: &str) -> Option<&Value> {
+        let i = script.facts.iter().position(|f| f.eq_ignore_ascii_case(name))?;
+        self.facts.get(i)
+    }
+
+    /// Sets a fact (a scout reporting what it saw). Returns `false` if the script has no such fact.
+    pub fn set_fact(&mut self, script: &Script, name: &str, value: Value) -> bool {
+        let Some(i) = script.facts.iter().position(|f| f.eq_ignore_ascii_case(name)) else { return false };
+        if let Some(slot) = self.facts.get_mut(i) {
+            *slot = value;
+        }
+        true
+    }
+
+    /// The current state of a machine.
+    pub fn state<'s>(&self, script: &'s Script, machine: &str) -> Option<&'s str> {
+        let m = script.machines.iter().position(|m| m.name.eq_ignore_ascii_case(machine))?;
+        let s = (*self.machines.get(m)?)?;
+        Some(script.machines[m].states[s].name.as_str())
+    }
+
+    /// Carries the state over to a reloaded version of the script: facts and machine states by
+    /// name, the state table as is. Edge detectors and refraction start afresh for changed code.
+    pub fn migrate(&self, old: &Script, new: &Script) -> Instance {
+        let mut inst = new.instantiate();
+        for (name, value) in old.facts.iter().zip(&self.facts) {
+            inst.set_fact(new, name, value.clone());
+        }
+        inst.facts_ready = self.facts_ready;
+        for (m, state) in old.machines.iter().zip(&self.machines) {
+            let Some(s) = state else { continue };
+            let name = &m.states[*s].name;
+            if let Some(nm) = new.machines.iter().position(|x| x.name.eq_ignore_ascii_case(&m.name))
+                && let Some(ns) = new.machines[nm].states.iter().position(|x| x.name.eq_ignore_ascii_case(name))
+            {
+                inst.machines[nm] = Some(ns);
+            }
+        }
+        if old.code == new.code {
+            inst.edges.clone_from(&self.edges);
+            inst.once.clone_from(&self.once);
+        }
+        inst.table.clone_from(&self.table);
+        inst
+    }
+}
+
+impl Script {
+    /// Fresh state for one entity running this script.
+    pub fn instantiate(&self) -> Instance {
+        Instance {
+            facts: vec![Value::Nil; self.facts.len()],
+            facts_ready: false,
+            edges: vec![false; self.n_edges as usize],
+            once: vec![false; self.n_once as usize],
+            machines: vec![None; self.machines.len()],
+            refraction: self.rules.iter().map(|r| vec![None; r.rules.len()]).collect(),
+            table: Table::new(),
+        }
+    }
+
+    /// Runs what `trigger` means for a script of `kind` (see [`ScriptKind`]). On error the
+    /// commands this run issued are dropped and the error says where the script stopped.
+    pub fn run(
+        &self,
+        inst: &mut Instance,
+        kind: ScriptKind,
+        trigger: Trigger,
+        ctx: &mut ScriptCtx<'_>,
+        limits: ScriptLimits,
+    ) -> Result<RunReport, RuntimeError> {
+        if inst.facts.len() != self.facts.len() || inst.edges.len() != self.n_edges as usize {
+            *inst = self.instantiate();
+        }
+        let mark = ctx.commands.len();
+        let mut vm = Vm::new(self, limits);
+        let mut report = RunReport::default();
+        let result = self.run_inner(&mut vm, inst, kind, trigger, ctx, &mut report);
+        report.steps = vm.steps;
+        match result {
+            Ok(()) => {
+                ctx.finish();
+                Ok(report)
+            }
+            Err(e) => {
+                ctx.commands.truncate(mark);
+                Err(e)
+            }
+        }
+    }
+
+    fn run_inner(
+        &self,
+        vm: &mut Vm<'_>,
+        inst: &mut Instance,
+        kind: ScriptKind,
+        trigger: Trigger,
+        ctx: &mut ScriptCtx<'_>,
+        report: &mut RunReport,
+    ) -> Result<(), RuntimeError> {
+        if !inst.facts_ready {
+            inst.facts_ready = true;
+            for block in &self.rules {
+                for &(fact, init) in &block.facts {
+                    let v = vm.run(init, inst, ctx)?;
+                    if let Some(slot) = inst.facts.get_mut(fact as usize) {
+                        *slot = v;
+                    }
+                }
+            }
+        }
+        let top_runs = matches!(
+            (kind, trigger),
+            (ScriptKind::Attributes, Trigger::Spawn)
+                | (ScriptKind::Behaviour, Trigger::Think)
+                | (ScriptKind::Dialogue, Trigger::Encounter | Trigger::Hear)
+                | (ScriptKind::Events, Trigger::Tick)
+        );
+        if trigger == Trigger::Spawn {
+            self.run_records(vm, inst, ctx)?;
+        }
+        if top_runs && let Some(main) = self.main {
+            vm.edge_mode = kind == ScriptKind::Events;
+            let r = vm.run(main, inst, ctx);
+            vm.edge_mode = false;
+            r?;
+        }
+        for h in &self.handlers {
+            let due = match (h.event, trigger) {
+                (HandlerEvent::Spawn, Trigger::Spawn)
+                | (HandlerEvent::Think, Trigger::Think)
+                | (HandlerEvent::Tick, Trigger::Tick)
+                | (HandlerEvent::Encounter, Trigger::Encounter)
+                | (HandlerEvent::Hear, Trigger::Hear) => true,
+                (HandlerEvent::Edge { cond, slot }, Trigger::Tick) => {
+                    let now = vm.run(cond, inst, ctx)?.truthy();
+                    let was = std::mem::replace(&mut inst.edges[slot as usize], now);
+                    now && !was
+                }
+                _ => false,
+            };
+            if !due {
+                continue;
+            }
+            if let Some(o) = h.once {
+                if inst.once[o as usize] {
+                    continue;
+                }
+                inst.once[o as usize] = true;
+            }
+            vm.run(h.entry, inst, ctx)?;
+        }
+        if trigger == Trigger::Think {
+            for block in 0..self.rules.len() {
+                let fired = crate::rules::forward_chain(vm, block, inst, ctx)?;
+                report.fired_rules.extend(fired);
+            }
+            for m in 0..self.machines.len() {
+                self.step_machine(vm, m, inst, ctx, report)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Classic records whose `CREATURE` matches the entity's (all of them when it has none) and
+    /// creature blocks whose kind is the entity's kind.
+    fn run_records(&self, vm: &mut Vm<'_>, inst: &mut Instance, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+        let me = ctx.me();
+        let id = me.and_then(|e| e.attribute("CREATURE").as_i64());
+        let kind = me.map(|e| e.kind.clone()).unwrap_or_default();
+        for r in &self.records {
+            let applies = match (&r.kind, r.creature) {
+                (Some(k), _) => k.eq_ignore_ascii_case(&kind),
+                (None, Some(c)) => id.is_none_or(|id| id == c),
+                (None, None) => true,
+            };
+            if applies {
+                vm.run(r.entry, inst, ctx)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn step_machine(
+        &self,
+        vm: &mut Vm<'_>,
+        m: usize,
+        inst: &mut Instance,
+        ctx: &mut ScriptCtx<'_>,
+        report: &mut RunReport,
+    ) -> Result<(), RuntimeError> {
+        let machine = &self.machines[m];
+        let current = match inst.machines[m] {
+            None => {
+                let s = machine.initial;
+                self.enter(vm, m, s, inst, ctx)?;
+                report.state_changes.push((machine.name.clone(), String::new(), machine.states[s].name.clone()));
+                s
+            }
+            Some(s) => {
+                let mut next = s;
+                for &(cond, target) in &machine.states[s].transitions {
+                    let taken = match cond {
+                        Some(c) => vm.run(c, inst, ctx)?.truthy(),
+                        None => true,
+                    };
+                    if taken {
+                        next = target;
+                        break;
+                    }
+                }
+                if next != s {
+                    if let Some(exit) = machine.states[s].exit {
+                        vm.run(exit, inst, ctx)?;
+                    }
+                    self.enter(vm, m, next, inst, ctx)?;
+                    report.state_changes.push((
+                        machine.name.clone(),
+                        machine.states[s].name.clone(),
+                        machine.states[next].name.clone(),
+                    ));
+                }
+                next
+            }
+        };
+        if let Some(tick) = machine.states[current].tick {
+            vm.run(tick, inst, ctx)?;
+        }
+        Ok(())
+    }
+
+    fn enter(
+        &self,
+        vm: &mut Vm<'_>,
+        m: usize,
+        s: usize,
+        inst: &mut Instance,
+        ctx: &mut ScriptCtx<'_>,
+    ) -> Result<(), RuntimeError> {
+        inst.machines[m] = Some(s);
+        let name = self.machines[m].states[s].name.clone();
+        ctx.commands.push(Command::SetAttribute { entity: ctx.me, key: "state".to_owned(), value: Value::Str(name) });
+        if let Some(entry) = self.machines[m].states[s].entry {
+            vm.run(entry, inst, ctx)?;
+        }
+        Ok(())
+    }
+
+    /// Starts a sequence: clears the signals of `scope` (so a second run does not see the first
+    /// run's signals, reference 000 §6.4.3), then queues each cast entity's role, in order. Signals
+    /// and waits are scoped to `scope`, so two squads running the same sequence do not release
+    /// each other.
+    #[allow(clippy::too_many_arguments)]
+    pub fn start_sequence(
+        &self,
+        sequence: &str,
+        scope: &str,
+        cast: &[(&str, EntityId)],
+        world: &World,
+        commands: &mut CommandBuffer,
+        rng: &mut WorldRng,
+        limits: ScriptLimits,
+    ) -> Result<(), RuntimeError> {
+        let no_such = |message: String| RuntimeError {
+            code: Code::NoSuchSequence,
+            message,
+            file: self.file.clone(),
+            line: 0,
+            column: 0,
+        };
+        let Some(seq) = self.sequences.iter().find(|s| s.name.eq_ignore_ascii_case(sequence)) else {
+            return Err(no_such(format!("no sequence `{sequence}`")));
+        };
+        let mark = commands.len();
+        commands.push(Command::ClearSignals { scope: scope.to_owned() });
+        let mut inst = self.instantiate();
+        for (role, entity) in cast {
+            let Some((_, entry)) = seq.roles.iter().find(|(r, _)| r.eq_ignore_ascii_case(role)) else {
+                commands.truncate(mark);
+                return Err(no_such(format!("sequence `{}` has no role `{role}`", seq.name)));
+            };
+            let mut table = Table::new();
+            let mut ctx = ScriptCtx::new(world, *entity, commands, rng, &mut table);
+            ctx.mode = ActionMode::Enqueue;
+            ctx.scope = scope.to_owned();
+            let mut vm = Vm::new(self, limits);
+            if let Err(e) = vm.run(*entry, &mut inst, &mut ctx) {
+                commands.truncate(mark);
+                return Err(e);
+            }
+            ctx.finish();
+        }
+        Ok(())
+    }
+}
+
+impl Script {
+    /// [`Script::run`] for a host that keeps one [`Instance`] per entity: builds the context
+    /// around the instance's own state table. `heard` is the typed text of a `hear` event.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_entity(
+        &self,
+        inst: &mut Instance,
+        kind: ScriptKind,
+        trigger: Trigger,
+        world: &World,
+        me: EntityId,
+        commands: &mut CommandBuffer,
+        rng: &mut WorldRng,
+        heard: Option<&str>,
+        limits: ScriptLimits,
+    ) -> Result<RunReport, RuntimeError> {
+        let mut table = std::mem::take(&mut inst.table);
+        let mut ctx = ScriptCtx::new(world, me, commands, rng, &mut table);
+        ctx.heard = heard;
+        let result = self.run(inst, kind, trigger, &mut ctx, limits);
+        inst.table = table;
+        result
+    }
+}

@@ -1,0 +1,315 @@
+//! The virtual machine: runs compiled chunks on a value stack, counting every step against the
+//! call's budget, so an endless loop is stopped with a clear error instead of hanging the tick.
+
+use std::fmt;
+
+use tactica_engine::Value;
+use tactica_stdlib::{HostError, ScriptCtx, ScriptLimits};
+
+use crate::ast::BinOp;
+use crate::code::{Op, Read, Script};
+use crate::diagnostics::{Code, line_col};
+use crate::runtime::Instance;
+
+/// A script failed at run time. It carries the file, line and column of the instruction that
+/// failed; the host logs it and stops the script for this tick.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {code}: {message}")]
+pub struct RuntimeError {
+    /// The stable code (`E0100` for the step budget).
+    pub code: Code,
+    /// What went wrong.
+    pub message: String,
+    /// The script file.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+/// One run of the VM: the budget is shared by every chunk the run executes.
+pub(crate) struct Vm<'s> {
+    pub script: &'s Script,
+    pub limits: ScriptLimits,
+    pub steps: u64,
+    /// Whether `Edge` instructions detect rising edges (events scripts) or pass conditions through.
+    pub edge_mode: bool,
+    stack: Vec<Value>,
+    locals: Vec<Value>,
+}
+
+impl<'s> Vm<'s> {
+    pub fn new(script: &'s Script, limits: ScriptLimits) -> Self {
+        Vm {
+            script,
+            limits,
+            steps: 0,
+            edge_mode: false,
+            stack: Vec::with_capacity(16),
+            locals: vec![Value::Nil; script.n_locals as usize],
+        }
+    }
+
+    pub fn error_at(&self, pc: usize, code: Code, message: impl Into<String>) -> RuntimeError {
+        let at = self.script.spans.get(pc).map_or(0, |s| s.start);
+        let (line, column) = line_col(&self.script.src, at);
+        RuntimeError { code, message: message.into(), file: self.script.file.clone(), line, column }
+    }
+
+    fn host_error(&self, pc: usize, e: &HostError) -> RuntimeError {
+        let code = if matches!(e, HostError::OutOfRange { .. }) { Code::AttributeRange } else { Code::HostError };
+        self.error_at(pc, code, e.to_string())
+    }
+
+    fn pop(&mut self) -> Value {
+        self.stack.pop().unwrap_or_default()
+    }
+
+    /// Runs the chunk at `entry` and returns what it returns.
+    pub fn run(&mut self, entry: u32, inst: &mut Instance, ctx: &mut ScriptCtx<'_>) -> Result<Value, RuntimeError> {
+        let base = self.stack.len();
+        let mut pc = entry as usize;
+        loop {
+            self.steps += 1;
+            if self.steps > self.limits.max_ops {
+                return Err(self.error_at(
+                    pc,
+                    Code::BudgetExceeded,
+                    format!(
+                        "stopped after {} steps (the budget of one call); is there an endless loop?",
+                        self.limits.max_ops
+                    ),
+                ));
+            }
+            if self.stack.len() > self.limits.max_stack {
+                return Err(self.error_at(pc, Code::BudgetExceeded, "the stack outgrew its limit"));
+            }
+            let Some(&op) = self.script.code.get(pc) else {
+                return Err(self.error_at(pc, Code::RuntimeType, "jumped outside the code"));
+            };
+            pc += 1;
+            match op {
+                Op::Const(c) => self.stack.push(self.script.consts.get(c as usize).cloned().unwrap_or_default()),
+                Op::Nil => self.stack.push(Value::Nil),
+                Op::LoadLocal(s) => self.stack.push(self.locals.get(s as usize).cloned().unwrap_or_default()),
+                Op::StoreLocal(s) => {
+                    let v = self.pop();
+                    if let Some(slot) = self.locals.get_mut(s as usize) {
+                        *slot = v;
+                    }
+                }
+                Op::LoadGlobal(g) => {
+                    let v = self.script.api.global_at(g as usize).map(|g| g.read(ctx)).unwrap_or_default();
+                    self.stack.push(v);
+                }
+                Op::LoadFact(f) => self.stack.push(inst.facts.get(f as usize).cloned().unwrap_or_default()),
+                Op::StoreFact(f) => {
+                    let v = self.pop();
+                    if let Some(slot) = inst.facts.get_mut(f as usize) {
+                        *slot = v;
+                    }
+                }
+                Op::SetAttribute(c) => {
+                    let v = self.pop();
+                    let name =
+                        self.script.consts.get(c as usize).and_then(Value::as_str).unwrap_or_default().to_owned();
+                    self.script.api.set_attribute(ctx, &name, v).map_err(|e| self.host_error(pc - 1, &e))?;
+                }
+                Op::Call { f, argc } => {
+                    let at = self.stack.len().saturating_sub(argc as usize);
+                    let args = self.stack.split_off(at);
+                    let Some(host) = self.script.api.function(f as usize) else {
+                        return Err(self.error_at(pc - 1, Code::HostError, "the host function is gone"));
+                    };
+                    let v = (host.imp)(ctx, &args).map_err(|e| self.host_error(pc - 1, &e))?;
+                    self.stack.push(v);
+                }
+                Op::Pop => {
+                    self.stack.pop();
+                }
+                Op::Not => {
+                    let v = self.pop();
+                    self.stack.push(Value::Bool(!v.truthy()));
+                }
+                Op::ToBool => {
+                    let v = self.pop();
+                    self.stack.push(Value::Bool(v.truthy()));
+                }
+                Op::Neg => {
+                    let v = self.pop();
+                    let r = match v {
+                        Value::Int(n) => n.checked_neg().map(Value::Int),
+                        Value::Float(x) => Some(Value::Float(-x)),
+                        _ => None,
+                    };
+                    let r = r.ok_or_else(|| self.error_at(pc - 1, Code::RuntimeType, format!("cannot negate {v}")))?;
+                    self.stack.push(r);
+                }
+                Op::Binary(op) => {
+                    let b = self.pop();
+                    let a = self.pop();
+                    let r = binary(op, &a, &b).map_err(|(code, m)| self.error_at(pc - 1, code, m))?;
+                    self.stack.push(r);
+                }
+                Op::Jump(t) => pc = t as usize,
+                Op::JumpIfFalse(t) => {
+                    if !self.pop().truthy() {
+                        pc = t as usize;
+                    }
+                }
+                Op::Edge(slot) => {
+                    if self.edge_mode {
+                        let now = self.pop().truthy();
+                        let was = inst.edges.get(slot as usize).copied().unwrap_or(false);
+                        if let Some(e) = inst.edges.get_mut(slot as usize) {
+                            *e = now;
+                        }
+                        self.stack.push(Value::Bool(now && !was));
+                    }
+                }
+                Op::SayOneOf(n) => {
+                    let at = self.stack.len().saturating_sub(n as usize);
+                    let mut lines = self.stack.split_off(at);
+                    if !lines.is_empty() {
+                        let i = ctx.rng.below(lines.len());
+                        let line = lines.swap_remove(i);
+                        self.call_named(pc - 1, "Say", line, ctx)?;
+                    }
+                }
+                Op::Signal(c) | Op::Wait(c) => {
+                    let id = self.script.consts.get(c as usize).cloned().unwrap_or_default();
+                    let name = if matches!(op, Op::Signal(_)) { "Signal" } else { "Wait" };
+                    self.call_named(pc - 1, name, id, ctx)?;
+                }
+                Op::Prove(f) => {
+                    let goal = self.pop();
+                    let proven =
+                        crate::rules::prove(self.script, inst, f, &goal, self.limits.max_prove_depth).is_some();
+                    self.stack.push(Value::Bool(proven));
+                }
+                Op::Return => {
+                    let v = if self.stack.len() > base { self.pop() } else { Value::Nil };
+                    self.stack.truncate(base);
+                    return Ok(v);
+                }
+            }
+        }
+    }
+
+    fn call_named(&mut self, pc: usize, name: &str, arg: Value, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+        let api = &self.script.api;
+        let Some(host) = api.functions(name).find(|f| f.params.len() == 1) else {
+            return Err(self.error_at(pc, Code::HostError, format!("the API has no `{name}`")));
+        };
+        (host.imp)(ctx, &[arg]).map_err(|e| self.host_error(pc, &e))?;
+        Ok(())
+    }
+
+    /// The current value of what a rule reads.
+    pub fn read(&self, r: Read, inst: &Instance, ctx: &ScriptCtx<'_>) -> Value {
+        match r {
+            Read::Fact(f) => inst.facts.get(f as usize).cloned().unwrap_or_default(),
+            Read::Global(g) => self.script.api.global_at(g as usize).map(|g| g.read(ctx)).unwrap_or_default(),
+        }
+    }
+}
+
+/// Equality as scripts see it: a bool compares truthiness (`PlayerArmed == TRUE`), a list equals
+/// each of its items (`playerHas == RedAmulet` when the player holds several), strings compare
+/// without case (names are case-insensitive), numbers compare as numbers.
+pub fn values_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Bool(x), other) | (other, Value::Bool(x)) => *x == other.truthy(),
+        (Value::List(items), other) | (other, Value::List(items)) if !matches!(other, Value::List(_)) => {
+            items.iter().any(|i| values_equal(i, other))
+        }
+        (Value::Str(x), Value::Str(y)) => x.eq_ignore_ascii_case(y),
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => a.as_f64() == b.as_f64(),
+        _ => a == b,
+    }
+}
+
+fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, (Code, String)> {
+    let type_error = || (Code::RuntimeType, format!("`{}` cannot combine {} and {}", op.symbol(), Shown(a), Shown(b)));
+    match op {
+        BinOp::Eq => return Ok(Value::Bool(values_equal(a, b))),
+        BinOp::Ne => return Ok(Value::Bool(!values_equal(a, b))),
+        BinOp::And | BinOp::Or => {
+            return Ok(Value::Bool(if op == BinOp::And { a.truthy() && b.truthy() } else { a.truthy() || b.truthy() }));
+        }
+        _ => {}
+    }
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        let (x, y) = (*x, *y);
+        let r = match op {
+            BinOp::Lt => return Ok(Value::Bool(x < y)),
+            BinOp::Le => return Ok(Value::Bool(x <= y)),
+            BinOp::Gt => return Ok(Value::Bool(x > y)),
+            BinOp::Ge => return Ok(Value::Bool(x >= y)),
+            BinOp::Add => x.checked_add(y),
+            BinOp::Sub => x.checked_sub(y),
+            BinOp::Mul => x.checked_mul(y),
+            BinOp::Div | BinOp::Rem if y == 0 => return Err((Code::RuntimeDivision, "division by zero".to_owned())),
+            BinOp::Div => x.checked_div(y),
+            BinOp::Rem => x.checked_rem(y),
+            _ => None,
+        };
+        return r
+            .map(Value::Int)
+            .ok_or_else(|| (Code::RuntimeType, format!("`{}` overflowed on {x} and {y}", op.symbol())));
+    }
+    let (Some(x), Some(y)) = (a.as_f64(), b.as_f64()) else { return Err(type_error()) };
+    Ok(match op {
+        BinOp::Lt => Value::Bool(x < y),
+        BinOp::Le => Value::Bool(x <= y),
+        BinOp::Gt => Value::Bool(x > y),
+        BinOp::Ge => Value::Bool(x >= y),
+        BinOp::Add => Value::Float(x + y),
+        BinOp::Sub => Value::Float(x - y),
+        BinOp::Mul => Value::Float(x * y),
+        BinOp::Div | BinOp::Rem if y == 0.0 => return Err((Code::RuntimeDivision, "division by zero".to_owned())),
+        BinOp::Div => Value::Float(x / y),
+        BinOp::Rem => Value::Float(x % y),
+        _ => return Err(type_error()),
+    })
+}
+
+struct Shown<'a>(&'a Value);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Value::Str(s) => write!(f, "\"{s}\""),
+            Value::Nil => f.write_str("nothing"),
+            v => write!(f, "{v}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equality_follows_the_classic_scripts() {
+        assert!(values_equal(&Value::from("Dagger"), &Value::Bool(true)), "armed == TRUE");
+        assert!(values_equal(&Value::Bool(false), &Value::Nil));
+        assert!(values_equal(&Value::from("troll"), &Value::from("Troll")));
+        assert!(values_equal(
+            &Value::List(vec![Value::from("Key"), Value::from("RedAmulet")]),
+            &Value::from("RedAmulet")
+        ));
+        assert!(!values_equal(&Value::from("Sword"), &Value::from("Dagger")));
+        assert!(values_equal(&Value::Int(2), &Value::Float(2.0)));
+    }
+
+    #[test]
+    fn arithmetic_is_checked() {
+        assert_eq!(binary(BinOp::Add, &Value::Int(2), &Value::Int(3)), Ok(Value::Int(5)));
+        assert_eq!(binary(BinOp::Div, &Value::Int(7), &Value::Int(0)).unwrap_err().0, Code::RuntimeDivision);
+        assert_eq!(binary(BinOp::Mul, &Value::Int(i64::MAX), &Value::Int(2)).unwrap_err().0, Code::RuntimeType);
+        assert_eq!(binary(BinOp::Lt, &Value::from("a"), &Value::Int(1)).unwrap_err().0, Code::RuntimeType);
+        assert_eq!(binary(BinOp::Lt, &Value::Float(1.5), &Value::Int(2)), Ok(Value::Bool(true)));
+    }
+}

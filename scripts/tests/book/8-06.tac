@@ -1,0 +1,8 @@
+If (PlayerArmed==TRUE)
+    BEGIN
+        DoFlee();
+    END
+ELSE
+    BEGIN
+        DoAttack();
+    END

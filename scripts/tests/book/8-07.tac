@@ -1,0 +1,8 @@
+If (PlayerChallenge ==DIFFICULT)
+    BEGIN
+    DoFlee();
+END
+ELSE
+BEGIN
+    DoAttack();
+END

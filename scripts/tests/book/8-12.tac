@@ -1,0 +1,4 @@
+If Ask("What is your name?")
+begin
+Say("I am Merlin.");
+end

@@ -1,0 +1,4 @@
+If (Ask("what") and Ask("name"))
+    begin
+        Say("I am Merlin.");
+    end
