@@ -5,9 +5,10 @@ end
 
 function on_think()
   if GetGlobal("PlayerChallenge") == "DIFFICULT" then
+    -- Flee first: a request replaces the queue, so a line said before it would be dropped.
+    DoFlee()
     if not state.fleeing then Say("Eek!") end
     state.fleeing = true
-    DoFlee()
   else
     if state.fleeing then Say("Phew.") end
     state.fleeing = false
