@@ -1,4 +1,4 @@
-//! Script costs: the same behaviour per entity-tick in Lua, Rhai and a native Rust closure (the
+//! Script costs: the same behaviour per entity-tick in `.tac`, Lua, Rhai and a native Rust closure (the
 //! floor), and the "sort userdata" interop benchmark of script-bench-rs (10,000 host objects with
 //! random names, quicksorted in the script, every comparison a call into Rust) through our
 //! bindings next to raw mlua and raw rhai. Each result is validated before it is timed, and a
@@ -26,6 +26,7 @@ function on_think()
   if DistanceToPlayer() < 3 then DoFlee() end
 end
 ";
+const BEHAVIOUR_TAC: &str = "if (DistanceToPlayer() < 3) DoFlee();\n";
 const BEHAVIOUR_RHAI: &str = "
 fn on_think() {
     if distance_to_player() < 3.0 { do_flee(); }
@@ -59,6 +60,28 @@ fn tick_all(backend: &mut dyn ScriptBackend, program: tactica::host::ProgramId, 
             events: &[],
         };
         backend.run(program, &mut call).unwrap();
+    }
+    commands.len()
+}
+
+/// The `.tac` leg: the checked script run by the `.tac` VM for every entity.
+fn tick_all_tac(script: &tactica_script::Script, instances: &mut [tactica_script::Instance], world: &World, ids: &[EntityId]) -> usize {
+    let mut rng = WorldRng::new(1);
+    let mut commands = CommandBuffer::default();
+    for (&id, inst) in ids.iter().zip(instances.iter_mut()) {
+        script
+            .run_entity(
+                inst,
+                tactica_script::ScriptKind::Behaviour,
+                tactica_script::Trigger::Think,
+                world,
+                id,
+                &mut commands,
+                &mut rng,
+                None,
+                ScriptLimits::new(),
+            )
+            .unwrap();
     }
     commands.len()
 }
@@ -107,25 +130,32 @@ fn per_entity_tick(c: &mut Criterion) {
     let lua_p = lua.compile(Path::new("b.lua"), BEHAVIOUR_LUA).unwrap();
     let mut rhai = RhaiBackend::new(Api::standard(), ScriptLimits::new());
     let rhai_p = rhai.compile(Path::new("b.rhai"), BEHAVIOUR_RHAI).unwrap();
-    // Validate: all three issue the same number of commands.
+    let (tac, diags) = tactica_script::check("b.tac", BEHAVIOUR_TAC, &Api::standard());
+    let tac = tac.unwrap_or_else(|| panic!("{diags:?}"));
+    let mut tac_instances: Vec<_> = ids.iter().map(|_| tac.instantiate()).collect();
+    // Validate: all four issue the same number of commands.
     let expected = native.tick_all(&world, &ids);
     assert!(expected > 0, "some entities are near the player");
+    assert_eq!(tick_all_tac(&tac, &mut tac_instances, &world, &ids), expected);
     assert_eq!(tick_all(&mut lua, lua_p, &world, &ids), expected);
     assert_eq!(tick_all(&mut rhai, rhai_p, &world, &ids), expected);
 
     let mut g = c.benchmark_group("entity_tick");
     g.sample_size(20).measurement_time(Duration::from_secs(3));
     g.bench_function("native", |b| b.iter(|| black_box(native.tick_all(&world, &ids))));
+    g.bench_function("tac", |b| b.iter(|| black_box(tick_all_tac(&tac, &mut tac_instances, &world, &ids))));
     g.bench_function("lua", |b| b.iter(|| black_box(tick_all(&mut lua, lua_p, &world, &ids))));
     g.bench_function("rhai", |b| b.iter(|| black_box(tick_all(&mut rhai, rhai_p, &world, &ids))));
     g.finish();
 
     let n = ENTITIES as f64;
     let t_native = median(|| drop(black_box(native.tick_all(&world, &ids))), 51).as_nanos() as f64 / n;
+    let t_tac = median(|| drop(black_box(tick_all_tac(&tac, &mut tac_instances, &world, &ids))), 51).as_nanos() as f64 / n;
     let t_lua = median(|| drop(black_box(tick_all(&mut lua, lua_p, &world, &ids))), 51).as_nanos() as f64 / n;
     let t_rhai = median(|| drop(black_box(tick_all(&mut rhai, rhai_p, &world, &ids))), 51).as_nanos() as f64 / n;
     eprintln!(
-        "entity-tick medians (ns per entity-tick): native {t_native:.0}, lua {t_lua:.0} ({:.1}x), rhai {t_rhai:.0} ({:.1}x)",
+        "entity-tick medians (ns per entity-tick): native {t_native:.0}, tac {t_tac:.0} ({:.1}x), lua {t_lua:.0} ({:.1}x), rhai {t_rhai:.0} ({:.1}x)",
+        t_tac / t_native,
         t_lua / t_native,
         t_rhai / t_native
     );
