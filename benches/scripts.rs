@@ -39,13 +39,22 @@ fn world() -> (World, Vec<EntityId>) {
     player.tags.insert("player".into());
     world.spawn(player).unwrap();
     let ids = (0..ENTITIES)
-        .map(|i| world.spawn(Entity::new(format!("e{i}"), "goblin", IVec2::new((i % 64) as i32, (i / 64) as i32 * 3))).unwrap())
+        .map(|i| {
+            world
+                .spawn(Entity::new(format!("e{i}"), "goblin", IVec2::new((i % 64) as i32, (i / 64) as i32 * 3)))
+                .unwrap()
+        })
         .collect();
     (world, ids)
 }
 
 /// One think tick of every entity; returns the commands issued (the work's observable result).
-fn tick_all(backend: &mut dyn ScriptBackend, program: tactica::host::ProgramId, world: &World, ids: &[EntityId]) -> usize {
+fn tick_all(
+    backend: &mut dyn ScriptBackend,
+    program: tactica::host::ProgramId,
+    world: &World,
+    ids: &[EntityId],
+) -> usize {
     let mut rng = WorldRng::new(1);
     let mut commands = CommandBuffer::default();
     let mut state = Table::new();
@@ -65,7 +74,12 @@ fn tick_all(backend: &mut dyn ScriptBackend, program: tactica::host::ProgramId, 
 }
 
 /// The `.tac` leg: the checked script run by the `.tac` VM for every entity.
-fn tick_all_tac(script: &tactica_script::Script, instances: &mut [tactica_script::Instance], world: &World, ids: &[EntityId]) -> usize {
+fn tick_all_tac(
+    script: &tactica_script::Script,
+    instances: &mut [tactica_script::Instance],
+    world: &World,
+    ids: &[EntityId],
+) -> usize {
     let mut rng = WorldRng::new(1);
     let mut commands = CommandBuffer::default();
     for (&id, inst) in ids.iter().zip(instances.iter_mut()) {
@@ -150,7 +164,8 @@ fn per_entity_tick(c: &mut Criterion) {
 
     let n = ENTITIES as f64;
     let t_native = median(|| drop(black_box(native.tick_all(&world, &ids))), 51).as_nanos() as f64 / n;
-    let t_tac = median(|| drop(black_box(tick_all_tac(&tac, &mut tac_instances, &world, &ids))), 51).as_nanos() as f64 / n;
+    let t_tac =
+        median(|| drop(black_box(tick_all_tac(&tac, &mut tac_instances, &world, &ids))), 51).as_nanos() as f64 / n;
     let t_lua = median(|| drop(black_box(tick_all(&mut lua, lua_p, &world, &ids))), 51).as_nanos() as f64 / n;
     let t_rhai = median(|| drop(black_box(tick_all(&mut rhai, rhai_p, &world, &ids))), 51).as_nanos() as f64 / n;
     eprintln!(
@@ -197,7 +212,12 @@ fn sort_api() -> Api {
     let mut api = Api::raw();
     let f = |name, params: Vec<Param>, ret, imp| HostFn { name, params, ret, doc: "benchmark", imp };
     api.add_function(f("Items", vec![], Type::Any, items));
-    api.add_function(f("Less", vec![Param { name: "a", ty: Type::Any }, Param { name: "b", ty: Type::Any }], Type::Bool, less));
+    api.add_function(f(
+        "Less",
+        vec![Param { name: "a", ty: Type::Any }, Param { name: "b", ty: Type::Any }],
+        Type::Bool,
+        less,
+    ));
     api.add_function(f("Sorted", vec![Param { name: "l", ty: Type::Any }], Type::Bool, sorted));
     api
 }
@@ -277,9 +297,10 @@ fn raw_mlua_sort(names: &[String]) -> bool {
     struct RustData(String);
     impl UserData for RustData {
         fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
-            m.add_meta_function(MetaMethod::Lt, |_, (a, b): (mlua::UserDataRef<RustData>, mlua::UserDataRef<RustData>)| {
-                Ok(a.0 < b.0)
-            });
+            m.add_meta_function(
+                MetaMethod::Lt,
+                |_, (a, b): (mlua::UserDataRef<RustData>, mlua::UserDataRef<RustData>)| Ok(a.0 < b.0),
+            );
         }
     }
     let lua = mlua::Lua::new();

@@ -32,8 +32,5 @@ pub fn languages() -> Vec<Box<dyn host::ScriptBackend>> {
 /// Every script language built into this runtime, under `limits`.
 pub fn languages_with(limits: host::ScriptLimits) -> Vec<Box<dyn host::ScriptBackend>> {
     let api = || tactica_stdlib::Api::standard();
-    vec![
-        Box::new(tactica_lua::LuaBackend::new(api(), limits)),
-        Box::new(tactica_rhai::RhaiBackend::new(api(), limits)),
-    ]
+    vec![Box::new(tactica_lua::LuaBackend::new(api(), limits)), Box::new(tactica_rhai::RhaiBackend::new(api(), limits))]
 }

@@ -3,7 +3,6 @@
 
 mod common;
 
-
 use tactica_engine::world::EventKind;
 
 const SCENARIO: &str = r#"

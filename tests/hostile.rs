@@ -36,9 +36,7 @@ actions = [{ move_to = [11, 5] }, { say = "All quiet." }]
 "#,
     );
     if let Some(file) = hostile {
-        s.push_str(&format!(
-            "[[entities]]\nname = \"hostile\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"{file}\"]\n"
-        ));
+        s.push_str(&format!("[[entities]]\nname = \"hostile\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"{file}\"]\n"));
     }
     s
 }

@@ -13,7 +13,8 @@ fn the_modding_example_plays_as_the_guide_says() {
     rt.run(rt.scenario_ticks());
     let trace = rt.trace();
     assert!(!trace.contains("script_error"), "{trace}");
-    let said = |who: &str, text: &str| trace.contains(&format!("\"entity\":\"{who}\",\"kind\":\"say\",\"text\":\"{text}\""));
+    let said =
+        |who: &str, text: &str| trace.contains(&format!("\"entity\":\"{who}\",\"kind\":\"say\",\"text\":\"{text}\""));
     assert!(said("grub", "Run away!"), "{trace}");
     assert!(said("shaman", "I am Mogg, keeper of the bones."), "{trace}");
     assert!(said("scout", "At the hut."), "{trace}");

@@ -70,7 +70,13 @@ pub(crate) fn functions() -> Vec<HostFn> {
             "One of an entity's attributes, or nil (`AttributeOf(Me(), \"HEALTH\")`).",
             attribute_of,
         ),
-        f("GetGlobal", vec![p("name", Type::Str)], Type::Any, "A world global, or nil (`GetGlobal(\"GameTime\")`).", get_global),
+        f(
+            "GetGlobal",
+            vec![p("name", Type::Str)],
+            Type::Any,
+            "A world global, or nil (`GetGlobal(\"GameTime\")`).",
+            get_global,
+        ),
         f(
             "SetGlobal",
             vec![p("name", Type::Str), p("value", Type::Any)],
@@ -306,13 +312,12 @@ pub fn check_position_query(query: &Value) -> Result<Table, String> {
 /// `FindPosition(query)`.
 pub fn find_position(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let query = args.first().cloned().unwrap_or_default();
-    let table =
-        check_position_query(&query).map_err(|why| HostError::BadArgument {
-            function: "FindPosition",
-            index: 1,
-            expected: "a position query table".to_owned(),
-            got: why,
-        })?;
+    let table = check_position_query(&query).map_err(|why| HostError::BadArgument {
+        function: "FindPosition",
+        index: 1,
+        expected: "a position query table".to_owned(),
+        got: why,
+    })?;
     let entity = ctx.me().map(|_| ctx.me);
     ctx.commands.push(Command::Emit {
         entity,

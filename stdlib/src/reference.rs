@@ -29,7 +29,9 @@ pub fn snake_case(name: &str) -> String {
 pub fn api_markdown(api: &Api) -> String {
     let mut md = String::new();
     md.push_str("# Script API reference\n\n");
-    md.push_str("<!-- Generated from `tactica_stdlib::Api::standard()` by `tactica_stdlib::api_markdown`; do not edit.\n");
+    md.push_str(
+        "<!-- Generated from `tactica_stdlib::Api::standard()` by `tactica_stdlib::api_markdown`; do not edit.\n",
+    );
     md.push_str("     Regenerate with `UPDATE_API_DOCS=1 cargo test --test api_docs`. -->\n\n");
     md.push_str("Every function below is the same in `.tac`, Lua and Rhai: one Rust implementation, bound into each\n");
     md.push_str("language by a generic adapter. Names are case-insensitive in `.tac`; Lua and Rhai accept the\n");

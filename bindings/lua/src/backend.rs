@@ -100,11 +100,7 @@ impl LuaBackend {
         let fail = |e: mlua::Error, meter: &Meter| vec![script_error(file, &chunk, &e, meter.last_line.get())];
         let lua = new_state(&self.limits, &meter).map_err(|e| fail(e, &meter))?;
         let hidden = self.install_api(&lua).map_err(|e| fail(e, &meter))?;
-        lua.load(source)
-            .set_name(format!("@{chunk}"))
-            .set_mode(ChunkMode::Text)
-            .exec()
-            .map_err(|e| fail(e, &meter))?;
+        lua.load(source).set_name(format!("@{chunk}")).set_mode(ChunkMode::Text).exec().map_err(|e| fail(e, &meter))?;
         Ok(Program { file: file.to_path_buf(), chunk, lua, meter, hidden, sequences: BTreeMap::new() })
     }
 
@@ -113,7 +109,9 @@ impl LuaBackend {
     fn install_api(&self, lua: &Lua) -> mlua::Result<mlua::Table> {
         let hidden = lua.create_table()?;
         let not_now = lua.create_function(|_, ()| -> mlua::Result<()> {
-            Err(mlua::Error::runtime("host functions can only be called from a handler (on_think …), not while loading"))
+            Err(mlua::Error::runtime(
+                "host functions can only be called from a handler (on_think …), not while loading",
+            ))
         })?;
         hidden.set("call", not_now.clone())?;
         hidden.set("pending", not_now)?;
@@ -353,7 +351,8 @@ fn host_call(
 
 /// "`MoveTo` takes 1 or 2 arguments, got 3".
 fn arity_error(api: &Api, group: &Group, got: usize) -> String {
-    let mut counts: Vec<usize> = group.overloads.iter().filter_map(|&i| api.function(i)).map(|f| f.params.len()).collect();
+    let mut counts: Vec<usize> =
+        group.overloads.iter().filter_map(|&i| api.function(i)).map(|f| f.params.len()).collect();
     counts.sort_unstable();
     counts.dedup();
     let list: Vec<String> = counts.iter().map(usize::to_string).collect();

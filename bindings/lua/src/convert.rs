@@ -80,7 +80,11 @@ pub(crate) fn from_lua(v: &LuaValue, limits: &ScriptLimits, depth: usize) -> Res
         LuaValue::String(s) => {
             let bytes = s.as_bytes();
             if limits.string_limit().is_some_and(|max| bytes.len() > max) {
-                return Err(format!("a string of {} bytes is over the limit of {}", bytes.len(), limits.max_string_len));
+                return Err(format!(
+                    "a string of {} bytes is over the limit of {}",
+                    bytes.len(),
+                    limits.max_string_len
+                ));
             }
             Value::Str(String::from_utf8_lossy(&bytes).into_owned())
         }
@@ -113,7 +117,10 @@ fn table_from_lua(t: &mlua::Table, limits: &ScriptLimits, depth: usize) -> Resul
         let (k, v) = pair.map_err(|e| e.to_string())?;
         count += 1;
         if too_many(count) {
-            return Err(format!("a table of more than {} entries cannot cross into the host", limits.max_collection_len));
+            return Err(format!(
+                "a table of more than {} entries cannot cross into the host",
+                limits.max_collection_len
+            ));
         }
         let v = from_lua(&v, limits, depth + 1)?;
         match k {
