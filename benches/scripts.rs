@@ -35,7 +35,7 @@ fn on_think() {
 
 fn world() -> (World, Vec<EntityId>) {
     let mut world = World::new(Map::open(64, 64), 10, 1);
-    let mut player = Entity::new("player", "human", IVec2::new(32, 32));
+    let mut player = Entity::new("player", "human", IVec2::new(32, 4));
     player.tags.insert("player".into());
     world.spawn(player).unwrap();
     let ids = (0..ENTITIES)
