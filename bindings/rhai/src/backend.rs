@@ -122,7 +122,8 @@ fn sandboxed_engine(api: Arc<Api>, limits: &ScriptLimits) -> Engine {
 /// a memory limit (Rhai has no allocator hook; every string, array and map is capped instead).
 fn apply_limits(engine: &mut Engine, limits: &ScriptLimits) {
     engine.set_max_operations(limits.max_ops);
-    engine.set_max_call_levels(limits.max_call_depth);
+    // Rhai reads 0 call levels as "no calls at all"; ours means unlimited.
+    engine.set_max_call_levels(limits.call_depth_limit().unwrap_or(usize::MAX));
     let string = match (limits.string_limit(), limits.memory_limit()) {
         (Some(s), Some(m)) => s.min(m),
         (s, m) => s.or(m).unwrap_or(0),
