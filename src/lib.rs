@@ -25,7 +25,19 @@ pub mod render;
 pub mod runtime;
 pub mod scenario;
 
-/// Every script language built into this runtime.
+/// Every script language built into this runtime: Tactica Script (`.tac`), Lua (`.lua`) and Rhai
+/// (`.rhai`), each binding the standard API table under the default [`host::ScriptLimits`].
 pub fn languages() -> Vec<Box<dyn host::ScriptBackend>> {
-    vec![Box::new(host::TacBackend::new())]
+    languages_with(host::ScriptLimits::new())
+}
+
+/// Every script language built into this runtime, under `limits` (`.tac` runs under its own
+/// `ScriptLimits` from its stdlib defaults).
+pub fn languages_with(limits: host::ScriptLimits) -> Vec<Box<dyn host::ScriptBackend>> {
+    let api = || tactica_stdlib::Api::standard();
+    vec![
+        Box::new(host::TacBackend::new()),
+        Box::new(tactica_lua::LuaBackend::new(api(), limits)),
+        Box::new(tactica_rhai::RhaiBackend::new(api(), limits)),
+    ]
 }

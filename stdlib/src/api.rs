@@ -153,6 +153,9 @@ impl Api {
         for f in crate::host::standard_functions() {
             api.add_function(f);
         }
+        for f in crate::entities::functions() {
+            api.add_function(f);
+        }
         let world = |name: &str, ty: Type, doc: &str| Global {
             name: name.to_owned(),
             ty,

@@ -31,17 +31,22 @@
 
 mod api;
 mod attributes;
+pub mod backend;
 mod context;
+mod entities;
 mod host;
-mod limits;
+pub mod limits;
 mod names;
+mod reference;
 mod types;
 
 pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};
 pub use attributes::{AttributeSpec, standard_attributes};
 pub use context::{ActionMode, SAY_COOLDOWN_TICKS, ScriptCtx};
+pub use entities::{POSITION_QUERY_SECTIONS, check_position_query};
 pub use host::found_keyword;
 pub use limits::ScriptLimits;
 pub use names::{STANDARD_SYMBOLS, suggest};
+pub use reference::{api_markdown, snake_case};
 pub use tactica_engine::{Table, Value, ValueType};
 pub use types::Type;

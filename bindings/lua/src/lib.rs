@@ -1,3 +1,37 @@
 //! # tactica-lua
 //!
-//! Tactica's script API bound into Lua 5.4 (mlua, vendored). Not yet built.
+//! Tactica's script API bound into Lua 5.4 (mlua, vendored, so a fresh machine builds it).
+//!
+//! - [`LuaBackend`]: a [`ScriptBackend`](tactica_stdlib::backend::ScriptBackend) for `.lua` files.
+//!   Each file gets its own sandboxed state: the safe standard library only (no `io`, `os`,
+//!   `package`, `require`, `debug`, `load`, `dofile`, `string.dump`, `collectgarbage`), text
+//!   chunks only, an instruction budget and call-depth check in a hook, and an allocator limit,
+//!   all from one [`ScriptLimits`](tactica_stdlib::ScriptLimits).
+//! - Every function of the stdlib table is bound by one generic adapter, under its canonical
+//!   name (`MoveTo`) and its snake_case alias (`move_to`); the call's context is lent to the
+//!   adapter with `Lua::scope` for that call only.
+//! - Entity handles and vectors are userdata: scripts hold and compare them but cannot build
+//!   them; a stale handle is an error, not another entity.
+//! - A script defines handlers `on_spawn`, `on_think`, `on_encounter`, `on_hear(text)`,
+//!   `on_tick`, and may define `sequence`: a coroutine started at spawn that queues actions in
+//!   order and, before any query, waits until they have finished.
+//!
+//! ```
+//! use std::path::Path;
+//! use tactica_lua::LuaBackend;
+//! use tactica_stdlib::backend::ScriptBackend;
+//!
+//! let mut lua = LuaBackend::standard();
+//! assert!(lua.compile(Path::new("ok.lua"), "function on_think() Say('hi') end").is_ok());
+//! let errors = lua.compile(Path::new("bad.lua"), "function on_think(\n  Say('hi')\nend").unwrap_err();
+//! assert_eq!(errors[0].line, 2);
+//! ```
+
+#![warn(missing_docs)]
+
+mod backend;
+mod convert;
+mod error;
+mod sandbox;
+
+pub use backend::{LuaBackend, SEQUENCE};

@@ -1,3 +1,35 @@
 //! # tactica-rhai
 //!
-//! Tactica's script API bound into Rhai. Not yet built.
+//! Tactica's script API bound into Rhai.
+//!
+//! - [`RhaiBackend`]: a [`ScriptBackend`](tactica_stdlib::backend::ScriptBackend) for `.rhai`
+//!   files. One engine built from `Engine::new_raw` plus the core, logic, math, array, map and
+//!   string packages: no `eval`, no `import` (a dummy module resolver), no time, no printing. Every
+//!   call runs under the one [`ScriptLimits`](tactica_stdlib::ScriptLimits): max operations, call
+//!   levels, and string, array and map size caps in place of a memory limit.
+//! - Every function of the stdlib table is registered by one generic adapter, under its
+//!   canonical name (`MoveTo`) and its snake_case alias (`move_to`).
+//! - `Entity` and `Vec2` are custom types with no constructor: scripts hold and compare handles
+//!   but cannot build them; a stale handle is an error, not another entity.
+//! - A script defines `fn on_spawn()`, `fn on_think()`, `fn on_encounter()`, `fn on_hear(text)`,
+//!   `fn on_tick()`, and may define `fn sequence()`, run once at spawn with its actions queued
+//!   in order. The instance's state table is `this` inside every handler.
+//!
+//! ```
+//! use std::path::Path;
+//! use tactica_rhai::RhaiBackend;
+//! use tactica_stdlib::backend::ScriptBackend;
+//!
+//! let mut rhai = RhaiBackend::standard();
+//! assert!(rhai.compile(Path::new("ok.rhai"), "fn on_think() { say(\"hi\"); }").is_ok());
+//! let errors = rhai.compile(Path::new("bad.rhai"), "fn on_think() {\n  say(\"hi\"\n}").unwrap_err();
+//! assert_eq!(errors[0].line, 3);
+//! ```
+
+#![warn(missing_docs)]
+
+mod backend;
+mod convert;
+mod lend;
+
+pub use backend::{RhaiBackend, SEQUENCE};

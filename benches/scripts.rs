@@ -1,0 +1,446 @@
+//! Script costs: the same behaviour per entity-tick in `.tac`, Lua, Rhai and a native Rust closure (the
+//! floor), and the "sort userdata" interop benchmark of script-bench-rs (10,000 host objects with
+//! random names, quicksorted in the script, every comparison a call into Rust) through our
+//! bindings next to raw mlua and raw rhai. Each result is validated before it is timed, and a
+//! summary line of medians and ratios is printed (`cargo bench --bench scripts`).
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::IVec2;
+use tactica::host::{ScriptBackend, ScriptCall, ScriptLimits, Trigger};
+use tactica_engine::grid::Map;
+use tactica_engine::world::{CommandBuffer, Entity, EntityId, World, WorldRng};
+use tactica_engine::{Table, Value};
+use tactica_lua::LuaBackend;
+use tactica_rhai::RhaiBackend;
+use tactica_stdlib::{Api, HostError, HostFn, Param, ScriptCtx, Type};
+
+const ENTITIES: usize = 200;
+const ITEMS: usize = 10_000;
+
+const BEHAVIOUR_LUA: &str = "
+function on_think()
+  if DistanceToPlayer() < 3 then DoFlee() end
+end
+";
+const BEHAVIOUR_TAC: &str = "if (DistanceToPlayer() < 3) DoFlee();\n";
+const BEHAVIOUR_RHAI: &str = "
+fn on_think() {
+    if distance_to_player() < 3.0 { do_flee(); }
+}
+";
+
+fn world() -> (World, Vec<EntityId>) {
+    let mut world = World::new(Map::open(64, 64), 10, 1);
+    let mut player = Entity::new("player", "human", IVec2::new(32, 4));
+    player.tags.insert("player".into());
+    world.spawn(player).unwrap();
+    let ids = (0..ENTITIES)
+        .map(|i| {
+            world
+                .spawn(Entity::new(format!("e{i}"), "goblin", IVec2::new((i % 64) as i32, (i / 64) as i32 * 3)))
+                .unwrap()
+        })
+        .collect();
+    (world, ids)
+}
+
+/// One think tick of every entity; returns the commands issued (the work's observable result).
+fn tick_all(
+    backend: &mut dyn ScriptBackend,
+    program: tactica::host::ProgramId,
+    world: &World,
+    ids: &[EntityId],
+) -> usize {
+    let mut rng = WorldRng::new(1);
+    let mut commands = CommandBuffer::default();
+    let mut state = Table::new();
+    for &id in ids {
+        let mut call = ScriptCall {
+            world,
+            rng: &mut rng,
+            entity: Some(id),
+            state: &mut state,
+            commands: &mut commands,
+            trigger: &Trigger::Think,
+            events: &[],
+        };
+        backend.run(program, &mut call).unwrap();
+    }
+    commands.len()
+}
+
+/// The `.tac` leg: the checked script run by the `.tac` VM for every entity.
+fn tick_all_tac(
+    script: &tactica_script::Script,
+    instances: &mut [tactica_script::Instance],
+    world: &World,
+    ids: &[EntityId],
+) -> usize {
+    let mut rng = WorldRng::new(1);
+    let mut commands = CommandBuffer::default();
+    for (&id, inst) in ids.iter().zip(instances.iter_mut()) {
+        script
+            .run_entity(
+                inst,
+                tactica_script::ScriptKind::Behaviour,
+                tactica_script::Trigger::Think,
+                world,
+                id,
+                &mut commands,
+                &mut rng,
+                None,
+                ScriptLimits::new(),
+            )
+            .unwrap();
+    }
+    commands.len()
+}
+
+/// The floor: the same behaviour as a Rust closure calling the same stdlib implementations.
+struct Native {
+    distance: tactica_stdlib::HostImpl,
+    flee: tactica_stdlib::HostImpl,
+}
+
+impl Native {
+    fn tick_all(&self, world: &World, ids: &[EntityId]) -> usize {
+        let mut rng = WorldRng::new(1);
+        let mut commands = CommandBuffer::default();
+        let mut state = Table::new();
+        for &id in ids {
+            let mut ctx = ScriptCtx::new(world, id, &mut commands, &mut rng, &mut state);
+            let d = (self.distance)(&mut ctx, &[]).unwrap();
+            if d.as_f64().is_some_and(|d| d < 3.0) {
+                (self.flee)(&mut ctx, &[]).unwrap();
+            }
+            ctx.finish();
+        }
+        commands.len()
+    }
+}
+
+fn median(mut f: impl FnMut(), runs: usize) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+fn per_entity_tick(c: &mut Criterion) {
+    let (world, ids) = world();
+    let api = Api::standard();
+    let imp = |n: &str| api.functions(n).next().unwrap().imp;
+    let native = Native { distance: imp("DistanceToPlayer"), flee: imp("DoFlee") };
+    let mut lua = LuaBackend::new(Api::standard(), ScriptLimits::new());
+    let lua_p = lua.compile(Path::new("b.lua"), BEHAVIOUR_LUA).unwrap();
+    let mut rhai = RhaiBackend::new(Api::standard(), ScriptLimits::new());
+    let rhai_p = rhai.compile(Path::new("b.rhai"), BEHAVIOUR_RHAI).unwrap();
+    let (tac, diags) = tactica_script::check("b.tac", BEHAVIOUR_TAC, &Api::standard());
+    let tac = tac.unwrap_or_else(|| panic!("{diags:?}"));
+    let mut tac_instances: Vec<_> = ids.iter().map(|_| tac.instantiate()).collect();
+    // Validate: all four issue the same number of commands.
+    let expected = native.tick_all(&world, &ids);
+    assert!(expected > 0, "some entities are near the player");
+    assert_eq!(tick_all_tac(&tac, &mut tac_instances, &world, &ids), expected);
+    assert_eq!(tick_all(&mut lua, lua_p, &world, &ids), expected);
+    assert_eq!(tick_all(&mut rhai, rhai_p, &world, &ids), expected);
+
+    let mut g = c.benchmark_group("entity_tick");
+    g.sample_size(20).measurement_time(Duration::from_secs(3));
+    g.bench_function("native", |b| b.iter(|| black_box(native.tick_all(&world, &ids))));
+    g.bench_function("tac", |b| b.iter(|| black_box(tick_all_tac(&tac, &mut tac_instances, &world, &ids))));
+    g.bench_function("lua", |b| b.iter(|| black_box(tick_all(&mut lua, lua_p, &world, &ids))));
+    g.bench_function("rhai", |b| b.iter(|| black_box(tick_all(&mut rhai, rhai_p, &world, &ids))));
+    g.finish();
+
+    let n = ENTITIES as f64;
+    let t_native = median(
+        || {
+            black_box(native.tick_all(&world, &ids));
+        },
+        51,
+    )
+    .as_nanos() as f64
+        / n;
+    let t_tac = median(
+        || {
+            black_box(tick_all_tac(&tac, &mut tac_instances, &world, &ids));
+        },
+        51,
+    )
+    .as_nanos() as f64
+        / n;
+    let t_lua = median(
+        || {
+            black_box(tick_all(&mut lua, lua_p, &world, &ids));
+        },
+        51,
+    )
+    .as_nanos() as f64
+        / n;
+    let t_rhai = median(
+        || {
+            black_box(tick_all(&mut rhai, rhai_p, &world, &ids));
+        },
+        51,
+    )
+    .as_nanos() as f64
+        / n;
+    eprintln!(
+        "entity-tick medians (ns per entity-tick): native {t_native:.0}, tac {t_tac:.0} ({:.1}x), lua {t_lua:.0} ({:.1}x), rhai {t_rhai:.0} ({:.1}x)",
+        t_tac / t_native,
+        t_lua / t_native,
+        t_rhai / t_native
+    );
+}
+
+// ---- sort userdata -------------------------------------------------------------------------
+
+fn names(n: usize) -> Vec<String> {
+    let mut rng = WorldRng::new(7);
+    let letters = b"abcdefghijklmnopqrstuvwxyz";
+    (0..n).map(|_| (0..12).map(|_| letters[rng.below(26)] as char).collect()).collect()
+}
+
+/// `Items()`: every entity's handle, in key order.
+fn items(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+    Ok(Value::List(ctx.world.entity_ids().into_iter().map(Value::Entity).collect()))
+}
+
+fn name<'w>(ctx: &ScriptCtx<'w>, v: Option<&Value>) -> Result<&'w str, HostError> {
+    match v {
+        Some(Value::Entity(id)) => ctx.world.entity(*id).map(|e| e.name.as_str()).ok_or(HostError::NoSelf),
+        _ => Err(HostError::BadArgument { function: "Less", index: 1, expected: "entity".into(), got: "other".into() }),
+    }
+}
+
+/// `Less(a, b)`: whether entity `a`'s name sorts before `b`'s — the call into Rust per comparison.
+fn less(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    Ok(Value::Bool(name(ctx, args.first())? < name(ctx, args.get(1))?))
+}
+
+/// `Sorted(list)`: whether the handles are in name order (the validation).
+fn sorted(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let Some(Value::List(l)) = args.first() else { return Ok(Value::Bool(false)) };
+    let names: Vec<&str> = l.iter().map(|v| name(ctx, Some(v))).collect::<Result<_, _>>()?;
+    Ok(Value::Bool(l.len() == ITEMS && names.windows(2).all(|w| w[0] <= w[1])))
+}
+
+fn sort_api() -> Api {
+    let mut api = Api::raw();
+    let f = |name, params: Vec<Param>, ret, imp| HostFn { name, params, ret, doc: "benchmark", imp };
+    api.add_function(f("Items", vec![], Type::Any, items));
+    api.add_function(f(
+        "Less",
+        vec![Param { name: "a", ty: Type::Any }, Param { name: "b", ty: Type::Any }],
+        Type::Bool,
+        less,
+    ));
+    api.add_function(f("Sorted", vec![Param { name: "l", ty: Type::Any }], Type::Bool, sorted));
+    api
+}
+
+const SORT_LUA: &str = "
+local function qsort(a, lo, hi)
+  if lo < hi then
+    local p, i = a[hi], lo - 1
+    for j = lo, hi - 1 do
+      if Less(a[j], p) then i = i + 1; a[i], a[j] = a[j], a[i] end
+    end
+    a[i + 1], a[hi] = a[hi], a[i + 1]
+    qsort(a, lo, i)
+    qsort(a, i + 2, hi)
+  end
+end
+function on_think()
+  local a = Items()
+  qsort(a, 1, #a)
+  if not Sorted(a) then error('not sorted') end
+end
+";
+
+const SORT_RHAI: &str = "
+fn qsort(lo, hi) {
+    if lo < hi {
+        let p = this[hi];
+        let i = lo - 1;
+        for j in lo..hi {
+            if less(this[j], p) { i += 1; let t = this[i]; this[i] = this[j]; this[j] = t; }
+        }
+        let t = this[i + 1]; this[i + 1] = this[hi]; this[hi] = t;
+        this.qsort(lo, i);
+        this.qsort(i + 2, hi);
+    }
+}
+fn on_think() {
+    let a = items();
+    a.qsort(0, a.len() - 1);
+    if !sorted(a) { throw \"not sorted\"; }
+}
+";
+
+fn sort_world() -> World {
+    let mut world = World::new(Map::open(4, 4), 10, 1);
+    for n in names(ITEMS) {
+        let mut e = Entity::new(n.clone(), "item", IVec2::ZERO);
+        if world.find(&n).is_some() {
+            e.name.push('_');
+        }
+        world.spawn(e).unwrap();
+    }
+    world
+}
+
+fn run_sort(backend: &mut dyn ScriptBackend, p: tactica::host::ProgramId, world: &World) {
+    let mut rng = WorldRng::new(1);
+    let mut commands = CommandBuffer::default();
+    let mut state = Table::new();
+    let me = world.entity_ids()[0];
+    let mut call = ScriptCall {
+        world,
+        rng: &mut rng,
+        entity: Some(me),
+        state: &mut state,
+        commands: &mut commands,
+        trigger: &Trigger::Think,
+        events: &[],
+    };
+    backend.run(p, &mut call).unwrap();
+}
+
+/// script-bench-rs "sort userdata" in raw mlua: userdata objects with a `__lt` into Rust.
+fn raw_mlua_sort(names: &[String]) -> bool {
+    use mlua::{MetaMethod, UserData, UserDataMethods};
+    #[derive(Clone)]
+    struct RustData(String);
+    impl UserData for RustData {
+        fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
+            m.add_meta_function(
+                MetaMethod::Lt,
+                |_, (a, b): (mlua::UserDataRef<RustData>, mlua::UserDataRef<RustData>)| Ok(a.0 < b.0),
+            );
+        }
+    }
+    let lua = mlua::Lua::new();
+    let new = lua.create_function(|_, s: String| Ok(RustData(s))).unwrap();
+    lua.globals().set("RustData_new", new).unwrap();
+    lua.globals().set("names", names.to_vec()).unwrap();
+    lua.load(
+        "local function qsort(a, lo, hi)
+           if lo < hi then
+             local p, i = a[hi], lo - 1
+             for j = lo, hi - 1 do
+               if a[j] < p then i = i + 1; a[i], a[j] = a[j], a[i] end
+             end
+             a[i + 1], a[hi] = a[hi], a[i + 1]
+             qsort(a, lo, i)
+             qsort(a, i + 2, hi)
+           end
+         end
+         local a = {}
+         for i = 1, #names do a[i] = RustData_new(names[i]) end
+         qsort(a, 1, #a)
+         for i = 2, #a do if a[i] < a[i - 1] then return false end end
+         return true",
+    )
+    .eval()
+    .unwrap()
+}
+
+/// The same in raw rhai: a custom type with a `<` operator into Rust.
+fn raw_rhai_sort(engine: &rhai::Engine, names: &rhai::Array) -> bool {
+    let mut scope = rhai::Scope::new();
+    scope.push("names", names.clone());
+    engine
+        .eval_with_scope(
+            &mut scope,
+            "fn qsort(lo, hi) {
+                 if lo < hi {
+                     let p = this[hi];
+                     let i = lo - 1;
+                     for j in lo..hi {
+                         if this[j] < p { i += 1; let t = this[i]; this[i] = this[j]; this[j] = t; }
+                     }
+                     let t = this[i + 1]; this[i + 1] = this[hi]; this[hi] = t;
+                     this.qsort(lo, i);
+                     this.qsort(i + 2, hi);
+                 }
+             }
+             let a = [];
+             for n in names { a.push(rust_data(n)); }
+             a.qsort(0, a.len() - 1);
+             let ok = true;
+             for i in 1..a.len() { if a[i] < a[i - 1] { ok = false; } }
+             ok",
+        )
+        .unwrap()
+}
+
+fn raw_rhai_engine() -> rhai::Engine {
+    #[derive(Clone)]
+    struct RustData(String);
+    let mut engine = rhai::Engine::new();
+    engine.set_max_call_levels(256);
+    engine.register_type::<RustData>();
+    engine.register_fn("rust_data", |s: &str| RustData(s.to_owned()));
+    engine.register_fn("<", |a: RustData, b: RustData| a.0 < b.0);
+    engine
+}
+
+fn sort_userdata(c: &mut Criterion) {
+    let world = sort_world();
+    let names = names(ITEMS);
+    let rhai_names: rhai::Array = names.iter().map(|n| rhai::Dynamic::from(n.clone())).collect();
+    let raw_engine = raw_rhai_engine();
+    let limits = ScriptLimits::unlimited();
+    let mut lua = LuaBackend::new(sort_api(), limits);
+    let lua_p = lua.compile(Path::new("sort.lua"), SORT_LUA).unwrap();
+    let mut rhai = RhaiBackend::new(sort_api(), limits);
+    let rhai_p = rhai.compile(Path::new("sort.rhai"), SORT_RHAI).unwrap();
+    // Validate before timing (each run checks its own result and fails loudly).
+    assert!(raw_mlua_sort(&names));
+    assert!(raw_rhai_sort(&raw_engine, &rhai_names));
+    run_sort(&mut lua, lua_p, &world);
+    run_sort(&mut rhai, rhai_p, &world);
+
+    let mut g = c.benchmark_group("sort_userdata");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    g.bench_function("raw_mlua", |b| b.iter(|| black_box(raw_mlua_sort(&names))));
+    g.bench_function("tactica_lua", |b| b.iter(|| run_sort(&mut lua, lua_p, &world)));
+    g.bench_function("raw_rhai", |b| b.iter(|| black_box(raw_rhai_sort(&raw_engine, &rhai_names))));
+    g.bench_function("tactica_rhai", |b| b.iter(|| run_sort(&mut rhai, rhai_p, &world)));
+    g.finish();
+
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let raw_lua = ms(median(
+        || {
+            black_box(raw_mlua_sort(&names));
+        },
+        5,
+    ));
+    let our_lua = ms(median(|| run_sort(&mut lua, lua_p, &world), 5));
+    let raw_rhai = ms(median(
+        || {
+            black_box(raw_rhai_sort(&raw_engine, &rhai_names));
+        },
+        3,
+    ));
+    let our_rhai = ms(median(|| run_sort(&mut rhai, rhai_p, &world), 3));
+    eprintln!(
+        "sort userdata medians (ms): raw mlua {raw_lua:.1}, tactica lua {our_lua:.1} ({:.2}x raw), raw rhai {raw_rhai:.1}, tactica rhai {our_rhai:.1} ({:.2}x raw)",
+        our_lua / raw_lua,
+        our_rhai / raw_rhai
+    );
+}
+
+criterion_group!(benches, per_entity_tick, sort_userdata);
+criterion_main!(benches);

@@ -1,0 +1,172 @@
+//! Values across the Lua boundary: [`Value`] to Lua and back, with entity handles and vectors as
+//! userdata that scripts can hold and compare but never build.
+
+use glam::Vec2;
+use mlua::{AnyUserData, Lua, MetaMethod, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
+use tactica_engine::world::EntityId;
+use tactica_stdlib::{ScriptLimits, Table, Value};
+
+/// How deeply tables may nest when they cross into the host (a cyclic table would otherwise
+/// recurse forever).
+pub(crate) const MAX_DEPTH: usize = 32;
+
+/// An entity handle. Only the host creates these: Lua has no constructor, and a table that looks
+/// like one (`{idx = 1, version = 1}`) stays a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct LuaEntity(pub(crate) EntityId);
+
+impl UserData for LuaEntity {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(format!("entity {:?}", this.0)));
+        methods.add_meta_method(MetaMethod::Eq, |_, this, other: AnyUserData| {
+            Ok(other.borrow::<LuaEntity>().is_ok_and(|o| o.0 == this.0))
+        });
+    }
+}
+
+/// A 2-D vector with read-only fields `x` and `y`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct LuaVec2(pub(crate) Vec2);
+
+impl UserData for LuaVec2 {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_field_method_get("x", |_, this| Ok(f64::from(this.0.x)));
+        fields.add_field_method_get("y", |_, this| Ok(f64::from(this.0.y)));
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(format!("({}, {})", this.0.x, this.0.y)));
+    }
+}
+
+/// A host value as a Lua value.
+pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
+    Ok(match v {
+        Value::Nil => LuaValue::Nil,
+        Value::Bool(b) => LuaValue::Boolean(*b),
+        Value::Int(i) => LuaValue::Integer(*i),
+        Value::Float(f) => LuaValue::Number(*f),
+        Value::Str(s) => LuaValue::String(lua.create_string(s)?),
+        Value::Vec2(p) => LuaValue::UserData(lua.create_userdata(LuaVec2(*p))?),
+        Value::Entity(id) => LuaValue::UserData(lua.create_userdata(LuaEntity(*id))?),
+        Value::List(items) => {
+            let t = lua.create_table_with_capacity(items.len(), 0)?;
+            for (i, item) in items.iter().enumerate() {
+                t.raw_set(i + 1, to_lua(lua, item)?)?;
+            }
+            LuaValue::Table(t)
+        }
+        Value::Map(map) => LuaValue::Table(table_to_lua(lua, map)?),
+    })
+}
+
+/// A host table as a Lua table.
+pub(crate) fn table_to_lua(lua: &Lua, map: &Table) -> mlua::Result<mlua::Table> {
+    let t = lua.create_table_with_capacity(0, map.len())?;
+    for (k, v) in map {
+        t.raw_set(k.as_str(), to_lua(lua, v)?)?;
+    }
+    Ok(t)
+}
+
+/// A Lua value as a host value. Tables with keys `1..n` become lists, tables with string keys
+/// maps; functions, coroutines and foreign userdata are refused, as are values over the limits.
+pub(crate) fn from_lua(v: &LuaValue, limits: &ScriptLimits, depth: usize) -> Result<Value, String> {
+    Ok(match v {
+        LuaValue::Nil => Value::Nil,
+        LuaValue::Boolean(b) => Value::Bool(*b),
+        LuaValue::Integer(i) => Value::Int(*i),
+        LuaValue::Number(f) => Value::Float(*f),
+        LuaValue::String(s) => {
+            let bytes = s.as_bytes();
+            if limits.string_limit().is_some_and(|max| bytes.len() > max) {
+                return Err(format!(
+                    "a string of {} bytes is over the limit of {}",
+                    bytes.len(),
+                    limits.max_string_len
+                ));
+            }
+            Value::Str(String::from_utf8_lossy(&bytes).into_owned())
+        }
+        LuaValue::UserData(ud) => {
+            if let Ok(e) = ud.borrow::<LuaEntity>() {
+                Value::Entity(e.0)
+            } else if let Ok(p) = ud.borrow::<LuaVec2>() {
+                Value::Vec2(p.0)
+            } else {
+                return Err("this userdata cannot cross into the host".to_owned());
+            }
+        }
+        LuaValue::Table(t) => {
+            if depth >= MAX_DEPTH {
+                return Err(format!("tables nested deeper than {MAX_DEPTH} (or cyclic) cannot cross into the host"));
+            }
+            table_from_lua(t, limits, depth)?
+        }
+        other => return Err(format!("a {} cannot cross into the host", other.type_name())),
+    })
+}
+
+fn table_from_lua(t: &mlua::Table, limits: &ScriptLimits, depth: usize) -> Result<Value, String> {
+    let n = t.raw_len();
+    let mut count = 0usize;
+    let mut map = Table::new();
+    let mut list = Vec::new();
+    let too_many = |c: usize| limits.collection_limit().is_some_and(|max| c > max);
+    for pair in t.clone().pairs::<LuaValue, LuaValue>() {
+        let (k, v) = pair.map_err(|e| e.to_string())?;
+        count += 1;
+        if too_many(count) {
+            return Err(format!(
+                "a table of more than {} entries cannot cross into the host",
+                limits.max_collection_len
+            ));
+        }
+        let v = from_lua(&v, limits, depth + 1)?;
+        match k {
+            LuaValue::String(s) => {
+                map.insert(s.to_string_lossy(), v);
+            }
+            LuaValue::Integer(i) if i >= 1 && usize::try_from(i).is_ok_and(|i| i <= n) => list.push((i, v)),
+            other => return Err(format!("table keys must be strings or 1..n, got a {}", other.type_name())),
+        }
+    }
+    if !list.is_empty() && !map.is_empty() {
+        return Err("a table cannot mix a list part and named keys".to_owned());
+    }
+    if list.is_empty() && n == 0 {
+        return Ok(Value::Map(map));
+    }
+    list.sort_by_key(|(i, _)| *i);
+    Ok(Value::List(list.into_iter().map(|(_, v)| v).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_round_trip_and_tables_split_into_lists_and_maps() {
+        let lua = Lua::new();
+        let limits = ScriptLimits::new();
+        let v: LuaValue = lua.load("return { a = {1, 2.5, 'x'}, b = { c = true } }").eval().unwrap();
+        let got = from_lua(&v, &limits, 0).unwrap();
+        assert_eq!(got.to_string(), "{a = [1, 2.5, x], b = {c = true}}");
+        let back = to_lua(&lua, &got).unwrap();
+        assert_eq!(from_lua(&back, &limits, 0).unwrap(), got);
+    }
+
+    #[test]
+    fn cycles_functions_and_long_strings_are_refused() {
+        let lua = Lua::new();
+        let limits = ScriptLimits::new().set_max_string_len(8);
+        let cyclic: LuaValue = lua.load("local t = {}; t.self = t; return t").eval().unwrap();
+        assert!(from_lua(&cyclic, &limits, 0).unwrap_err().contains("nested deeper"));
+        let f: LuaValue = lua.load("return print").eval().unwrap();
+        assert!(from_lua(&f, &limits, 0).unwrap_err().contains("function"));
+        let s: LuaValue = lua.load("return ('x'):rep(9)").eval().unwrap();
+        assert!(from_lua(&s, &limits, 0).unwrap_err().contains("9 bytes"));
+        let mixed: LuaValue = lua.load("return {1, a = 2}").eval().unwrap();
+        assert!(from_lua(&mixed, &limits, 0).is_err());
+    }
+}

@@ -1,0 +1,317 @@
+//! [`RhaiBackend`]: one sandboxed engine with the stdlib table registered by one generic adapter,
+//! one compiled AST per script file, handlers per trigger, and `sequence` run once at spawn with
+//! every action queued in order.
+
+use std::any::TypeId;
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rhai::packages::{
+    BasicArrayPackage, BasicMapPackage, BasicMathPackage, BitFieldPackage, CorePackage, LogicPackage,
+    MoreStringPackage, Package,
+};
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
+use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
+use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Value, snake_case};
+
+use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, table_to_map, to_dynamic};
+use crate::lend::{lend, with_lent};
+
+/// The function a script may define to run once when its entity spawns, every action it issues
+/// queued after the previous one (Lua runs the same function as a coroutine).
+pub const SEQUENCE: &str = "sequence";
+
+/// State keys the host functions keep for themselves; the script's `this` map does not show them.
+fn is_private(key: &str) -> bool {
+    key.starts_with("__")
+}
+
+/// Rhai as a Tactica script language.
+pub struct RhaiBackend {
+    engine: Engine,
+    limits: ScriptLimits,
+    programs: Vec<Program>,
+}
+
+struct Program {
+    file: PathBuf,
+    ast: AST,
+    /// The line each script function starts on: Rhai reports errors raised deep inside a
+    /// function (too many operations, stack overflow, data too large) without a place, and these
+    /// name the handler that was running.
+    fn_lines: Vec<(String, u32)>,
+}
+
+/// The line of every `fn NAME(` in `source`.
+fn fn_lines(source: &str) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        let t = line.trim_start();
+        let t = t.strip_prefix("private ").unwrap_or(t);
+        if let Some(rest) = t.strip_prefix("fn ") {
+            let name: String = rest.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            out.push((name, u32::try_from(i + 1).unwrap_or(u32::MAX)));
+        }
+    }
+    out
+}
+
+impl RhaiBackend {
+    /// A backend binding `api` under `limits`.
+    pub fn new(api: Api, limits: ScriptLimits) -> Self {
+        let engine = sandboxed_engine(Arc::new(api), &limits);
+        RhaiBackend { engine, limits, programs: Vec::new() }
+    }
+
+    /// A backend with the standard table and the default limits.
+    pub fn standard() -> Self {
+        RhaiBackend::new(Api::standard(), ScriptLimits::new())
+    }
+
+    /// The limits every call runs under.
+    pub fn limits(&self) -> ScriptLimits {
+        self.limits
+    }
+
+    fn load(&self, file: &Path, source: &str) -> Result<AST, Vec<ScriptError>> {
+        let mut ast = self.engine.compile(source).map_err(|e| {
+            let pos = e.position();
+            vec![ScriptError::new(file, line_of(pos), column_of(pos), e.err_type().to_string())]
+        })?;
+        ast.set_source(file.display().to_string());
+        Ok(ast)
+    }
+}
+
+/// An engine with no file, module, system, time or `eval` access, the limits applied, and the
+/// whole stdlib table registered.
+fn sandboxed_engine(api: Arc<Api>, limits: &ScriptLimits) -> Engine {
+    let mut engine = Engine::new_raw();
+    // The standard package minus time (wall-clock time would break determinism) and blobs.
+    for package in [
+        CorePackage::new().as_shared_module(),
+        LogicPackage::new().as_shared_module(),
+        BitFieldPackage::new().as_shared_module(),
+        BasicMathPackage::new().as_shared_module(),
+        BasicArrayPackage::new().as_shared_module(),
+        BasicMapPackage::new().as_shared_module(),
+        MoreStringPackage::new().as_shared_module(),
+    ] {
+        engine.register_global_module(package);
+    }
+    engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
+    engine.disable_symbol("eval");
+    engine.on_print(|_| {});
+    engine.on_debug(|_, _, _| {});
+    apply_limits(&mut engine, limits);
+    engine.register_type_with_name::<RhaiEntity>("Entity");
+    engine.register_fn("==", |a: RhaiEntity, b: RhaiEntity| a == b);
+    engine.register_fn("!=", |a: RhaiEntity, b: RhaiEntity| a != b);
+    engine.register_fn("to_string", |e: &mut RhaiEntity| format!("entity {:?}", e.0));
+    engine.register_fn("to_debug", |e: &mut RhaiEntity| format!("entity {:?}", e.0));
+    engine.register_type_with_name::<RhaiVec2>("Vec2");
+    engine.register_get("x", |v: &mut RhaiVec2| f64::from(v.0.x));
+    engine.register_get("y", |v: &mut RhaiVec2| f64::from(v.0.y));
+    engine.register_fn("to_string", |v: &mut RhaiVec2| format!("({}, {})", v.0.x, v.0.y));
+    register_api(&mut engine, &api, limits);
+    engine
+}
+
+/// The one limits struct, in Rhai's terms: operations, call levels, and size caps standing in for
+/// a memory limit (Rhai has no allocator hook; every string, array and map is capped instead).
+fn apply_limits(engine: &mut Engine, limits: &ScriptLimits) {
+    engine.set_max_operations(limits.max_ops);
+    // Rhai reads 0 call levels as "no calls at all"; ours means unlimited.
+    engine.set_max_call_levels(limits.call_depth_limit().unwrap_or(usize::MAX));
+    let string = match (limits.string_limit(), limits.memory_limit()) {
+        (Some(s), Some(m)) => s.min(m),
+        (s, m) => s.or(m).unwrap_or(0),
+    };
+    engine.set_max_string_size(string);
+    let items = match (limits.collection_limit(), limits.memory_limit()) {
+        // An element costs at least 16 bytes (a `Dynamic`).
+        (Some(c), Some(m)) => c.min(m / 16),
+        (c, m) => c.or(m.map(|m| m / 16)).unwrap_or(0),
+    };
+    engine.set_max_array_size(items);
+    engine.set_max_map_size(items);
+    engine.set_max_expr_depths(64, 64);
+}
+
+/// Registers every overload of the table, under its canonical name and its snake_case alias, as
+/// a raw function of `Dynamic` parameters over the one adapter [`host_call`].
+fn register_api(engine: &mut Engine, api: &Arc<Api>, limits: &ScriptLimits) {
+    for (index, f) in api.all_functions().iter().enumerate() {
+        let alias = snake_case(f.name);
+        let types = vec![TypeId::of::<Dynamic>(); f.params.len()];
+        for name in [f.name.to_owned(), alias] {
+            let api = Arc::clone(api);
+            let limits = *limits;
+            engine.register_raw_fn(name, &types, move |nc: NativeCallContext, args: &mut [&mut Dynamic]| {
+                host_call(&api, &limits, index, &nc, args)
+            });
+        }
+    }
+}
+
+/// The adapter from Rhai to the stdlib table.
+fn host_call(
+    api: &Api,
+    limits: &ScriptLimits,
+    index: usize,
+    nc: &NativeCallContext,
+    args: &mut [&mut Dynamic],
+) -> Result<Dynamic, Box<EvalAltResult>> {
+    let pos = nc.call_position();
+    let fail = |m: String| Box::new(EvalAltResult::ErrorRuntime(m.into(), pos));
+    let f = api.function(index).ok_or_else(|| fail("no such host function".to_owned()))?;
+    let values = args
+        .iter()
+        .enumerate()
+        .map(|(i, a)| from_dynamic(a, limits, 0).map_err(|e| format!("`{}` argument {}: {e}", f.name, i + 1)))
+        .collect::<Result<Vec<Value>, String>>()
+        .map_err(fail)?;
+    let out = with_lent(|ctx| (f.imp)(ctx, &values))
+        .ok_or_else(|| fail(format!("`{}` can only be called from a handler (on_think …)", f.name)))?
+        .map_err(|e| fail(e.to_string()))?;
+    Ok(to_dynamic(&out))
+}
+
+fn line_of(pos: Position) -> u32 {
+    pos.line().and_then(|l| u32::try_from(l).ok()).unwrap_or(0)
+}
+
+fn column_of(pos: Position) -> u32 {
+    pos.position().and_then(|c| u32::try_from(c).ok()).unwrap_or(0)
+}
+
+/// A run-time error as a [`ScriptError`]: the innermost error of a chain of script function calls
+/// gives the message and the place.
+fn run_error(file: &Path, err: &EvalAltResult) -> ScriptError {
+    let mut inner = err;
+    let mut outer_pos = err.position();
+    while let EvalAltResult::ErrorInFunctionCall(_, _, cause, pos) = inner {
+        if !pos.is_none() {
+            outer_pos = *pos;
+        }
+        inner = cause;
+    }
+    let pos = if inner.position().is_none() { outer_pos } else { inner.position() };
+    let text = inner.to_string();
+    // Rhai appends the place as " (line L, position C)"; the error carries it separately.
+    let message = text.rfind(" (line ").map_or(text.as_str(), |at| &text[..at]);
+    ScriptError::new(file, line_of(pos), column_of(pos), message)
+}
+
+impl ScriptBackend for RhaiBackend {
+    fn extensions(&self) -> &[&'static str] {
+        &["rhai"]
+    }
+
+    fn compile(&mut self, file: &Path, source: &str) -> Result<ProgramId, Vec<ScriptError>> {
+        let ast = self.load(file, source)?;
+        self.programs.push(Program { file: file.to_path_buf(), ast, fn_lines: fn_lines(source) });
+        Ok(ProgramId(u32::try_from(self.programs.len() - 1).unwrap_or(u32::MAX)))
+    }
+
+    fn recompile(&mut self, program: ProgramId, file: &Path, source: &str) -> Result<(), Vec<ScriptError>> {
+        let ast = self.load(file, source)?;
+        match self.programs.get_mut(program.0 as usize) {
+            Some(p) => {
+                p.ast = ast;
+                p.fn_lines = fn_lines(source);
+                Ok(())
+            }
+            None => Err(vec![ScriptError::new(file, 0, 0, "no such Rhai program")]),
+        }
+    }
+
+    fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {
+        let Some(p) = self.programs.get(program.0 as usize) else {
+            return Err(ScriptError::new("rhai", 0, 0, "no such Rhai program"));
+        };
+        let trigger = call.trigger.clone();
+        let is_entity = call.entity.is_some();
+        let mut ctx = call.ctx();
+        let running = Cell::new("");
+        let result = run_call(&self.engine, &self.limits, p, &mut ctx, &trigger, is_entity, &running);
+        ctx.finish();
+        result.map_err(|e| {
+            let mut err = run_error(&p.file, &e);
+            if err.line == 0
+                && let Some((name, line)) = p.fn_lines.iter().find(|(n, _)| n == running.get())
+            {
+                err.line = *line;
+                err.message.push_str(&format!(" (in `{name}`)"));
+            }
+            err
+        })
+    }
+}
+
+/// One call: the instance's state is `this` (a map), the handler for the trigger runs with the
+/// context lent, and at spawn `sequence` runs with every action queued in order.
+fn run_call(
+    engine: &Engine,
+    limits: &ScriptLimits,
+    p: &Program,
+    ctx: &mut ScriptCtx<'_>,
+    trigger: &Trigger,
+    is_entity: bool,
+    running: &Cell<&'static str>,
+) -> Result<(), Box<EvalAltResult>> {
+    let public: Table = ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let mut this = Dynamic::from_map(table_to_map(&public));
+    let has = |name: &str, arity: usize| p.ast.iter_functions().any(|f| f.name == name && f.params.len() == arity);
+    let mut scope = Scope::new();
+    let result = lend(ctx, || -> Result<(), Box<EvalAltResult>> {
+        let mut call = |name: &'static str, args: Vec<Dynamic>, this: &mut Dynamic| -> Result<(), Box<EvalAltResult>> {
+            running.set(name);
+            let options = CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this);
+            engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, args).map(|_| ())
+        };
+        let handler = trigger.handler();
+        match trigger {
+            Trigger::Hear(text) => {
+                if has(handler, 1) {
+                    call(handler, vec![Dynamic::from(text.clone())], &mut this)?;
+                }
+            }
+            _ => {
+                if has(handler, 0) {
+                    call(handler, Vec::new(), &mut this)?;
+                }
+            }
+        }
+        if *trigger == Trigger::Spawn && is_entity && has(SEQUENCE, 0) {
+            set_mode(ActionMode::Enqueue);
+            let r = call(SEQUENCE, Vec::new(), &mut this);
+            set_mode(ActionMode::Request);
+            r?;
+        }
+        Ok(())
+    });
+    result?;
+    let kept = from_dynamic(&this, limits, 0).map_err(|e| {
+        Box::new(EvalAltResult::ErrorRuntime(format!("`this` (the state map): {e}").into(), Position::NONE))
+    })?;
+    let Value::Map(mut m) = kept else {
+        return Err(Box::new(EvalAltResult::ErrorRuntime("`this` must stay a map".into(), Position::NONE)));
+    };
+    m.retain(|k, _| !is_private(k));
+    for (k, v) in ctx.state.iter().filter(|(k, _)| is_private(k)) {
+        m.insert(k.clone(), v.clone());
+    }
+    *ctx.state = m;
+    Ok(())
+}
+
+/// Switches the lent context between behaviour (request) and sequence (enqueue) mode, issuing
+/// any gathered movement pattern in the mode it was gathered in.
+fn set_mode(mode: ActionMode) {
+    with_lent(|ctx| {
+        ctx.flush_pattern();
+        ctx.mode = mode;
+    });
+}

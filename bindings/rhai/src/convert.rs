@@ -1,0 +1,118 @@
+//! Values across the Rhai boundary: [`Value`] to [`Dynamic`] and back, with entity handles and
+//! vectors as custom types that scripts can hold and compare but never build.
+
+use glam::Vec2;
+use rhai::{Array, Dynamic, Map};
+use tactica_engine::world::EntityId;
+use tactica_stdlib::{ScriptLimits, Table, Value};
+
+/// How deeply arrays and maps may nest when they cross into the host.
+pub(crate) const MAX_DEPTH: usize = 32;
+
+/// An entity handle (`Entity` in Rhai). No constructor is registered: a script only gets one from
+/// the host, and a map that looks like one stays a map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RhaiEntity(pub(crate) EntityId);
+
+/// A 2-D vector (`Vec2` in Rhai) with read-only properties `x` and `y`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct RhaiVec2(pub(crate) Vec2);
+
+/// A host value as a Rhai value.
+pub(crate) fn to_dynamic(v: &Value) -> Dynamic {
+    match v {
+        Value::Nil => Dynamic::UNIT,
+        Value::Bool(b) => Dynamic::from_bool(*b),
+        Value::Int(i) => Dynamic::from_int(*i),
+        Value::Float(f) => Dynamic::from_float(*f),
+        Value::Str(s) => Dynamic::from(s.clone()),
+        Value::Vec2(p) => Dynamic::from(RhaiVec2(*p)),
+        Value::Entity(id) => Dynamic::from(RhaiEntity(*id)),
+        Value::List(items) => Dynamic::from_array(items.iter().map(to_dynamic).collect()),
+        Value::Map(map) => Dynamic::from_map(table_to_map(map)),
+    }
+}
+
+/// A host table as a Rhai object map.
+pub(crate) fn table_to_map(map: &Table) -> Map {
+    map.iter().map(|(k, v)| (k.as_str().into(), to_dynamic(v))).collect()
+}
+
+/// A Rhai value as a host value: unit, bools, numbers, strings, characters, arrays, maps, handles
+/// and vectors cross; function pointers and other types are refused.
+pub(crate) fn from_dynamic(d: &Dynamic, limits: &ScriptLimits, depth: usize) -> Result<Value, String> {
+    let d = d.flatten_clone();
+    if d.is_unit() {
+        return Ok(Value::Nil);
+    }
+    if let Ok(b) = d.as_bool() {
+        return Ok(Value::Bool(b));
+    }
+    if let Ok(i) = d.as_int() {
+        return Ok(Value::Int(i));
+    }
+    if let Ok(f) = d.as_float() {
+        return Ok(Value::Float(f));
+    }
+    if let Ok(c) = d.as_char() {
+        return Ok(Value::Str(c.to_string()));
+    }
+    if d.is_string() {
+        let s = d.into_string().unwrap_or_default();
+        if limits.string_limit().is_some_and(|max| s.len() > max) {
+            return Err(format!("a string of {} bytes is over the limit of {}", s.len(), limits.max_string_len));
+        }
+        return Ok(Value::Str(s));
+    }
+    if depth >= MAX_DEPTH && (d.is_array() || d.is_map()) {
+        return Err(format!("values nested deeper than {MAX_DEPTH} cannot cross into the host"));
+    }
+    let too_many = |n: usize| limits.collection_limit().is_some_and(|max| n > max);
+    if d.is_array() {
+        let items = d.cast::<Array>();
+        if too_many(items.len()) {
+            return Err(format!("an array of {} items is over the limit", items.len()));
+        }
+        return items.iter().map(|x| from_dynamic(x, limits, depth + 1)).collect::<Result<_, _>>().map(Value::List);
+    }
+    if d.is_map() {
+        let map = d.cast::<Map>();
+        if too_many(map.len()) {
+            return Err(format!("a map of {} entries is over the limit", map.len()));
+        }
+        let mut out = Table::new();
+        for (k, v) in &map {
+            out.insert(k.to_string(), from_dynamic(v, limits, depth + 1)?);
+        }
+        return Ok(Value::Map(out));
+    }
+    if let Some(e) = d.clone().try_cast::<RhaiEntity>() {
+        return Ok(Value::Entity(e.0));
+    }
+    if let Some(p) = d.clone().try_cast::<RhaiVec2>() {
+        return Ok(Value::Vec2(p.0));
+    }
+    Err(format!("a value of type {} cannot cross into the host", d.type_name()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_round_trip() {
+        let limits = ScriptLimits::new();
+        let engine = rhai::Engine::new_raw();
+        let d: Dynamic = engine.eval("#{ a: [1, 2.5, \"x\"], b: #{ c: true }, d: () }").unwrap();
+        let v = from_dynamic(&d, &limits, 0).unwrap();
+        assert_eq!(v.to_string(), "{a = [1, 2.5, x], b = {c = true}, d = nil}");
+        assert_eq!(from_dynamic(&to_dynamic(&v), &limits, 0).unwrap(), v);
+    }
+
+    #[test]
+    fn long_strings_and_foreign_types_are_refused() {
+        let limits = ScriptLimits::new().set_max_string_len(4);
+        assert!(from_dynamic(&Dynamic::from("hello".to_string()), &limits, 0).unwrap_err().contains("5 bytes"));
+        assert!(from_dynamic(&Dynamic::from(std::time::Duration::ZERO), &limits, 0).is_err());
+    }
+}

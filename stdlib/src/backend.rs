@@ -1,0 +1,121 @@
+//! The contract between the script host and a script language: [`ScriptBackend`] (compile,
+//! recompile, run), what one call lends a script ([`ScriptCall`]), why it runs ([`Trigger`]) and
+//! how it fails ([`ScriptError`]).
+//!
+//! It lives here, below the languages, so that the Lua, Rhai and `.tac` crates implement it
+//! themselves; the root crate re-exports it as `tactica::host`.
+//!
+//! **Architecture invariant:** scripts never get `&mut World`. A [`ScriptCall`] lends them the
+//! world read-only, the world's random generator, their own state table and a command buffer;
+//! the runtime applies the commands after every script of the tick has run.
+
+use std::path::{Path, PathBuf};
+
+use tactica_engine::Table;
+use tactica_engine::world::{CommandBuffer, EntityId, Event, World, WorldRng};
+
+use crate::context::ScriptCtx;
+
+/// Why a script is being run (see `docs/scripting.md`, "When scripts run").
+#[derive(Debug, Clone, PartialEq)]
+pub enum Trigger {
+    /// The entity spawned, or its script was reloaded: attribute scripts set their values.
+    Spawn,
+    /// The entity's think tick: behaviour scripts decide.
+    Think,
+    /// The player came into range (edge-triggered).
+    Encounter,
+    /// The player typed this text near the entity (dialogue handlers read it with `Ask`).
+    Hear(String),
+    /// Every tick, for world-level scripts (events, traps, ambience).
+    Tick,
+    /// The script's file was reloaded: attribute scripts re-apply, `on_reload(state)` hooks run.
+    Reload,
+}
+
+/// What one script call may see and do.
+pub struct ScriptCall<'a> {
+    /// The world, read-only.
+    pub world: &'a World,
+    /// The world's one random generator.
+    pub rng: &'a mut WorldRng,
+    /// The entity the script belongs to; `None` for world-level scripts.
+    pub entity: Option<EntityId>,
+    /// This instance's own state, kept by the host across calls and reloads.
+    pub state: &'a mut Table,
+    /// Where the script's commands go.
+    pub commands: &'a mut CommandBuffer,
+    /// Why it runs.
+    pub trigger: &'a Trigger,
+    /// What happened on the previous tick (region enter/exit, said lines …).
+    pub events: &'a [Event],
+}
+
+/// A script failure at load or run time, with its place in the file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}:{line}:{column}: {message}", file.display())]
+pub struct ScriptError {
+    /// The script file.
+    pub file: PathBuf,
+    /// 1-based line; 0 when unknown.
+    pub line: u32,
+    /// 1-based column; 0 when unknown.
+    pub column: u32,
+    /// What went wrong.
+    pub message: String,
+    /// The full human-readable report (an ariadne rendering for `.tac`), when there is one.
+    pub rendered: Option<String>,
+}
+
+impl ScriptError {
+    /// An error at a place in `file`.
+    pub fn new(file: impl Into<PathBuf>, line: u32, column: u32, message: impl Into<String>) -> Self {
+        ScriptError { file: file.into(), line, column, message: message.into(), rendered: None }
+    }
+}
+
+/// A compiled program inside one backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProgramId(pub u32);
+
+/// One script language.
+pub trait ScriptBackend {
+    /// The file extensions it handles, without the dot.
+    fn extensions(&self) -> &[&'static str];
+    /// Compiles `source` (from `file`) and checks it; every problem found is returned.
+    fn compile(&mut self, file: &Path, source: &str) -> Result<ProgramId, Vec<ScriptError>>;
+    /// Replaces a program's code with `source`, keeping its id (hot reload). On error the old code
+    /// stays.
+    fn recompile(&mut self, program: ProgramId, file: &Path, source: &str) -> Result<(), Vec<ScriptError>>;
+    /// Runs `program` for one call. On error the host drops the commands the call issued.
+    fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError>;
+}
+
+impl ScriptCall<'_> {
+    /// The host-function context for this call: the scripted entity (a null handle for
+    /// world-level scripts, so entity actions fail cleanly), the heard text of a `hear` trigger,
+    /// and the call's world, generator, state and command buffer.
+    pub fn ctx(&mut self) -> ScriptCtx<'_> {
+        let me = self.entity.unwrap_or_default();
+        let mut ctx = ScriptCtx::new(self.world, me, self.commands, self.rng, self.state);
+        if let Trigger::Hear(text) = self.trigger {
+            ctx.heard = Some(text.as_str());
+        }
+        ctx
+    }
+}
+
+impl Trigger {
+    /// The name a script's handler for this trigger has: `on_spawn`, `on_think`, `on_encounter`,
+    /// `on_hear`, `on_tick`, `on_reload`.
+    pub fn handler(&self) -> &'static str {
+        match self {
+            Trigger::Spawn => "on_spawn",
+            Trigger::Think => "on_think",
+            Trigger::Encounter => "on_encounter",
+            Trigger::Hear(_) => "on_hear",
+            Trigger::Tick => "on_tick",
+            Trigger::Reload => "on_reload",
+        }
+    }
+}

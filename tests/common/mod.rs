@@ -1,0 +1,44 @@
+//! Helpers shared by the script tests: a scenario folder written to a temporary directory and
+//! played with every built-in language.
+
+#![allow(dead_code, reason = "each test binary uses a different part of the helpers")]
+
+use std::path::{Path, PathBuf};
+
+use tactica::runtime::Runtime;
+
+/// The map of the script tests: open ground with a wall segment, 12 × 6.
+pub const MAP: &str = "\
+............
+............
+.....#......
+.....#......
+............
+............
+";
+
+/// Writes `scenario` (TOML), the map and `scripts` into a fresh folder named after `name` and
+/// returns the scenario path.
+pub fn folder(name: &str, scenario: &str, scripts: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tactica-scripts-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("map.txt"), MAP).unwrap();
+    std::fs::write(dir.join("scenario.toml"), scenario).unwrap();
+    for (file, text) in scripts {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    dir.join("scenario.toml")
+}
+
+/// Loads and plays a scenario with the built-in languages; panics with the script errors when it
+/// does not load.
+pub fn play(path: &Path) -> Runtime {
+    let scenario = tactica::scenario::load(path).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = match Runtime::new(scenario, tactica::languages()) {
+        Ok(rt) => rt,
+        Err(errors) => panic!("{}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")),
+    };
+    rt.run(rt.scenario_ticks());
+    rt
+}

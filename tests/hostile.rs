@@ -1,0 +1,162 @@
+//! The hostile-script suite: scripts in `tests/hostile/` that try to escape the sandbox or hurt
+//! the host. Each is stopped with a clear error naming its file and line, and every other entity
+//! finishes the scenario with exactly the trace it has when the hostile entity is not there.
+
+mod common;
+
+use std::path::Path;
+
+use tactica::host::ScriptHost;
+use tactica_engine::world::{Event, EventKind};
+
+/// Three well-behaved entities: a Lua walker with a sequence, a Rhai talker counting in its state,
+/// and a guard on scenario actions. `{hostile}` adds the entity under test, last.
+fn scenario(hostile: Option<&str>) -> String {
+    let mut s = String::from(
+        r#"
+map = "map.txt"
+ticks = 8
+[[entities]]
+name = "walker"
+kind = "human"
+at = [0, 0]
+speed = 10.0
+scripts = ["walker.lua"]
+[[entities]]
+name = "talker"
+kind = "human"
+at = [0, 5]
+scripts = ["talker.rhai"]
+[[entities]]
+name = "guard"
+kind = "human"
+at = [11, 0]
+speed = 10.0
+actions = [{ move_to = [11, 5] }, { say = "All quiet." }]
+"#,
+    );
+    if let Some(file) = hostile {
+        s.push_str(&format!("[[entities]]\nname = \"hostile\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"{file}\"]\n"));
+    }
+    s
+}
+
+const WALKER: &str = r#"
+function sequence()
+  move_to(3, 0)
+  say("Made it.")
+  if Distance(Me(), FindEntity("guard")) > 1 then say("Guard is far.") end
+end
+"#;
+
+const TALKER: &str = r#"
+fn on_spawn() { this.n = 0; }
+fn on_think() {
+    this.n += 1;
+    if this.n % 3 == 0 { say("Tick " + this.n); }
+}
+"#;
+
+/// Plays the scenario with `hostile` (a file in `tests/hostile/`) or without any hostile entity.
+fn play(name: &str, hostile: Option<&str>) -> Vec<Event> {
+    let mut scripts = vec![("walker.lua", WALKER.to_owned()), ("talker.rhai", TALKER.to_owned())];
+    if let Some(file) = hostile {
+        let text = std::fs::read_to_string(Path::new("tests/hostile").join(file)).unwrap();
+        scripts.push((file, text));
+    }
+    let refs: Vec<(&str, &str)> = scripts.iter().map(|(f, t)| (*f, t.as_str())).collect();
+    let rt = common::play(&common::folder(name, &scenario(hostile), &refs));
+    rt.world().log().events().to_vec()
+}
+
+fn lines(events: &[Event]) -> Vec<String> {
+    events.iter().map(Event::to_json_line).collect()
+}
+
+/// Each hostile script, the line its error names, and words the error must contain. Errors Lua
+/// and Rhai raise without a place (out of memory before the hook has seen a line; Rhai limits hit
+/// inside a function) name the line where the running handler starts.
+const CASES: &[(&str, u32, &str)] = &[
+    ("read_file.lua", 3, "global 'io'"),
+    ("run_command.lua", 3, "global 'os'"),
+    ("require_module.lua", 3, "global 'require'"),
+    ("load_bytecode.lua", 3, "field 'dump'"),
+    ("load_text.lua", 3, "global 'load'"),
+    ("dofile.lua", 3, "global 'dofile'"),
+    ("debug_library.lua", 3, "global 'debug'"),
+    ("collectgarbage.lua", 3, "global 'collectgarbage'"),
+    ("infinite_loop.lua", 5, "instruction budget"),
+    ("deep_recursion.lua", 3, "call depth limit"),
+    ("allocate_gigabytes.lua", 2, "memory limit exceeded"),
+    ("huge_string.lua", 4, "memory limit exceeded"),
+    ("forge_handle.lua", 3, "`NameOf` argument 1: expected entity, got map"),
+    ("wrong_types.lua", 3, "`Say` argument 1: expected string, got list"),
+    ("wrong_arity.lua", 3, "`MoveTo` takes 1 or 2 argument(s), got 3"),
+    ("coroutine_escape.lua", 4, "instruction budget"),
+    ("function_to_host.lua", 3, "a function cannot cross into the host"),
+    ("cyclic_table.lua", 5, "nested deeper than 32"),
+    ("poison_state.lua", 2, "`state` must stay a table"),
+    ("handle_in_global.lua", 3, "no entity handles"),
+    ("read_file.rhai", 3, "Function not found: open_file"),
+    ("run_command.rhai", 3, "Function not found: system"),
+    ("import_module.rhai", 3, "Module not found"),
+    ("infinite_loop.rhai", 2, "Too many operations"),
+    ("deep_recursion.rhai", 5, "Stack overflow"),
+    ("allocate_gigabytes.rhai", 2, "Size of array"),
+    ("huge_string.rhai", 2, "Length of string"),
+    ("forge_handle.rhai", 3, "`NameOf` argument 1: expected entity, got map"),
+    ("wrong_types.rhai", 3, "`Say` argument 1: expected string, got float"),
+    ("wrong_arity.rhai", 3, "Function not found: move_to"),
+    ("wall_clock.rhai", 3, "Function not found: timestamp"),
+    ("function_to_host.rhai", 3, "cannot cross into the host"),
+    ("poison_state.rhai", 2, "`this` must stay a map"),
+    ("handle_in_global.rhai", 3, "no entity handles"),
+    ("print_flood.rhai", 2, "Too many operations"),
+];
+
+#[test]
+fn every_hostile_script_is_stopped_and_the_others_play_on_unchanged() {
+    assert!(CASES.len() >= 25);
+    let baseline = lines(&play("baseline", None));
+    assert!(baseline.iter().any(|l| l.contains("Guard is far.")), "the walker's sequence ran");
+    assert!(baseline.iter().any(|l| l.contains("Tick 6")), "the talker ran");
+    let mut failures = Vec::new();
+    for (i, &(file, line, words)) in CASES.iter().enumerate() {
+        let events = play(&format!("hostile{i}"), Some(file));
+        let errors: Vec<&Event> = events
+            .iter()
+            .filter(|e| e.entity.as_deref() == Some("hostile") && matches!(e.kind, EventKind::ScriptError { .. }))
+            .collect();
+        let Some(first) = errors.first() else {
+            failures.push(format!("{file}: was not stopped"));
+            continue;
+        };
+        let EventKind::ScriptError { file: f, line: l, message, .. } = &first.kind else { unreachable!() };
+        if !f.ends_with(file) || *l != line || !message.contains(words) {
+            failures.push(format!("{file}: got {f}:{l}: {message}; expected line {line} and {words:?}"));
+        }
+        if errors.len() != 8 {
+            failures.push(format!("{file}: stopped {} times in 8 ticks", errors.len()));
+        }
+        let others: Vec<String> =
+            lines(&events.into_iter().filter(|e| e.entity.as_deref() != Some("hostile")).collect::<Vec<_>>());
+        if others != baseline {
+            failures.push(format!("{file}: the other entities' trace changed"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn code_that_cannot_be_compiled_safely_is_refused_at_load() {
+    let mut host = ScriptHost::new();
+    for b in tactica::languages() {
+        host.add_backend(b);
+    }
+    let binary = "\x1bLua\x54\x00\x19\u{93}\r\n\x1a\n";
+    let e = host.check_source(Path::new("bytecode.lua"), binary).unwrap_err();
+    assert!(e[0].message.contains("binary"), "{}", e[0].message);
+    let e = host.check_source(Path::new("eval.rhai"), "fn on_think() {\n  eval(\"1\");\n}").unwrap_err();
+    assert_eq!(e[0].line, 2, "{}", e[0]);
+    assert!(e[0].message.to_lowercase().contains("eval"), "{}", e[0].message);
+}

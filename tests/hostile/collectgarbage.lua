@@ -1,0 +1,4 @@
+-- Tries to stop the collector.
+function on_think()
+  collectgarbage("stop")
+end

@@ -1,0 +1,4 @@
+-- Passes a function into the host.
+function on_think()
+  Note("f", function() end)
+end

@@ -1,0 +1,4 @@
+-- Tries to leak an entity handle into the world globals.
+function on_think()
+  SetGlobal("leak", Me())
+end

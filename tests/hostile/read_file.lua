@@ -1,0 +1,4 @@
+-- Tries to read a file.
+function on_think()
+  local f = io.open("/etc/passwd")
+end

@@ -1,0 +1,4 @@
+-- Passes a table where a string is expected.
+function on_think()
+  Say({ "not", "text" })
+end
