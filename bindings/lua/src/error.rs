@@ -75,6 +75,8 @@ mod tests {
     use super::*;
 
     #[test]
+    // mlua's own `CallbackError` holds its cause in an `Arc`; building one is the only way to test it.
+    #[expect(clippy::arc_with_non_send_sync)]
     fn lines_come_from_the_message_then_the_traceback() {
         let e = mlua::Error::RuntimeError("troll.lua:7: attempt to index a nil value".into());
         let s = script_error(Path::new("dir/troll.lua"), "troll.lua", &e, 0);
