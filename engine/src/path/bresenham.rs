@@ -27,6 +27,13 @@ pub enum BresenhamVariant {
 /// (its test is a strict `>`).
 pub fn bresenham_line(from: IVec2, to: IVec2, variant: BresenhamVariant) -> Vec<IVec2> {
     let mut cells = Vec::with_capacity((to - from).abs().max_element() as usize + 1);
+    bresenham_line_into(from, to, variant, &mut cells);
+    cells
+}
+
+/// Appends the cells of [`bresenham_line`] to `out`, so callers that rebuild lines every move
+/// (tile chasers, patterns) reuse one buffer.
+pub fn bresenham_line_into(from: IVec2, to: IVec2, variant: BresenhamVariant, out: &mut Vec<IVec2>) {
     // The book's names: rows are y, columns are x.
     let (mut row, mut col) = (i64::from(from.y), i64::from(from.x));
     let (end_row, end_col) = (i64::from(to.y), i64::from(to.x));
@@ -39,7 +46,7 @@ pub fn bresenham_line(from: IVec2, to: IVec2, variant: BresenhamVariant) -> Vec<
         BresenhamVariant::Textbook => minor - major / 2,
     };
     let cell = |row: i64, col: i64| IVec2::new(col as i32, row as i32);
-    cells.push(cell(row, col));
+    out.push(cell(row, col));
     if delta_col > delta_row {
         let mut fraction = start_error(delta_row, delta_col);
         while col != end_col {
@@ -49,7 +56,7 @@ pub fn bresenham_line(from: IVec2, to: IVec2, variant: BresenhamVariant) -> Vec<
             }
             col += step_col;
             fraction += delta_row;
-            cells.push(cell(row, col));
+            out.push(cell(row, col));
         }
     } else {
         let mut fraction = start_error(delta_col, delta_row);
@@ -60,10 +67,9 @@ pub fn bresenham_line(from: IVec2, to: IVec2, variant: BresenhamVariant) -> Vec<
             }
             row += step_row;
             fraction += delta_col;
-            cells.push(cell(row, col));
+            out.push(cell(row, col));
         }
     }
-    cells
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ mod wall_trace;
 
 pub use astar::{AStar, Found, SearchOptions};
 pub use breadcrumbs::{MAX_TRAIL_LENGTH, Trail, follow_trail};
-pub use bresenham::{BresenhamVariant, bresenham_line};
+pub use bresenham::{BresenhamVariant, bresenham_line, bresenham_line_into};
 pub use cost::{Connectivity, CostModel, Endpoint, PathError, Status, octile};
 pub use follow::{FollowStatus, PathFollower, move_to_as_follow_path, plan_follow_path};
 pub use graph::{NextHopTable, NodeId, WaypointGraph};

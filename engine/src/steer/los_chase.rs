@@ -11,61 +11,19 @@
 //! `(row, col)`. Its test for the major axis is `deltaCol > deltaRow`, strictly, so ties walk the
 //! row (y) axis.
 //!
-//! (The path module has its own book-exact line for its segments; the two are the same algorithm.)
+//! The line itself is [`crate::path::bresenham_line_into`]: one implementation for chase, patterns
+//! and paths.
 
 use glam::IVec2;
 
 use crate::grid::Map;
 
-/// Which error term the tile line starts with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum LineVariant {
-    /// The book's listing: deltas doubled before the start term (`4|minor| − 2|major|`).
-    #[default]
-    Book,
-    /// Textbook Bresenham: `2|minor| − |major|`.
-    Textbook,
-}
+/// Which error term the tile line starts with (the path module's, so there is one book line).
+pub use crate::path::BresenhamVariant as LineVariant;
 
 /// Appends the tile line from `start` to `end` (both included) to `out`.
 pub fn tile_line_into(start: IVec2, end: IVec2, variant: LineVariant, out: &mut Vec<IVec2>) {
-    let (mut col, mut row) = (i64::from(start.x), i64::from(start.y));
-    let (end_col, end_row) = (i64::from(end.x), i64::from(end.y));
-    let step_col = if end_col - col < 0 { -1 } else { 1 };
-    let step_row = if end_row - row < 0 { -1 } else { 1 };
-    let delta_col = ((end_col - col) * 2).abs();
-    let delta_row = ((end_row - row) * 2).abs();
-    let cell = |c: i64, r: i64| IVec2::new(c as i32, r as i32);
-    out.push(cell(col, row));
-    if delta_col > delta_row {
-        let mut fraction = match variant {
-            LineVariant::Book => delta_row * 2 - delta_col,
-            LineVariant::Textbook => delta_row - delta_col / 2,
-        };
-        while col != end_col {
-            if fraction >= 0 {
-                row += step_row;
-                fraction -= delta_col;
-            }
-            col += step_col;
-            fraction += delta_row;
-            out.push(cell(col, row));
-        }
-    } else {
-        let mut fraction = match variant {
-            LineVariant::Book => delta_col * 2 - delta_row,
-            LineVariant::Textbook => delta_col - delta_row / 2,
-        };
-        while row != end_row {
-            if fraction >= 0 {
-                col += step_col;
-                fraction -= delta_row;
-            }
-            row += step_row;
-            fraction += delta_col;
-            out.push(cell(col, row));
-        }
-    }
+    crate::path::bresenham_line_into(start, end, variant, out);
 }
 
 /// The book's tile line from `start` to `end` (`BuildPathToTarget`): `start` first, `end` last.
