@@ -64,7 +64,7 @@ fn watch_takes_an_edit_into_the_running_game() {
     std::thread::spawn(move || BufReader::new(stderr).lines().map_while(Result::ok).for_each(|l| drop(tx2.send(l))));
     let deadline = Instant::now() + Duration::from_secs(50);
     let mut seen = Vec::new();
-    let mut wait_for = |what: &str, seen: &mut Vec<String>| loop {
+    let wait_for = |what: &str, seen: &mut Vec<String>| loop {
         match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(line) => {
                 let hit = line.contains(what);
