@@ -28,7 +28,9 @@ const LANGUAGES: [&str; 3] = ["tac", "lua", "rhai"];
 fn taunt(ext: &str, line: &str) -> String {
     match ext {
         "tac" => format!("on think {{\n  if (DistanceToPlayer() < 3) DoFlee();\n  Say(\"{line}\");\n}}\n"),
-        "lua" => format!("function on_think()\n  if DistanceToPlayer() < 3 then DoFlee() end\n  Say(\"{line}\")\nend\n"),
+        "lua" => {
+            format!("function on_think()\n  if DistanceToPlayer() < 3 then DoFlee() end\n  Say(\"{line}\")\nend\n")
+        }
         "rhai" => {
             format!("fn on_think() {{\n    if distance_to_player() < 3.0 {{ do_flee(); }}\n    say(\"{line}\");\n}}\n")
         }
@@ -79,7 +81,13 @@ impl Game {
 
     /// How many entities said `line` on the last tick played.
     fn said_last_tick(&self, line: &str, from: usize) -> usize {
-        self.rt.world().log().since(from).iter().filter(|e| matches!(&e.kind, EventKind::Say { text } if text == line)).count()
+        self.rt
+            .world()
+            .log()
+            .since(from)
+            .iter()
+            .filter(|e| matches!(&e.kind, EventKind::Say { text } if text == line))
+            .count()
     }
 
     /// Rewrites `taunt.<ext>` and plays until the new line is said. Returns (write → live,

@@ -174,7 +174,10 @@ fn broken_then_fixed(ext: &str) -> String {
     let reloads = g.reloads();
     assert_eq!(reloads.len(), 1);
     let (traced_file, entities, ok, message) = &reloads[0];
-    assert_eq!((traced_file.as_str(), entities.as_slice(), *ok), (file.as_str(), ["troll".to_owned()].as_slice(), false));
+    assert_eq!(
+        (traced_file.as_str(), entities.as_slice(), *ok),
+        (file.as_str(), ["troll".to_owned()].as_slice(), false)
+    );
     assert_eq!(message, &report.message(), "the trace carries the diagnostics");
     g.edit(&file, &taunt(ext, "Oi!", "kAlarmSnd"));
     assert_eq!(g.reload(&file).outcome, Ok(()));
@@ -245,7 +248,8 @@ fn tac_sequence_half_way_through_its_waits_keeps_its_progress() {
     assert!(matches!(&front, Some(Action::Wait { id, .. }) if id == "go"), "{front:?}");
     assert!(g.lines_of("private", 0).iter().all(|l| !l.contains("\"kind\":\"release\"")));
     // An edit that changes the lines and adds a handler: the running sequence is not restarted.
-    let edited = SQUAD_TAC.replace("Breach!", "Now!").replace("once on think", "on reload Say(\"Reloaded.\");\nonce on think");
+    let edited =
+        SQUAD_TAC.replace("Breach!", "Now!").replace("once on think", "on reload Say(\"Reloaded.\");\nonce on think");
     g.edit("squad.tac", &edited);
     assert_eq!(g.reload("squad.tac").outcome, Ok(()));
     g.rt.run(60);
@@ -383,7 +387,10 @@ fn tac_attribute_scripts_reapply_within_the_schema() {
     let attrs = "creature Troll { intelligence = 20; strength = 75; }\n";
     let mut g = Game::new("attrs-tac", &scenario, &[("troll_attrs.tac", attrs)]);
     g.rt.run(2);
-    assert_eq!((g.attribute("troll", "INTELLIGENCE"), g.attribute("troll", "STRENGTH")), (Value::Int(20), Value::Int(75)));
+    assert_eq!(
+        (g.attribute("troll", "INTELLIGENCE"), g.attribute("troll", "STRENGTH")),
+        (Value::Int(20), Value::Int(75))
+    );
     g.edit("troll_attrs.tac", "creature Troll { intelligence = 40; strength = 75; }\n");
     assert_eq!(g.reload("troll_attrs.tac").outcome, Ok(()));
     g.rt.tick();
@@ -393,7 +400,10 @@ fn tac_attribute_scripts_reapply_within_the_schema() {
     let report = g.reload("troll_attrs.tac");
     assert!(report.message().contains("E0020"), "{}", report.message());
     g.rt.run(2);
-    assert_eq!((g.attribute("troll", "INTELLIGENCE"), g.attribute("troll", "STRENGTH")), (Value::Int(40), Value::Int(75)));
+    assert_eq!(
+        (g.attribute("troll", "INTELLIGENCE"), g.attribute("troll", "STRENGTH")),
+        (Value::Int(40), Value::Int(75))
+    );
     let reloads = g.reloads();
     assert_eq!(reloads.iter().map(|r| r.2).collect::<Vec<_>>(), [true, false]);
 }
@@ -405,7 +415,10 @@ fn a_renamed_file_is_reported_and_the_entity_keeps_its_code() {
     std::fs::rename(g.dir.join("troll.rhai"), g.dir.join("troll_old.rhai")).unwrap();
     let report = g.reload("troll.rhai");
     let message = report.message();
-    assert!(message.ends_with("troll.rhai:0:0: the file was deleted or renamed; the entities keep their last code"), "{message}");
+    assert!(
+        message.ends_with("troll.rhai:0:0: the file was deleted or renamed; the entities keep their last code"),
+        "{message}"
+    );
     g.rt.tick();
     assert_eq!(g.sounds("troll", 1), ["kSeagullSnd"]);
     let reloads = g.reloads();

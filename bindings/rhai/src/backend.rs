@@ -266,11 +266,12 @@ fn run_call(
     let has = |name: &str, arity: usize| p.ast.iter_functions().any(|f| f.name == name && f.params.len() == arity);
     let mut scope = Scope::new();
     let result = lend(ctx, || -> Result<(), Box<EvalAltResult>> {
-        let mut call = |name: &'static str, args: Vec<Dynamic>, this: &mut Dynamic| -> Result<Dynamic, Box<EvalAltResult>> {
-            running.set(name);
-            let options = CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this);
-            engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, args)
-        };
+        let mut call =
+            |name: &'static str, args: Vec<Dynamic>, this: &mut Dynamic| -> Result<Dynamic, Box<EvalAltResult>> {
+                running.set(name);
+                let options = CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this);
+                engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, args)
+            };
         let handler = trigger.handler();
         match trigger {
             Trigger::Hear(text) => {

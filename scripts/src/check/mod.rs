@@ -259,7 +259,9 @@ impl Checker<'_> {
                                         "not an event",
                                     )
                                     .suggest(suggest(&n.text, all))
-                                    .with_hint_if_none("events are spawn, think, tick, encounter, hear, reload and enter"),
+                                    .with_hint_if_none(
+                                        "events are spawn, think, tick, encounter, hear, reload and enter",
+                                    ),
                                 );
                                 None
                             }
