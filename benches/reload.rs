@@ -14,7 +14,7 @@
 //! ratios is printed (`cargo bench --bench reload`). Targets (issue #6): live within 100 ms of the
 //! write; the landing tick no more than 2 ms longer than a normal tick.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -182,7 +182,7 @@ fn bench(c: &mut Criterion) {
         });
     }
     group.finish();
-    let _ = std::fs::remove_dir_all(Path::new(&game.dir));
+    let _ = std::fs::remove_dir_all(&game.dir);
 }
 
 criterion_group!(benches, bench);
