@@ -247,7 +247,7 @@ pub enum ItemKind {
 pub enum Event {
     /// `on NAME` as written; the checker resolves it to one of the others (or reports it).
     Named(Name),
-    /// The entity spawned (and the file reloaded).
+    /// The entity spawned.
     Spawn,
     /// Its think tick.
     Think,

@@ -80,7 +80,7 @@ pub struct RecordCode {
 /// What a handler reacts to, compiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HandlerEvent {
-    /// Spawn (and reload).
+    /// Spawn.
     Spawn,
     /// Think tick.
     Think,
@@ -90,6 +90,8 @@ pub enum HandlerEvent {
     Encounter,
     /// Hear.
     Hear,
+    /// The file was reloaded (`on reload`).
+    Reload,
     /// Every tick, when the condition chunk just became true (`on enter`, `when`).
     Edge {
         /// The condition chunk.

@@ -84,7 +84,7 @@ codes! {
     WaitWithoutSignal = "E0061", Error, "No role of the sequence sends this signal, so the wait would block forever.";
     UnusedSignal = "E0062", Warning, "The signal is sent but no role of the sequence waits for it.";
     EmptySequence = "E0064", Error, "A sequence needs at least one role.";
-    UnknownEvent = "E0070", Error, "Handlers react to `spawn`, `think`, `tick`, `encounter`, `hear`, or `enter` a place.";
+    UnknownEvent = "E0070", Error, "Handlers react to `spawn`, `think`, `tick`, `encounter`, `hear`, `reload`, or `enter` a place.";
     UnknownPlace = "E0071", Error, "`on enter` takes a cell `(x, y)` or a declared place.";
     EmptyChoice = "E0080", Error, "`say one of [...]` needs at least one line.";
     DivisionByZero = "E0083", Error, "Dividing by the constant 0.";

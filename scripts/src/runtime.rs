@@ -27,7 +27,7 @@ pub enum ScriptKind {
 /// Why the host runs a script now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Trigger {
-    /// The entity spawned, or the file was reloaded.
+    /// The entity spawned.
     Spawn,
     /// The entity's think tick.
     Think,
@@ -37,6 +37,9 @@ pub enum Trigger {
     Encounter,
     /// The player typed text; the host puts it in [`ScriptCtx::heard`].
     Hear,
+    /// The file was reloaded and this instance now runs the new code: attribute scripts and
+    /// records re-apply, `on reload` handlers migrate state.
+    Reload,
 }
 
 /// The state one script keeps for one entity. It lives with the host, outside the code, so it
@@ -46,6 +49,9 @@ pub struct Instance {
     /// Working memory, by fact id.
     pub(crate) facts: Vec<Value>,
     facts_ready: bool,
+    /// Facts a reload carried over from the old code: their initial values are not run again
+    /// when the new code brings facts of its own to initialise.
+    carried: Vec<bool>,
     /// Edge detectors: the last value of each edge-triggered condition.
     pub(crate) edges: Vec<bool>,
     /// Whether each `once` handler has fired.
@@ -96,10 +102,18 @@ impl Instance {
     /// name, the state table as is. Edge detectors and refraction start afresh for changed code.
     pub fn migrate(&self, old: &Script, new: &Script) -> Instance {
         let mut inst = new.instantiate();
+        inst.carried = vec![false; new.facts.len()];
         for (name, value) in old.facts.iter().zip(&self.facts) {
-            inst.set_fact(new, name, value.clone());
+            if let Some(i) = new.facts.iter().position(|f| f.eq_ignore_ascii_case(name)) {
+                inst.facts[i] = value.clone();
+                inst.carried[i] = true;
+            }
         }
-        inst.facts_ready = self.facts_ready;
+        // A fact the new code adds still needs its initial value.
+        if !self.facts_ready {
+            inst.carried.clear();
+        }
+        inst.facts_ready = self.facts_ready && inst.carried.iter().all(|&c| c);
         for (m, state) in old.machines.iter().zip(&self.machines) {
             let Some(s) = state else { continue };
             let name = &m.states[*s].name;
@@ -109,9 +123,23 @@ impl Instance {
                 inst.machines[nm] = Some(ns);
             }
         }
-        if old.code == new.code {
+        if old.code == new.code || old.n_edges == new.n_edges {
+            // Edited bodies keep their edge detectors (positionally, when the file still has as
+            // many): a condition that is still true must not fire again just because of a save.
             inst.edges.clone_from(&self.edges);
-            inst.once.clone_from(&self.once);
+        }
+        // A `once` handler that already fired stays fired when the new file has a `once` handler
+        // for the same event in the same place: `once on think start Breach;` with an edited
+        // sequence must not start the sequence a second time.
+        let once_events = |s: &Script| -> Vec<(u32, std::mem::Discriminant<HandlerEvent>)> {
+            s.handlers.iter().filter_map(|h| Some((h.once?, std::mem::discriminant(&h.event)))).collect()
+        };
+        for ((o, oe), (n, ne)) in once_events(old).into_iter().zip(once_events(new)) {
+            if oe == ne
+                && let (Some(&fired), Some(slot)) = (self.once.get(o as usize), inst.once.get_mut(n as usize))
+            {
+                *slot = fired;
+            }
         }
         inst.table.clone_from(&self.table);
         inst
@@ -124,6 +152,7 @@ impl Script {
         Instance {
             facts: vec![Value::Nil; self.facts.len()],
             facts_ready: false,
+            carried: Vec::new(),
             edges: vec![false; self.n_edges as usize],
             once: vec![false; self.n_once as usize],
             machines: vec![None; self.machines.len()],
@@ -175,21 +204,25 @@ impl Script {
             inst.facts_ready = true;
             for block in &self.rules {
                 for &(fact, init) in &block.facts {
+                    if inst.carried.get(fact as usize).copied().unwrap_or(false) {
+                        continue;
+                    }
                     let v = vm.run(init, inst, ctx)?;
                     if let Some(slot) = inst.facts.get_mut(fact as usize) {
                         *slot = v;
                     }
                 }
             }
+            inst.carried.clear();
         }
         let top_runs = matches!(
             (kind, trigger),
-            (ScriptKind::Attributes, Trigger::Spawn)
+            (ScriptKind::Attributes, Trigger::Spawn | Trigger::Reload)
                 | (ScriptKind::Behaviour, Trigger::Think)
                 | (ScriptKind::Dialogue, Trigger::Encounter | Trigger::Hear)
                 | (ScriptKind::Events, Trigger::Tick)
         );
-        if trigger == Trigger::Spawn {
+        if matches!(trigger, Trigger::Spawn | Trigger::Reload) {
             self.run_records(vm, inst, ctx)?;
         }
         if top_runs && let Some(main) = self.main {
@@ -204,7 +237,8 @@ impl Script {
                 | (HandlerEvent::Think, Trigger::Think)
                 | (HandlerEvent::Tick, Trigger::Tick)
                 | (HandlerEvent::Encounter, Trigger::Encounter)
-                | (HandlerEvent::Hear, Trigger::Hear) => true,
+                | (HandlerEvent::Hear, Trigger::Hear)
+                | (HandlerEvent::Reload, Trigger::Reload) => true,
                 (HandlerEvent::Edge { cond, slot }, Trigger::Tick) => {
                     let now = vm.run(cond, inst, ctx)?.truthy();
                     let was = std::mem::replace(&mut inst.edges[slot as usize], now);

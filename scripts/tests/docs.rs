@@ -82,6 +82,11 @@ fn every_example_in_the_reference_runs_as_documented() {
                 h.fire(Trigger::Tick, None);
             }
         }
+        if directives(&src, "then").contains(&"reload") {
+            // The file reloaded unchanged: the instance carries over and `on reload` runs.
+            h.inst = h.inst.migrate(&h.script, &h.script);
+            h.fire(Trigger::Reload, None);
+        }
         for line in directives(&src, "expect-say") {
             assert!(h.said().iter().any(|s| s == line), "{at}: did not say {line:?}: {:?}", h.said());
         }

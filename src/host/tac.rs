@@ -3,7 +3,8 @@
 //! How the host's calls map onto the language (docs/tac.md, "When scripts run"): a world-level
 //! script runs as an *events* script on every tick; an entity's script runs as the kind its top
 //! level suggests ([`Script::default_kind`]: attributes, dialogue or behaviour). `Reload` re-runs
-//! what `Spawn` runs, so attribute values follow the edited file. Each (program, entity) pair keeps
+//! attribute scripts and records, so attribute values follow the edited file, and `on reload`
+//! handlers. Each (program, entity) pair keeps
 //! its [`Instance`] — working memory, machine states, edge detectors — here, outside the code, and
 //! a recompile carries it over to the new code ([`Instance::migrate`]).
 
@@ -90,7 +91,8 @@ impl ScriptBackend for TacBackend {
         };
         let kind = if call.entity.is_some() { script.default_kind() } else { ScriptKind::Events };
         let (trigger, heard) = match call.trigger {
-            Trigger::Spawn | Trigger::Reload => (tactica_script::Trigger::Spawn, None),
+            Trigger::Spawn => (tactica_script::Trigger::Spawn, None),
+            Trigger::Reload => (tactica_script::Trigger::Reload, None),
             Trigger::Think => (tactica_script::Trigger::Think, None),
             Trigger::Encounter => (tactica_script::Trigger::Encounter, None),
             Trigger::Hear(text) => (tactica_script::Trigger::Hear, Some(text.as_str())),

@@ -143,14 +143,26 @@ impl ScriptBackend for LuaBackend {
     }
 
     fn recompile(&mut self, program: ProgramId, file: &Path, source: &str) -> Result<(), Vec<ScriptError>> {
+        // Checked in a scratch state first, so a broken file leaves the running state untouched.
         let fresh = self.load(file, source)?;
-        match self.programs.get_mut(program.0 as usize) {
-            Some(p) => {
-                *p = fresh;
-                Ok(())
-            }
-            None => Err(vec![ScriptError::new(file, 0, 0, "no such Lua program")]),
+        let Some(p) = self.programs.get_mut(program.0 as usize) else {
+            return Err(vec![ScriptError::new(file, 0, 0, "no such Lua program")]);
+        };
+        if p.sequences.is_empty() {
+            *p = fresh;
+            return Ok(());
         }
+        // A `sequence` coroutine in progress lives in this state and cannot move to another: run
+        // the new chunk here instead, so the coroutine keeps its progress and the functions it
+        // calls by name are the new ones. Handlers the new file drops must stop running.
+        let exec = || -> mlua::Result<()> {
+            let globals = p.lua.globals();
+            for t in ["on_spawn", "on_think", "on_encounter", "on_hear", "on_tick", "on_reload", SEQUENCE] {
+                globals.raw_set(t, LuaValue::Nil)?;
+            }
+            p.lua.load(source).set_name(format!("@{}", p.chunk)).set_mode(ChunkMode::Text).exec()
+        };
+        exec().map_err(|e| vec![script_error(file, &p.chunk, &e, p.meter.last_line.get())])
     }
 
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {

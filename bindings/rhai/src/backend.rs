@@ -266,21 +266,31 @@ fn run_call(
     let has = |name: &str, arity: usize| p.ast.iter_functions().any(|f| f.name == name && f.params.len() == arity);
     let mut scope = Scope::new();
     let result = lend(ctx, || -> Result<(), Box<EvalAltResult>> {
-        let mut call = |name: &'static str, args: Vec<Dynamic>, this: &mut Dynamic| -> Result<(), Box<EvalAltResult>> {
-            running.set(name);
-            let options = CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this);
-            engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, args).map(|_| ())
-        };
+        let mut call =
+            |name: &'static str, args: Vec<Dynamic>, this: &mut Dynamic| -> Result<Dynamic, Box<EvalAltResult>> {
+                running.set(name);
+                let options = CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this);
+                engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, args)
+            };
         let handler = trigger.handler();
         match trigger {
             Trigger::Hear(text) => {
                 if has(handler, 1) {
-                    call(handler, vec![Dynamic::from(text.clone())], &mut this)?;
+                    call(handler, vec![Dynamic::from(text.clone())], &mut this).map(drop)?;
+                }
+            }
+            // `fn on_reload(state)`: Rhai passes arguments by value, so the hook gets a copy of the
+            // state the old code left and migrates through `this` or by returning the new map.
+            Trigger::Reload if has(handler, 1) => {
+                let old = this.clone();
+                let returned = call(handler, vec![old], &mut this)?;
+                if returned.is_map() {
+                    this = returned;
                 }
             }
             _ => {
                 if has(handler, 0) {
-                    call(handler, Vec::new(), &mut this)?;
+                    call(handler, Vec::new(), &mut this).map(drop)?;
                 }
             }
         }
@@ -288,7 +298,7 @@ fn run_call(
             set_mode(ActionMode::Enqueue);
             let r = call(SEQUENCE, Vec::new(), &mut this);
             set_mode(ActionMode::Request);
-            r?;
+            r.map(drop)?;
         }
         Ok(())
     });

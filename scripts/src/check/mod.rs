@@ -242,13 +242,14 @@ impl Checker<'_> {
             ItemKind::Handler { once, event, body } => {
                 let event = match event {
                     Event::Named(n) => {
-                        let all = ["spawn", "think", "tick", "encounter", "hear"];
+                        let all = ["spawn", "think", "tick", "encounter", "hear", "reload"];
                         match n.text.to_ascii_lowercase().as_str() {
                             "spawn" => Some(HandlerEvent::Spawn),
                             "think" => Some(HandlerEvent::Think),
                             "tick" => Some(HandlerEvent::Tick),
                             "encounter" => Some(HandlerEvent::Encounter),
                             "hear" => Some(HandlerEvent::Hear),
+                            "reload" => Some(HandlerEvent::Reload),
                             _ => {
                                 self.diags.push(
                                     Diagnostic::new(
@@ -258,7 +259,9 @@ impl Checker<'_> {
                                         "not an event",
                                     )
                                     .suggest(suggest(&n.text, all))
-                                    .with_hint_if_none("events are spawn, think, tick, encounter, hear and enter"),
+                                    .with_hint_if_none(
+                                        "events are spawn, think, tick, encounter, hear, reload and enter",
+                                    ),
                                 );
                                 None
                             }

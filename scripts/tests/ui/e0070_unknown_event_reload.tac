@@ -1,0 +1,1 @@
+on relaod { Say("Welcome back."); }
