@@ -1,5 +1,6 @@
 //! `tactica check` compiles Lua and Rhai files with diagnostics at file:line, and `tactica run`
-//! plays scenarios whose scripts are Lua and Rhai.
+//! plays scenarios whose scripts are Lua and Rhai; `.tac` warnings print but pass unless
+//! `--deny-warnings`; `tactica explain` prints a code's long form.
 
 use std::process::Command;
 
@@ -32,4 +33,66 @@ fn run_plays_a_scenario_with_lua_and_rhai_scripts() {
     assert!(text.contains("Playing Goblin camp"), "{text}");
     assert!(text.contains("trace sha256 "), "{text}");
     assert!(!text.contains("script errors were reported"), "{text}");
+}
+
+/// A fresh folder under the temp dir holding `files`.
+fn scratch(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tactica-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn check_exits_0_when_clean_0_with_warnings_and_1_with_errors() {
+    let dir = scratch(
+        "tac-exit",
+        &[
+            ("clean.tac", "If (PlayerArmed == TRUE) DoFlee();\n"),
+            ("warned.tac", "CREATURE=1;\nSPEED=50;\nSPEED=60;\nEND\n"),
+            ("broken.tac", "If (PlayerArmd == TRUE) DoFlee();\n"),
+        ],
+    );
+    let path = |f: &str| dir.join(f).to_str().unwrap().to_owned();
+
+    let (code, text) = tactica(&["check", &path("clean.tac")]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("1 files checked, 0 errors, 0 warnings"), "{text}");
+
+    // A warning is printed, as an ariadne report with its code, but does not fail the check …
+    let (code, text) = tactica(&["check", &path("warned.tac")]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("[E0032] Warning: `SPEED` is set twice"), "{text}");
+    assert!(text.contains("warned.tac:3:1"), "{text}");
+    assert!(text.contains("1 files checked, 0 errors, 1 warnings"), "{text}");
+    // … unless CI asks for it to.
+    let (code, text) = tactica(&["check", "--deny-warnings", &path("warned.tac")]);
+    assert_eq!(code, 1, "{text}");
+    let (code, text) = tactica(&["check", "--deny-warnings", &path("clean.tac")]);
+    assert_eq!(code, 0, "{text}");
+
+    let (code, text) = tactica(&["check", &path("broken.tac"), &path("warned.tac")]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("[E0010] Error: unknown name `PlayerArmd`"), "{text}");
+    assert!(text.contains("did you mean `PlayerArmed`?"), "{text}");
+    assert!(text.contains("2 files checked, 1 errors, 1 warnings"), "{text}");
+}
+
+#[test]
+fn explain_prints_the_long_form_of_a_code_and_refuses_an_unknown_one() {
+    let (code, text) = tactica(&["explain", "e0062"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.starts_with("E0062 (warning, found by `tactica check`)"), "{text}");
+    assert!(
+        text.contains("Wrong:") && text.contains("Right:") && text.contains("role cover { wait ready; }"),
+        "{text}"
+    );
+    let (code, text) = tactica(&["explain"]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with('E')).count(), tactica_script::Code::ALL.len(), "{text}");
+    let (code, text) = tactica(&["explain", "E9999"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("not a Tactica Script diagnostic code"), "{text}");
 }

@@ -7,6 +7,17 @@
 //! highest weight with ties to the first (`weight`, as the book's fighting-game predictor), or one
 //! drawn from the world's generator (`random`). Cycles repeat until no rule can fire, so an
 //! always-true rule such as `when Priest == Yes then …` fires once, not forever.
+//!
+//! **Why not `tactica_engine::decide::rules`.** The engine's `RuleSet` has the same strategies,
+//! tie-breaking and refraction key (the values a rule reads), but its matching is incremental: a
+//! rule is re-matched only when a fact it reads changes in working memory, and its agenda persists
+//! between runs. That holds because its conditions read facts alone and its actions assign
+//! constants. A `.tac` rule's condition is bytecode that also reads engine globals and calls host
+//! queries (`PlayerLocation`, `Random` …), which change outside working memory, and its action is
+//! any statement (host calls, computed assignments) that can fail at run time (step budget, types).
+//! Running `.tac` rules on the engine's agenda would miss re-matches when a global changes and
+//! would need a fallible, generic condition/action interface in the engine; so the two stay
+//! separate, and this one re-matches every rule each cycle (rule systems are small).
 
 use tactica_engine::Value;
 use tactica_stdlib::ScriptCtx;

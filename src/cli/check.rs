@@ -1,4 +1,7 @@
 //! `tactica check`: validate scenarios, maps and scripts.
+//!
+//! Exit code 0 when no file has an error (warnings are printed but allowed, as with rustc),
+//! 1 when an error was printed — or a warning, under `--deny-warnings` (for CI).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,7 +12,8 @@ use crate::scenario;
 use tactica_engine::grid;
 
 /// Checks every path (folders: every file in them that tactica knows) and prints diagnostics.
-pub fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
+/// `deny_warnings` makes a warning fail the check like an error.
+pub fn check(paths: &[PathBuf], deny_warnings: bool) -> anyhow::Result<ExitCode> {
     let mut host = ScriptHost::new();
     for b in crate::languages() {
         host.add_backend(b);
@@ -18,20 +22,36 @@ pub fn check(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     for p in paths {
         collect(p, &host, &mut files);
     }
-    let mut errors = 0usize;
+    let (mut errors, mut warnings) = (0usize, 0usize);
     for f in &files {
-        let problems = check_file(f, &mut host);
-        if problems.is_empty() {
-            println!("ok    {}", f.display());
-        } else {
-            for p in &problems {
-                eprintln!("{p}");
-            }
-            errors += problems.len();
+        let found = check_file(f, &mut host);
+        for p in found.warnings.iter().chain(&found.errors) {
+            eprintln!("{p}");
         }
+        match (found.errors.len(), found.warnings.len()) {
+            (0, 0) => println!("ok    {}", f.display()),
+            (0, w) => println!("ok    {} ({w} warnings)", f.display()),
+            _ => {}
+        }
+        errors += found.errors.len();
+        warnings += found.warnings.len();
     }
-    println!("{} files checked, {errors} errors", files.len());
-    Ok(if errors == 0 { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    println!("{} files checked, {errors} errors, {warnings} warnings", files.len());
+    let failed = errors > 0 || (deny_warnings && warnings > 0);
+    Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// What checking one file found, as printable text.
+#[derive(Default)]
+struct Findings {
+    errors: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl From<Vec<String>> for Findings {
+    fn from(errors: Vec<String>) -> Self {
+        Findings { errors, warnings: Vec::new() }
+    }
 }
 
 fn collect(p: &Path, host: &ScriptHost, out: &mut Vec<PathBuf>) {
@@ -54,12 +74,14 @@ fn known(p: &Path, host: &ScriptHost) -> bool {
     matches!(ext, "toml" | "map") || host.backend_for(p).is_some()
 }
 
-/// Every problem with one file, as printable text.
-fn check_file(f: &Path, host: &mut ScriptHost) -> Vec<String> {
+/// Every problem with one file. Only `.tac` has warnings; the other languages' compilers report
+/// errors alone.
+fn check_file(f: &Path, host: &mut ScriptHost) -> Findings {
     if !f.exists() {
-        return vec![format!("error: {}: no such file", f.display())];
+        return vec![format!("error: {}: no such file", f.display())].into();
     }
-    match f.extension().and_then(|e| e.to_str()).unwrap_or("") {
+    let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let errors = match ext {
         "toml" => match scenario::load(f) {
             Err(e) => vec![format!("error: {e}")],
             Ok(s) => match Runtime::new(s, crate::languages()) {
@@ -72,12 +94,29 @@ fn check_file(f: &Path, host: &mut ScriptHost) -> Vec<String> {
         _ => {
             let source = match std::fs::read_to_string(f) {
                 Ok(s) => s,
-                Err(e) => return vec![format!("error: {}: cannot read: {e}", f.display())],
+                Err(e) => return vec![format!("error: {}: cannot read: {e}", f.display())].into(),
             };
+            if ext == "tac" {
+                return check_tac(f, &source);
+            }
             match host.check_source(f, &source) {
                 Ok(()) => Vec::new(),
                 Err(errs) => errs.iter().map(|e| e.rendered.clone().unwrap_or_else(|| format!("error: {e}"))).collect(),
             }
         }
+    };
+    errors.into()
+}
+
+/// A `.tac` file against the standard API (what the `.tac` backend compiles with), keeping the
+/// warnings the backend drops.
+fn check_tac(f: &Path, source: &str) -> Findings {
+    let name = f.display().to_string();
+    let (_, diagnostics) = tactica_script::check(&name, source, &tactica_script::Api::standard());
+    let mut found = Findings::default();
+    for d in &diagnostics {
+        let text = tactica_script::render(&name, source, std::slice::from_ref(d), false);
+        if d.is_error() { found.errors.push(text) } else { found.warnings.push(text) }
     }
+    found
 }

@@ -1,9 +1,11 @@
 //! The command line: argument parsing (clap) and the subcommands. Each subcommand is a file of
 //! its own that turns the library's typed results into text and an exit code.
 //!
-//! Exit codes: 0 all well, 1 errors were found (bad scenario, map or script), 2 bad usage.
+//! Exit codes: 0 all well, 1 errors were found (bad scenario, map or script; warnings only under
+//! `check --deny-warnings`), 2 bad usage.
 
 mod check;
+mod explain;
 mod narrate;
 mod path;
 mod query;
@@ -33,7 +35,13 @@ pub enum Command {
         /// Files or folders to check (.toml scenarios, .map/.txt maps, scripts).
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Fail (exit 1) on warnings too, as CI wants.
+        #[arg(long)]
+        deny_warnings: bool,
     },
+    /// Explain a `.tac` diagnostic code (`tactica explain E0013`): what it means, a wrong and a
+    /// right example.
+    Explain(explain::ExplainArgs),
     /// Evaluate a tactical position query over a map and print every candidate.
     Query(query::QueryArgs),
     /// Solve every query of a MovingAI scenario file and check the lengths against the optimal ones.
@@ -51,7 +59,8 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Run(args) => run::run(&args),
-        Command::Check { paths } => check::check(&paths),
+        Command::Check { paths, deny_warnings } => check::check(&paths, deny_warnings),
+        Command::Explain(args) => explain::explain(&args),
         Command::Query(args) => query::query(&args),
         Command::Path(args) => path::path(&args),
     };

@@ -1,0 +1,3 @@
+If (PlayerArmed == TRUE)
+    DoFlee()
+DoAttack();

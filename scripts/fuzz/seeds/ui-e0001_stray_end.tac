@@ -1,0 +1,3 @@
+Say("hello");
+END
+Say("again");

@@ -1,0 +1,4 @@
+Say("one")
+Say("two";
+DoFlee();
+move(0,);

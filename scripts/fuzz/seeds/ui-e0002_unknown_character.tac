@@ -1,0 +1,1 @@
+If (LEVEL < 5) @ Say("low level");

@@ -1,0 +1,1 @@
+If (PlayerArmd == Dagger) Say("What a cute little knife.");

@@ -1,0 +1,1 @@
+If (PlayerArmed == Daggr) Say("What a cute little knife.");

@@ -1,0 +1,1 @@
+If (PlayerArmed == TRUE) DoFlea();

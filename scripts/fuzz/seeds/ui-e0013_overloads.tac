@@ -1,0 +1,1 @@
+If (PlayerLocation(1, 2, 3)) Trigger(kPoisonTrap);

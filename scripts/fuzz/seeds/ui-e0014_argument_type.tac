@@ -1,0 +1,1 @@
+If (GameTime == kNight) Trigger(kCricketsSnd);

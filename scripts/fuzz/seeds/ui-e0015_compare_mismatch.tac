@@ -1,0 +1,1 @@
+If (PlayerArmed == Human) Say("?");

@@ -1,0 +1,1 @@
+If (GameTime < 5) Say("early");

@@ -1,0 +1,1 @@
+If (DoFlee()) Say("ran");

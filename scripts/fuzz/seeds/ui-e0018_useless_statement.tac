@@ -1,0 +1,2 @@
+PlayerArmed;
+Ask("name");

@@ -1,0 +1,4 @@
+creature Troll {
+  intelligence = 300;
+  speed = -5;
+}

@@ -1,0 +1,1 @@
+STRENGTH = "very strong";

@@ -1,0 +1,2 @@
+creature Troll { SPEED = 50; }
+creature troll { SPEED = 60; }

@@ -1,0 +1,5 @@
+machine Guard {
+  state Patrol { when PlayerArmed -> Alert; }
+  state Alert { -> Patrol; }
+  state Patrol { }
+}

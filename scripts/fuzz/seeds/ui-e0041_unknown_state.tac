@@ -1,0 +1,4 @@
+machine Guard {
+  state Patrol { when PlayerArmed -> Alrt; }
+  state Alert { -> Patrol; }
+}

@@ -1,0 +1,6 @@
+machine Guard {
+  initial Patrol;
+  state Patrol { when PlayerArmed -> Alert; }
+  state Alert { -> Patrol; }
+  state Sleep { -> Patrol; }
+}

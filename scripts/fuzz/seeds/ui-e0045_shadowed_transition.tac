@@ -1,0 +1,4 @@
+machine Guard {
+  state Patrol { -> Alert; when PlayerArmed -> Patrol; }
+  state Alert { -> Patrol; }
+}

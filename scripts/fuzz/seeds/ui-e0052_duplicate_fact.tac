@@ -1,0 +1,4 @@
+rules Build {
+  fact Gold = 0;
+  fact gold = 10;
+}

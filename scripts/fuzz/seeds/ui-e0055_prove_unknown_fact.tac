@@ -1,0 +1,2 @@
+rules Tech { fact Cavalry = Unknown; }
+If (prove(Cavlry == Yes)) Say("cavalry");

@@ -1,0 +1,4 @@
+sequence Breach {
+  role pointman { signal ready; }
+  role pointman { wait ready; }
+}

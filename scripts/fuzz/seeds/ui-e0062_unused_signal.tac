@@ -1,0 +1,4 @@
+sequence Breach {
+  role pointman { signal ready; signal done; }
+  role cover { wait ready; }
+}

@@ -1,0 +1,1 @@
+on encountr { Say("Halt!"); }

@@ -1,0 +1,1 @@
+on enter kDok PlaySound(kSeagullSnd);

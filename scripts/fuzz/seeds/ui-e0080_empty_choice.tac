@@ -1,0 +1,1 @@
+on encounter say one of [];

@@ -1,0 +1,1 @@
+If (LEVEL / 0 > 1) Say("never");

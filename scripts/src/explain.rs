@@ -1,0 +1,328 @@
+//! The long form of every diagnostic code, what `tactica explain E0013` prints (like
+//! `rustc --explain`): what the code means, why the language refuses or warns, and two small
+//! scripts — one that produces the code and one that says what was meant and checks clean.
+//!
+//! `tests/explain.rs` holds the examples to their word: every `right` script checks with no
+//! diagnostic at all (and runs without error), every `wrong` one produces its code — from the
+//! checker, or, for the run-time codes (E0100 …), when it runs.
+
+use crate::diagnostics::Code;
+
+/// The long explanation of one code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Explanation {
+    /// The code explained.
+    pub code: Code,
+    /// What it means and how to fix it, a paragraph or two.
+    pub text: &'static str,
+    /// A script that produces the code.
+    pub wrong: &'static str,
+    /// The same intent written right: checks with no diagnostic.
+    pub right: &'static str,
+}
+
+impl Explanation {
+    /// Whether the code is found when the script runs rather than by the checker.
+    pub fn at_run_time(&self) -> bool {
+        matches!(self.code, Code::BudgetExceeded | Code::HostError | Code::RuntimeType | Code::RuntimeDivision)
+    }
+
+    /// The text `tactica explain` prints: code and level, the one-line summary, the paragraph,
+    /// and both examples.
+    pub fn render(&self) -> String {
+        let level = match self.code.level() {
+            crate::Level::Error => "error",
+            crate::Level::Warning => "warning",
+        };
+        let when = if self.at_run_time() { "stops the script when it runs" } else { "found by `tactica check`" };
+        format!(
+            "{code} ({level}, {when}): {summary}\n\n{text}\n\nWrong:\n\n{wrong}\nRight:\n\n{right}",
+            code = self.code,
+            summary = self.code.explain(),
+            text = self.text.trim_end(),
+            wrong = indent(self.wrong),
+            right = indent(self.right),
+        )
+    }
+}
+
+fn indent(src: &str) -> String {
+    src.lines().map(|l| if l.is_empty() { "\n".to_owned() } else { format!("    {l}\n") }).collect()
+}
+
+/// The long explanation of `code`. The match is exhaustive, so a new code does not compile
+/// without one.
+pub fn explanation(code: Code) -> Explanation {
+    let (text, wrong, right) = entry(code);
+    Explanation { code, text, wrong, right }
+}
+
+fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
+    match code {
+        Code::Syntax => (
+            "The parser could not read the file here. It recovers and keeps going, so one run of \
+             `tactica check` lists every syntax error of the file. The usual causes: a statement without its \
+             closing `;`, a `BEGIN` without its `END`, an unclosed `(`.",
+            "If (PlayerArmed == TRUE)\n    DoFlee()\nDoAttack();\n",
+            "If (PlayerArmed == TRUE)\n    DoFlee();\nDoAttack();\n",
+        ),
+        Code::UnknownCharacter => (
+            "The lexer met a character the language has no use for. Outside strings and comments only \
+             letters, digits, `_`, operators, brackets, `,`, `;`, `.` and `\"` may appear.",
+            "If (LEVEL < 5) @ Say(\"low level\");\n",
+            "If (LEVEL < 5) Say(\"low level @ five\");\n",
+        ),
+        Code::UnterminatedString => (
+            "A string has no closing quote. Strings may span lines (the book's Example 8-11 does), so an \
+             unclosed one swallows the rest of the file; the error points at where it starts.",
+            "Say(\"I see you found the Red Amulet.\n    Bring it to the stone temple);\n",
+            "Say(\"I see you found the Red Amulet.\n    Bring it to the stone temple.\");\n",
+        ),
+        Code::NumberTooLarge => (
+            "Whole numbers are 64-bit. A literal beyond 9223372036854775807 cannot be represented; write a \
+             smaller one or a real number (`1.0e20`).",
+            "If (LEVEL < 99999999999999999999) Say(\"high\");\n",
+            "If (LEVEL < 99) Say(\"high\");\n",
+        ),
+        Code::UnknownName => (
+            "The name is not an engine global, a named value, a fact of the file's rule systems or a local \
+             made with `let`. Names compare without case, so the usual cause is a typo; the hint names the \
+             closest known name. A scenario can declare more globals and places.",
+            "If (PlayerArmd == Dagger) Say(\"What a cute little knife.\");\n",
+            "If (PlayerArmed == Dagger) Say(\"What a cute little knife.\");\n",
+        ),
+        Code::UnknownFunction => (
+            "No host function has this name. The script API is one table shared by `.tac`, Lua and Rhai \
+             (docs/api.md); the hint names the closest function.",
+            "If (PlayerArmed == TRUE) DoFlea();\n",
+            "If (PlayerArmed == TRUE) DoFlee();\n",
+        ),
+        Code::UnknownAttribute => (
+            "Attribute scripts may only set attributes the stdlib's schema declares. Scripts are never \
+             trusted (reference 002b L3861): a misspelt attribute would otherwise be set silently and never \
+             read.",
+            "CREATURE=1;\nINTELIGENCE=20;\nEND\n",
+            "CREATURE=1;\nINTELLIGENCE=20;\nEND\n",
+        ),
+        Code::WrongArity => (
+            "The function is called with another number of arguments than it takes. Some functions have \
+             overloads (`PlayerLocation(place)` and `PlayerLocation(x, y)`); the message lists them.",
+            "move(0, 1, 2);\n",
+            "move(0, 1);\n",
+        ),
+        Code::ArgumentType => (
+            "An argument has the wrong type: a sound where a trap is expected, a number where text is. Named \
+             values come in families (weapons, places, traps, sounds …) and a function says which it takes.",
+            "If (GameTime == kNight) Trigger(kCricketsSnd);\n",
+            "If (GameTime == kNight) PlaySound(kCricketsSnd);\n",
+        ),
+        Code::CompareMismatch => (
+            "The two sides of `==` or `!=` belong to different families, so the comparison is always false \
+             (or always true). Usually the wrong global was named: a weapon compared with a race.",
+            "If (PlayerArmed == Human) Say(\"?\");\n",
+            "If (player == Human) Say(\"Another human.\");\n",
+        ),
+        Code::NotANumber => (
+            "`<`, `<=`, `>`, `>=` and arithmetic need numbers on both sides. Times of day, weapons and other \
+             named values only compare for equality.",
+            "If (GameTime < 5) Say(\"early\");\n",
+            "If (GameTime == kDawn) Say(\"early\");\n",
+        ),
+        Code::NoValue => (
+            "An action (`DoFlee`, `Say`, `move` …) returns nothing, so it cannot be a condition or an \
+             operand. Test what the action depends on instead.",
+            "If (DoFlee()) Say(\"ran\");\n",
+            "If (PlayerArmed == TRUE) begin DoFlee(); Say(\"ran\"); end\n",
+        ),
+        Code::UselessStatement => (
+            "A statement computes a value and throws it away, which is almost always a forgotten `if`.",
+            "Ask(\"name\");\n",
+            "If (Ask(\"name\")) Say(\"I am Merlin.\");\n",
+        ),
+        Code::ReadOnlyGlobal => (
+            "Engine globals are the engine's view of the game (reference 002b §4.3): the game sets them, \
+             scripts only read them. Keep a value of your own in a `let` local or a rule system's fact.",
+            "LEVEL = 3;\n",
+            "let level = LEVEL + 1;\nIf (level > 3) Say(\"past the third level\");\n",
+        ),
+        Code::AttributeRange => (
+            "The value lies outside the attribute's legal range in the schema (reference 002b L3861: you \
+             cannot expect values entered by script writers to be within legal ranges). Constants are \
+             refused by the checker; a computed value out of range stops the script when it runs.",
+            "creature Troll {\n  intelligence = 300;\n}\n",
+            "creature Troll {\n  intelligence = 100;\n}\n",
+        ),
+        Code::AttributeType => (
+            "The attribute holds another type of value than the script gives it (the schema says which).",
+            "STRENGTH = \"very strong\";\n",
+            "STRENGTH = 90;\n",
+        ),
+        Code::DuplicateCreature => (
+            "Two `creature` blocks configure the same kind (kinds compare without case), so one would \
+             silently override the other. Merge them.",
+            "creature Troll { SPEED = 50; }\ncreature troll { STRENGTH = 60; }\n",
+            "creature Troll { SPEED = 50; STRENGTH = 60; }\n",
+        ),
+        Code::DuplicateAttribute => (
+            "A record sets the same attribute twice; only the second value survives. A warning: the script \
+             runs, but one of the lines is dead.",
+            "CREATURE=1;\nSPEED=50;\nSPEED=60;\nEND\n",
+            "CREATURE=1;\nSPEED=60;\nEND\n",
+        ),
+        Code::DuplicateState => (
+            "Two states of one machine share a name (names compare without case), so a transition to it \
+             would be ambiguous.",
+            "machine Guard {\n  state Patrol { when PlayerArmed == TRUE -> Alert; }\n  state Alert { -> Patrol; }\n  \
+             state Patrol { }\n}\n",
+            "machine Guard {\n  state Patrol { when PlayerArmed == TRUE -> Alert; }\n  state Alert { -> Patrol; }\n}\n",
+        ),
+        Code::UnknownState => (
+            "A transition names a state the machine does not have; the hint names the closest state.",
+            "machine Guard {\n  state Patrol { when PlayerArmed == TRUE -> Alrt; }\n  state Alert { -> Patrol; }\n}\n",
+            "machine Guard {\n  state Patrol { when PlayerArmed == TRUE -> Alert; }\n  state Alert { -> Patrol; }\n}\n",
+        ),
+        Code::UnreachableState => (
+            "No chain of transitions leads from the initial state to this one, so its entry, tick and exit \
+             blocks never run. A warning: add a transition to it, or delete it.",
+            "machine Guard {\n  initial Patrol;\n  state Patrol { when PlayerArmed == TRUE -> Alert; }\n  \
+             state Alert { -> Patrol; }\n  state Sleep { -> Patrol; }\n}\n",
+            "machine Guard {\n  initial Patrol;\n  state Patrol { when PlayerArmed == TRUE -> Alert; \
+             when GameTime == kNight -> Sleep; }\n  state Alert { -> Patrol; }\n  state Sleep { -> Patrol; }\n}\n",
+        ),
+        Code::EmptyMachine => (
+            "A machine without states has nothing to run. Give it at least one state.",
+            "machine Nothing { }\n",
+            "machine Idle { state kPatrol { tick { Sleep(10); } } }\n",
+        ),
+        Code::ShadowedTransition => (
+            "Transitions are tried in order and the first that holds is taken. An unconditional `-> STATE;` \
+             always holds, so the transitions after it are dead. A warning: put the unconditional one last.",
+            "machine Guard {\n  state Patrol { -> Alert; when PlayerArmed == TRUE -> Patrol; }\n  \
+             state Alert { -> Patrol; }\n}\n",
+            "machine Guard {\n  state Patrol { when PlayerArmed == TRUE -> Alert; }\n  state Alert { -> Patrol; }\n}\n",
+        ),
+        Code::DuplicateRule => (
+            "Two rules of one rule system share a name. Rule names appear in traces and in refraction \
+             bookkeeping, so they must be unique.",
+            "rules Build {\n  fact Gold = 0;\n  rule barracks when Gold >= 100 then Build(kBarracks);\n  \
+             rule barracks when Gold >= 200 then Build(kStable);\n}\n",
+            "rules Build {\n  fact Gold = 0;\n  rule barracks when Gold >= 100 then Build(kBarracks);\n  \
+             rule stable when Gold >= 200 then Build(kStable);\n}\n",
+        ),
+        Code::UnknownStrategy => (
+            "Conflict resolution picks which of several matching rules fires: `first` (authoring order, the \
+             default), `weight` (the highest `weight N`, ties to the first) or `random` (the world's seeded \
+             generator).",
+            "rules Build {\n  strategy wieght;\n  fact Gold = 0;\n  rule barracks when Gold >= 100 then Build(kBarracks);\n}\n",
+            "rules Build {\n  strategy weight;\n  fact Gold = 0;\n  rule barracks when Gold >= 100 then Build(kBarracks);\n}\n",
+        ),
+        Code::DuplicateFact => (
+            "A fact is declared twice in one rule system (names compare without case); working memory holds \
+             one value per fact.",
+            "rules Build {\n  fact Gold = 0;\n  fact gold = 10;\n  rule farm when Gold >= 50 then Build(kFarm);\n}\n",
+            "rules Build {\n  fact Gold = 10;\n  rule farm when Gold >= 50 then Build(kFarm);\n}\n",
+        ),
+        Code::UnknownFact => (
+            "`prove(Fact == value)` asks the file's rule systems by backward chaining, and a rule's `then` \
+             assigns facts; both need a fact that some `rules` block declares.",
+            "rules Tech { fact Cavalry = Unknown; }\nIf (prove(Cavlry == Yes)) Say(\"cavalry\");\n",
+            "rules Tech { fact Cavalry = Unknown; }\nIf (prove(Cavalry == Yes)) Say(\"cavalry\");\n",
+        ),
+        Code::DuplicateRole => (
+            "Two roles of one sequence share a name; the scenario casts characters by role name, so each must \
+             be unique.",
+            "sequence Breach {\n  role pointman { signal ready; }\n  role pointman { wait ready; }\n}\n",
+            "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait ready; }\n}\n",
+        ),
+        Code::WaitWithoutSignal => (
+            "A role waits for a signal no role of the sequence sends, so it would wait forever (reference 000 \
+             §6.4.3: signals and waits are scoped to the sequence).",
+            "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait redy; Say(\"Go!\"); }\n}\n",
+            "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait ready; Say(\"Go!\"); }\n}\n",
+        ),
+        Code::UnusedSignal => (
+            "A role sends a signal that no role waits for. Harmless, so a warning, but usually a typo in the \
+             matching `wait` or a leftover.",
+            "sequence Breach {\n  role pointman { signal ready; signal done; }\n  role cover { wait ready; }\n}\n",
+            "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait ready; }\n}\n",
+        ),
+        Code::EmptySequence => (
+            "A sequence without roles has nothing to cast or run: roles are what the scenario (or `start`) \
+             hands to characters, one each.",
+            "sequence Nothing { }\n",
+            "sequence Greet { role host { Say(\"Welcome.\"); } }\n",
+        ),
+        Code::UnknownEvent => (
+            "`on` takes one of the triggers the host sends: `spawn`, `think`, `tick`, `encounter`, `hear`, \
+             or `enter` followed by a cell or a place.",
+            "on encountr { Say(\"Halt!\"); }\n",
+            "on encounter { Say(\"Halt!\"); }\n",
+        ),
+        Code::UnknownPlace => (
+            "`on enter` takes a cell `(x, y)` or a place or region the API or the scenario declares.",
+            "on enter kDok PlaySound(kSeagullSnd);\n",
+            "on enter kDock PlaySound(kSeagullSnd);\n",
+        ),
+        Code::EmptyChoice => (
+            "`say one of [...]` picks one of its lines with the world's random generator; an empty list has \
+             nothing to pick.",
+            "on encounter say one of [];\n",
+            "on encounter say one of [\"Halt!\", \"Who goes there?\"];\n",
+        ),
+        Code::DivisionByZero => (
+            "A division or remainder by the constant 0 would stop the script every time it runs. (Division \
+             by a computed zero stops the script at run time, `E0103`.)",
+            "If (LEVEL / 0 > 1) Say(\"never\");\n",
+            "If (LEVEL / 2 > 1) Say(\"past level three\");\n",
+        ),
+        Code::NoSuchSequence => (
+            "`start` names a sequence the file does not have (the hint names the closest); a host starting a \
+             sequence or role the script lacks gets the same code at run time.",
+            "sequence Breach { role pointman { Say(\"Breaching.\"); } }\non encounter start Breech;\n",
+            "sequence Breach { role pointman { Say(\"Breaching.\"); } }\non encounter start Breach;\n",
+        ),
+        Code::BudgetExceeded => (
+            "Every call runs under a step budget (`ScriptLimits::max_ops`, 100 000 by default), so a script \
+             can never hang the game. A loop that never ends is stopped; the script's commands of that call \
+             are dropped, a `script_error` is recorded and every other entity goes on. Make the loop's \
+             condition become false, or bound it with `repeat n`.",
+            "let n = 0;\nwhile (n >= 0) { n = n + 1; }\n",
+            "let n = 0;\nwhile (n < 10) { n = n + 1; }\n",
+        ),
+        Code::HostError => (
+            "A host function refused its arguments when it ran: a handle that is nil or stale, an entity \
+             handle stored in a global (handles may not outlive the call), a malformed query table. The \
+             checker knows argument types, not values, so this is found at run time.",
+            "SetGlobal(\"boss\", Me());\n",
+            "SetGlobal(\"boss\", NameOf(Me()));\n",
+        ),
+        Code::RuntimeType => (
+            "A value reached an operator that cannot take it — an engine global the game has not set yet is \
+             `nothing` — or whole-number arithmetic overflowed 64 bits. The checker catches what it can see; \
+             values that only exist when the script runs (globals, host queries, `GetGlobal`) are checked when \
+             they arrive.",
+            "let big = 9223372036854775807;\nlet bigger = big + Random(1) + 1;\n",
+            "let big = 9223372036854775806;\nlet bigger = big + Random(1) + 1;\n",
+        ),
+        Code::RuntimeDivision => (
+            "A division or remainder by a value that turned out 0 at run time (`Random(n)` is 0 one time in \
+             n, and always for n = 1). Test the divisor first, or keep it away from 0.",
+            "If (10 / Random(1) > 1) Say(\"never\");\n",
+            "If (10 / (Random(1) + 1) > 1) Say(\"always\");\n",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rendering_has_the_summary_and_both_examples() {
+        let text = explanation(Code::WrongArity).render();
+        assert!(text.starts_with("E0013 (error, found by `tactica check`): The function takes"), "{text}");
+        assert!(text.contains("Wrong:\n\n    move(0, 1, 2);\n"), "{text}");
+        assert!(text.contains("Right:\n\n    move(0, 1);\n"), "{text}");
+        assert!(explanation(Code::BudgetExceeded).render().contains("stops the script when it runs"));
+    }
+}

@@ -1,0 +1,75 @@
+//! `tactica explain`'s examples are held to their word: every code has a long explanation, its
+//! `right` script checks with no diagnostic at all, and its `wrong` script produces exactly that
+//! code — from the checker, or, for the run-time codes, when it runs.
+
+mod common;
+
+use common::{Harness, compile};
+use glam::IVec2;
+use tactica_script::{
+    Api, Code, Explanation, RuntimeError, ScriptCtx, ScriptKind, ScriptLimits, Trigger, check, explanation,
+};
+
+/// Runs `src` as a behaviour script on one think tick under a small budget.
+fn run(src: &str) -> Result<(), RuntimeError> {
+    let mut h = Harness::with_script(
+        compile(src),
+        ScriptKind::Behaviour,
+        "Troll",
+        IVec2::ONE,
+        IVec2::splat(3),
+        IVec2::splat(8),
+    );
+    let mut rng = h.world.rng().clone();
+    let Harness { world, script, inst, me, kind, .. } = &mut h;
+    let mut result = Ok(());
+    world.step(|w, commands| {
+        let mut table = std::mem::take(&mut inst.table);
+        let mut ctx = ScriptCtx::new(w, *me, commands, &mut rng, &mut table);
+        result = script.run(inst, *kind, Trigger::Think, &mut ctx, ScriptLimits::new().set_max_ops(5_000)).map(|_| ());
+        inst.table = table;
+    });
+    result
+}
+
+fn codes(src: &str) -> Vec<Code> {
+    check("explain.tac", src, &Api::standard()).1.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn every_code_has_a_long_explanation() {
+    for &code in Code::ALL {
+        let e: Explanation = explanation(code);
+        assert_eq!(e.code, code);
+        assert!(e.text.len() > 60, "{code}: a paragraph, not a word");
+        assert_ne!(e.wrong, e.right, "{code}");
+        let text = e.render();
+        assert!(text.starts_with(code.as_str()) && text.contains(e.wrong.lines().next().unwrap()), "{text}");
+    }
+}
+
+#[test]
+fn every_right_example_checks_clean() {
+    for &code in Code::ALL {
+        let e = explanation(code);
+        assert_eq!(codes(e.right), [], "{code}'s right example:\n{}", e.right);
+        if e.at_run_time() {
+            assert!(run(e.right).is_ok(), "{code}'s right example must run: {:?}", run(e.right));
+        }
+    }
+}
+
+#[test]
+fn every_wrong_example_produces_its_code() {
+    for &code in Code::ALL {
+        let e = explanation(code);
+        let found = codes(e.wrong);
+        if e.at_run_time() {
+            assert!(found.iter().all(|c| c.level() != tactica_script::Level::Error), "{code}: {found:?}");
+            let err = run(e.wrong).expect_err(e.wrong);
+            assert_eq!(err.code, code, "{code}'s wrong example stopped with {err:?}");
+        } else {
+            assert!(found.contains(&code), "{code}'s wrong example gave {found:?}:\n{}", e.wrong);
+        }
+    }
+}

@@ -1,0 +1,2 @@
+sequence Breach { role pointman { Say("Breaching."); } }
+on encounter start Breech;
