@@ -129,7 +129,8 @@ end
         }
         let hooks = notes(&rt, "hooks");
         let at3 = hooks.iter().find(|(t, _)| *t == 3).map(|(_, v)| v.clone()).unwrap();
-        let expected = ["enter:alert:alert_guards", "enter:alert:sound_alarm", "enter:alert:find_cover", "tick:alert:pursue"];
+        let expected =
+            ["enter:alert:alert_guards", "enter:alert:sound_alarm", "enter:alert:find_cover", "tick:alert:pursue"];
         assert_eq!(at3, strs(&expected), "{lang}");
         assert_eq!(hooks[0].1, strs(&["tick:idle:patrol"]), "{lang}");
     }
@@ -272,7 +273,12 @@ end
     assert_eq!(expected[2], strs(&["stonewalls"]));
     for (lang, rt) in play_all("rules", &sc, &[("tech.toml", TECH_TREE)], &s) {
         assert_eq!(values(&rt, "prove"), [Value::Bool(true)], "{lang}");
-        assert_eq!(values(&rt, "fired"), expected, "{lang}");
+        // Lua cannot tell an empty list from an empty table: its `Note` records `{}` as a map.
+        let fired: Vec<Value> = values(&rt, "fired")
+            .into_iter()
+            .map(|v| if v == Value::Map(Table::new()) { Value::List(Vec::new()) } else { v })
+            .collect();
+        assert_eq!(fired, expected, "{lang}");
         assert_eq!(values(&rt, "stonemason"), [Value::from("Yes")], "{lang}");
     }
 }
@@ -308,7 +314,7 @@ end
 "#,
     };
     // Bayes' rule by hand (WE-22): P(T|L) = P(L|T) P(T) / P(L).
-    let by_hand = 0.78 * 0.37 / (0.78 * 0.37 + 0.29 * 0.63);
+    let by_hand: f64 = 0.78 * 0.37 / (0.78 * 0.37 + 0.29 * 0.63);
     assert!((by_hand - 0.61).abs() < 0.01);
     let net = Network::from_toml(LOCKER).unwrap();
     assert!((net.posterior(0, &[(1, 0)]).unwrap()[0] - by_hand).abs() < 1e-12);
@@ -354,7 +360,12 @@ actions = [ { type = "emit", name = "v" } ]
 
 #[test]
 fn utility_dual_utility_picks_the_examples_option() {
-    let sc = scenario(4, r#"brain = { utility = "brain.toml" }"#, "Hurt = false", "[[timeline]]\ntick = 2\nset = { Hurt = true }\n");
+    let sc = scenario(
+        4,
+        r#"brain = { utility = "brain.toml" }"#,
+        "Hurt = false",
+        "[[timeline]]\ntick = 2\nset = { Hurt = true }\n",
+    );
     let s = Scripts {
         tac: r#"ModelInput("brain", "hurt", GetGlobal("Hurt"));
 Note("choice", UtilityChoose("brain"));

@@ -57,25 +57,24 @@ fn villagers_keep_their_schedule_and_the_guard_reacts() {
     for (name, _, work) in &people {
         assert_eq!(cell_of(&rt, name), place(&rt, work), "{name} at noon");
     }
-    // 17:45: the tavern is still open — everyone is there.
-    run_to(&mut rt, tick_at(17) + 45);
+    // 18:45: the tavern is still open — everyone is there.
+    run_to(&mut rt, tick_at(18) + 45);
     for (name, _, _) in &people {
-        assert_eq!(cell_of(&rt, name), place(&rt, "tavern"), "{name} at 17:45");
+        assert_eq!(cell_of(&rt, name), place(&rt, "tavern"), "{name} at 18:45");
     }
-    // The tavern closes at 18:00; by 20:30 every evening queue failed, was flushed, and the
-    // fallback took the villager home.
-    run_to(&mut rt, tick_at(20) + 25);
+    // The tavern closes at 19:00; by 20:48 (before the sleep block) every evening queue failed,
+    // was flushed, and the fallback took the villager home.
+    run_to(&mut rt, tick_at(20) + 40);
     for (name, home, _) in &people {
-        assert_eq!(cell_of(&rt, name), place(&rt, home), "{name} at 20:30");
+        assert_eq!(cell_of(&rt, name), place(&rt, home), "{name} at 20:48");
     }
     let events = rt.world().log().events();
-    let fails: Vec<_> = events
-        .iter()
-        .filter(|e| matches!(&e.kind, EventKind::Note { name, .. } if name == "queue_fail"))
-        .collect();
+    let fails: Vec<_> =
+        events.iter().filter(|e| matches!(&e.kind, EventKind::Note { name, .. } if name == "queue_fail")).collect();
     assert!(fails.len() >= people.len(), "every villager found the tavern closed: {}", fails.len());
-    assert!(fails.iter().all(|e| e.tick >= tick_at(18)), "no failure before closing time");
-    let grumbles = events.iter().filter(|e| matches!(&e.kind, EventKind::Say { text } if text == "Closed? At this hour?"));
+    assert!(fails.iter().all(|e| e.tick >= tick_at(19)), "no failure before closing time");
+    let grumbles =
+        events.iter().filter(|e| matches!(&e.kind, EventKind::Say { text } if text == "Closed? At this hour?"));
     assert!(grumbles.count() >= people.len());
     // The guard saw the traveller: idle → alert → challenge, and back to idle after searching.
     let guard: Vec<String> = events

@@ -14,8 +14,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use tactica_engine::decide::{DecideError, Model, ModelKind, Models};
 use crate::host::ScriptError;
+use tactica_engine::decide::{DecideError, Model, ModelKind, Models};
 use toml::Spanned;
 
 use super::error::{ScenarioError, SourcePos};

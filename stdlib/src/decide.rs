@@ -340,7 +340,10 @@ fn fsm_instance(ctx: &ScriptCtx<'_>, name: &str, m: &tactica_engine::decide::fsm
     match saved.get("state").and_then(Value::as_str).and_then(|s| m.state(s)) {
         Some(current) => FsmState {
             current,
-            ticks_in_state: saved.get("ticks").and_then(Value::as_i64).map_or(0, |t| t.clamp(0, i64::from(u32::MAX)) as u32),
+            ticks_in_state: saved
+                .get("ticks")
+                .and_then(Value::as_i64)
+                .map_or(0, |t| t.clamp(0, i64::from(u32::MAX)) as u32),
         },
         None => m.start(),
     }
@@ -462,7 +465,8 @@ pub fn rules_assert(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Ho
 pub fn rules_run(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let (name, rs) = model_of!(ctx, "RulesRun", args, Rules, "rules");
     let mut mem = rules_memory(ctx, &name, rs);
-    let fired: Vec<Value> = rs.run(&mut mem.0, &mut mem.1, ctx.rng, 10_000).iter().map(|f| Value::from(f.rule)).collect();
+    let fired: Vec<Value> =
+        rs.run(&mut mem.0, &mut mem.1, ctx.rng, 10_000).iter().map(|f| Value::from(f.rule)).collect();
     save_rules(ctx, &name, rs, &mem);
     Ok(Value::List(fired))
 }
@@ -503,7 +507,12 @@ pub fn bayes_query(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Hos
 /// The situation a brain sees and the brain's blackboard: a full situation table (one with `me`)
 /// as given; otherwise this character as `me`, the given table (or its `ModelInput` values) as
 /// both its data and the blackboard, the other entities as actors with their attributes.
-fn situation(ctx: &ScriptCtx<'_>, f: &'static str, args: &[Value], name: &str) -> Result<(Situation, Table), HostError> {
+fn situation(
+    ctx: &ScriptCtx<'_>,
+    f: &'static str,
+    args: &[Value],
+    name: &str,
+) -> Result<(Situation, Table), HostError> {
     if let Some(Value::Map(m)) = args.get(1)
         && m.contains_key("me")
     {
@@ -567,7 +576,12 @@ pub fn utility_decide(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, 
     decide_once(ctx, "UtilityDecide", args)
 }
 
-fn nn_outputs(ctx: &ScriptCtx<'_>, f: &'static str, args: &[Value], at: usize) -> Result<(Vec<f64>, Vec<String>), HostError> {
+fn nn_outputs(
+    ctx: &ScriptCtx<'_>,
+    f: &'static str,
+    args: &[Value],
+    at: usize,
+) -> Result<(Vec<f64>, Vec<String>), HostError> {
     let (name, net) = model_of!(ctx, f, args, Nn, "nn");
     let xs = numbers(&inputs(ctx, f, args, at, &name)?);
     Ok((net.run(|n| xs.get(n).copied().unwrap_or(0.0)), net.outputs.clone()))
@@ -585,7 +599,10 @@ pub fn nn_run(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostErro
 pub fn nn_output(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let output = str_arg("NnOutput", args, 1)?;
     let (out, names) = nn_outputs(ctx, "NnOutput", args, 2)?;
-    let i = names.iter().position(|n| n == output).ok_or_else(|| decide_err("NnOutput", format!("no output `{output}`")))?;
+    let i = names
+        .iter()
+        .position(|n| n == output)
+        .ok_or_else(|| decide_err("NnOutput", format!("no output `{output}`")))?;
     Ok(Value::Float(out[i]))
 }
 
@@ -699,7 +716,8 @@ pub fn queue_run(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostE
                         Some((p, Some(target))) => {
                             // Walk around walls: an A* path on the world's map, cell centres.
                             let mut cells = Vec::new();
-                            let found = AStar::new().find(world.map(), me.cell(), target.floor().as_ivec2(), &mut cells);
+                            let found =
+                                AStar::new().find(world.map(), me.cell(), target.floor().as_ivec2(), &mut cells);
                             match found {
                                 Ok(_) => {
                                     let points: Vec<glam::Vec2> =
@@ -751,7 +769,9 @@ pub fn queue_current(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, H
 /// A list of strings, or comma-separated text.
 fn words(v: Option<&Value>) -> Vec<String> {
     match v {
-        Some(Value::List(items)) => items.iter().map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_owned)).collect(),
+        Some(Value::List(items)) => {
+            items.iter().map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_owned)).collect()
+        }
         Some(Value::Str(s)) => s.split(',').map(str::trim).filter(|w| !w.is_empty()).map(str::to_owned).collect(),
         _ => Vec::new(),
     }
@@ -760,8 +780,12 @@ fn words(v: Option<&Value>) -> Vec<String> {
 fn plan_list(ctx: &ScriptCtx<'_>, f: &'static str, args: &[Value]) -> Result<Option<Vec<String>>, HostError> {
     let (_, planner) = model_of!(ctx, f, args, Planner, "planner");
     let (goal, state) = (words(args.get(1)), words(args.get(2)));
-    let goal = planner.literals(&goal.iter().map(String::as_str).collect::<Vec<_>>()).map_err(|e| bad(f, 1, "goal literals", e.to_string()))?;
-    let state = planner.state(&state.iter().map(String::as_str).collect::<Vec<_>>()).map_err(|e| bad(f, 2, "propositions", e.to_string()))?;
+    let goal = planner
+        .literals(&goal.iter().map(String::as_str).collect::<Vec<_>>())
+        .map_err(|e| bad(f, 1, "goal literals", e.to_string()))?;
+    let state = planner
+        .state(&state.iter().map(String::as_str).collect::<Vec<_>>())
+        .map_err(|e| bad(f, 2, "propositions", e.to_string()))?;
     Ok(planner.search(state, goal, 12).map(|p| p.iter().map(|&a| planner.action(a).to_owned()).collect()))
 }
 

@@ -70,7 +70,8 @@ impl NamedNetwork {
         if spec.inputs.is_empty() || spec.outputs.is_empty() || spec.hidden == 0 || spec.hidden > 1024 {
             return Err(DecideError::invalid("network", "needs inputs, outputs and 1 to 1024 hidden neurons"));
         }
-        let mut net = NeuralNetwork::new(spec.inputs.len(), spec.hidden, spec.outputs.len(), &mut WorldRng::new(spec.seed));
+        let mut net =
+            NeuralNetwork::new(spec.inputs.len(), spec.hidden, spec.outputs.len(), &mut WorldRng::new(spec.seed));
         net.learning_rate = spec.learning_rate;
         net.momentum = spec.momentum;
         let mut error = 0.0;
