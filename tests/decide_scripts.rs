@@ -543,3 +543,53 @@ end
         assert_eq!(said.first(), Some(&"Closed again!"), "{lang}");
     }
 }
+
+#[test]
+fn model_errors_carry_file_line_column_and_a_hint() {
+    let load = |name: &str, models: &str, files: &[(&str, &str)]| {
+        let sc = scenario(1, models, "", "").replace("scripts = [\"npc.EXT\"]", "");
+        let path = common::folder(name, &sc, files);
+        tactica::scenario::load(&path).unwrap_err()
+    };
+    // A misspelt kind: did-you-mean, at the scenario's line.
+    let e = load("decide-err-kind", r#"guard = { fms = "g.toml" }"#, &[("g.toml", STEALTH_GUARD)]);
+    assert_eq!(e.hint.as_deref(), Some("did you mean `fsm`?"), "{e}");
+    assert_eq!(e.pos.line, 5, "{e}");
+    // A type error inside the model file: that file's line and column.
+    let e = load(
+        "decide-err-parse",
+        r#"guard = { fsm = "g.toml" }"#,
+        &[("g.toml", "initial = \"a\"\n[[states]]\nname = 3\n")],
+    );
+    assert!(e.file.ends_with("g.toml"), "{e}");
+    assert_eq!((e.pos.line, e.pos.column), (3, 8), "{e}");
+    // An unknown state named in a transition: found where it is written.
+    let bad = "initial = \"a\"\n[[states]]\nname = \"a\"\ntransitions = [ { to = \"nowhere\" } ]\n";
+    let e = load("decide-err-name", r#"guard = { fsm = "g.toml" }"#, &[("g.toml", bad)]);
+    assert!(e.message.contains("nowhere"), "{e}");
+    assert_eq!(e.pos.line, 4, "{e}");
+    // A missing file.
+    let e = load("decide-err-missing", r#"guard = { fsm = "absent.toml" }"#, &[]);
+    assert!(e.message.contains("cannot read model file `absent.toml`"), "{e}");
+}
+
+#[test]
+fn model_files_reload_all_or_nothing_and_keep_each_characters_state() {
+    let sc = scenario(2, r#"guard = { fsm = "guard.fsm.toml" }"#, "", "").replace("EXT", "lua");
+    let lua = "function on_think() Note(\"state\", FsmStep(\"guard\", {health = 100, sees_player = true})) end\n";
+    let path = common::folder("decide-reload", &sc, &[("guard.fsm.toml", STEALTH_GUARD), ("npc.lua", lua)]);
+    let mut rt = common::play(&path);
+    assert_eq!(values(&rt, "state").last(), Some(&Value::from("alert")));
+    let model = path.parent().unwrap().join("guard.fsm.toml");
+    // A broken file is refused; the old machine keeps running.
+    std::fs::write(&model, "initial = 3\n").unwrap();
+    assert!(rt.reload_file(&model).outcome.is_err());
+    // A new machine where `alert` leads on to `attack` at once: the guard, still in `alert`, moves on.
+    let changed = STEALTH_GUARD
+        .replace(r#"transitions = [ { when = "in_range", to = "attack" } ]"#, r#"transitions = [ { to = "attack" } ]"#);
+    assert_ne!(changed, STEALTH_GUARD);
+    std::fs::write(&model, changed).unwrap();
+    assert!(rt.reload_file(&model).outcome.is_ok());
+    rt.run(1);
+    assert_eq!(values(&rt, "state").last(), Some(&Value::from("attack")));
+}
