@@ -77,6 +77,7 @@ impl ModelKind {
 
 /// One loaded model.
 #[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant, reason = "one value per declared model, kept behind an Arc")]
 pub enum Model {
     /// A state machine.
     Fsm(StateMachine),
