@@ -51,6 +51,9 @@ pub struct ScenarioFile {
     /// What the game does during the run.
     #[serde(default)]
     pub timeline: Vec<Spanned<TimelineEntry>>,
+    /// Named decision models from data files (`guard = { fsm = "guard.toml" }`), see `models.rs`.
+    #[serde(default)]
+    pub models: super::models::ModelsSection,
 }
 
 fn default_rate() -> Spanned<u32> {

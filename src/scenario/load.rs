@@ -93,6 +93,7 @@ impl Builder<'_> {
         }
         let mut world = World::new(map, rate, f.seed);
         world.globals = f.globals.clone();
+        world.models = super::models::load(&f.models, self.text, self.file, self.dir)?;
         for (name, at) in &f.places {
             let cell = IVec2::from_array(*at.get_ref());
             if !world.map().contains(cell) {
@@ -234,7 +235,7 @@ fn unknown_field(message: &str) -> Option<(String, Vec<&str>)> {
 }
 
 /// Adds "did you mean" when one of `names` is close to `wrong`.
-fn with_suggestion(err: ScenarioError, wrong: &str, names: &[&str]) -> ScenarioError {
+pub(super) fn with_suggestion(err: ScenarioError, wrong: &str, names: &[&str]) -> ScenarioError {
     let best = names
         .iter()
         .map(|n| (strsim::damerau_levenshtein(&wrong.to_lowercase(), &n.to_lowercase()), *n))

@@ -9,6 +9,7 @@
 mod error;
 mod file;
 mod load;
+pub mod models;
 
 pub use error::{ScenarioError, SourcePos};
 pub use file::{ActionSpec, EntitySpec, Position, RegionSpec, ScenarioFile, TimelineEntry};

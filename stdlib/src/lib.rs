@@ -33,6 +33,7 @@ mod api;
 mod attributes;
 pub mod backend;
 mod context;
+mod decide;
 mod entities;
 mod host;
 pub mod limits;

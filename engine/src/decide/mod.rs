@@ -10,6 +10,7 @@
 //! | [`bayes`] | probability helpers, discrete Bayesian networks (enumeration and variable elimination), tables learned from counters, what-if clamping, the frequency predictor | ch. 12, 13 |
 //! | [`utility`] | modular utility AI after GAIA: considerations, weight functions, reasoners (sequence, rule-based, dual utility), pickers, targets, regions | Game AI Pro "Modular AI" |
 //! | [`learn`] | three-layer back-propagation network with momentum; genetic algorithms | ch. 14, 15 |
+//! | [`registry`] | [`Models`], the world's named models a scenario's `[models]` section loads | — |
 //! | [`crowd`] | daily schedules, open-loop action queues with fail → flush → fallback, a propositional planner | "1000 NPCs at 60 FPS" |
 //!
 //! Every model is data (a TOML document parsed from a `&str`; the engine does no file IO) plus a
@@ -27,7 +28,9 @@ pub mod expr;
 pub mod fsm;
 pub mod fuzzy;
 pub mod learn;
+pub mod registry;
 pub mod rules;
 pub mod utility;
 
 pub use error::DecideError;
+pub use registry::{Model, ModelKind, Models};

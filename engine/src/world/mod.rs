@@ -67,6 +67,8 @@ pub struct World {
     rng: WorldRng,
     log: EventLog,
     signals: Signals,
+    /// The named decision models scripts drive (`FsmStep("guard")`), loaded from the scenario.
+    pub models: crate::decide::Models,
 }
 
 impl World {
@@ -84,6 +86,7 @@ impl World {
             rng: WorldRng::new(seed),
             log: EventLog::default(),
             signals: Signals::default(),
+            models: crate::decide::Models::default(),
         }
     }
 

@@ -159,6 +159,11 @@ impl ScriptLibrary {
         self.texts.get(usize::from(id)).map_or("", String::as_str)
     }
 
+    /// A script's steps as written (empty for an unknown id).
+    pub fn steps(&self, id: u16) -> &[StepSpec] {
+        self.scripts.get(usize::from(id)).map_or(&[], |s| s.0.as_slice())
+    }
+
     /// A script's fallback.
     pub fn fallback(&self, id: u16) -> Option<u16> {
         self.scripts.get(usize::from(id)).and_then(|s| s.1)

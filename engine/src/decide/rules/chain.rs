@@ -271,6 +271,25 @@ impl RuleSet {
         ])))
     }
 
+    /// What each rule last fired on, as a plain value (a list with `nil` for "never"), so a script
+    /// host can keep refraction between calls in the script's state table.
+    pub fn refraction_value(&self, st: &ChainState) -> Value {
+        Value::List(st.fired_on.iter().map(|k| k.as_ref().map_or(Value::Nil, |k| Value::List(k.clone()))).collect())
+    }
+
+    /// Restores [`RuleSet::refraction_value`] into a fresh state; entries that no longer fit (the
+    /// rule base was reloaded with other rules) are dropped, so those rules may fire again.
+    pub fn restore_refraction(&self, st: &mut ChainState, saved: &Value) {
+        let Value::List(items) = saved else { return };
+        for (rule, item) in items.iter().enumerate().take(st.fired_on.len()) {
+            if let Value::List(key) = item
+                && key.len() == self.rules[rule].reads.len()
+            {
+                st.fired_on[rule] = Some(key.clone());
+            }
+        }
+    }
+
     /// A fact's value by name.
     pub fn value<'a>(&self, wm: &'a WorkingMemory, fact: &str) -> Option<&'a Value> {
         self.index.get(fact).map(|&f| wm.get(f))
