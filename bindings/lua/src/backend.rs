@@ -68,6 +68,12 @@ struct Program {
     lua: Lua,
     meter: Rc<Meter>,
     hidden: mlua::Table,
+    /// What `H.call` and `H.pending` are between calls: an error saying so. Made once, not per call.
+    not_now: Function,
+    /// Handlers seen so far with the line they start on (asking Lua for a function's debug info
+    /// on every call was a good part of the per-call cost). A script that redefines a handler
+    /// gets the new one: the entry is checked against the global each call.
+    handlers: BTreeMap<&'static str, (Function, u32)>,
     sequences: BTreeMap<EntityId, (Thread, u64)>,
 }
 
@@ -99,22 +105,29 @@ impl LuaBackend {
         let meter = Rc::new(Meter::default());
         let fail = |e: mlua::Error, meter: &Meter| vec![script_error(file, &chunk, &e, meter.last_line.get())];
         let lua = new_state(&self.limits, &meter).map_err(|e| fail(e, &meter))?;
-        let hidden = self.install_api(&lua).map_err(|e| fail(e, &meter))?;
+        let (hidden, not_now) = self.install_api(&lua).map_err(|e| fail(e, &meter))?;
         lua.load(source).set_name(format!("@{chunk}")).set_mode(ChunkMode::Text).exec().map_err(|e| fail(e, &meter))?;
-        Ok(Program { file: file.to_path_buf(), chunk, lua, meter, hidden, sequences: BTreeMap::new() })
+        Ok(Program {
+            file: file.to_path_buf(),
+            chunk,
+            lua,
+            meter,
+            hidden,
+            not_now,
+            handlers: BTreeMap::new(),
+            sequences: BTreeMap::new(),
+        })
     }
 
     /// Defines every function of the table (canonical name and snake_case alias) as a Lua
     /// wrapper over the one hidden entry point `H.call`, which each run lends for that call only.
-    fn install_api(&self, lua: &Lua) -> mlua::Result<mlua::Table> {
+    fn install_api(&self, lua: &Lua) -> mlua::Result<(mlua::Table, Function)> {
         let hidden = lua.create_table()?;
         let not_now = lua.create_function(|_, ()| -> mlua::Result<()> {
-            Err(mlua::Error::runtime(
-                "host functions can only be called from a handler (on_think …), not while loading",
-            ))
+            Err(mlua::Error::runtime("host functions can only be called from a handler (on_think …), not while loading"))
         })?;
         hidden.set("call", not_now.clone())?;
-        hidden.set("pending", not_now)?;
+        hidden.set("pending", not_now.clone())?;
         let groups = lua.create_table()?;
         for (i, g) in self.groups.iter().enumerate() {
             let t = lua.create_table()?;
@@ -127,7 +140,7 @@ impl LuaBackend {
             groups.raw_push(t)?;
         }
         lua.load(WRAPPERS).set_name("=[tactica api]").call::<()>((hidden.clone(), groups))?;
-        Ok(hidden)
+        Ok((hidden, not_now))
     }
 }
 
@@ -178,10 +191,13 @@ fn run_call(
     trigger: &Trigger,
     entity: Option<EntityId>,
 ) -> mlua::Result<()> {
-    let Program { lua, hidden, sequences, meter, .. } = p;
-    let private: Table = ctx.state.iter().filter(|(k, _)| is_private(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-    let public: Table = ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-    let state = table_to_lua(lua, &public)?;
+    let Program { lua, hidden, sequences, meter, not_now, handlers, .. } = p;
+    // Host functions only ever write private keys, so the public part of `ctx.state` stays what
+    // the call started with until the end: nothing needs copying to restore it after a failure.
+    let state = lua.create_table_with_capacity(0, ctx.state.len())?;
+    for (k, v) in ctx.state.iter().filter(|(k, _)| !is_private(k)) {
+        state.raw_set(k.as_str(), to_lua(lua, v)?)?;
+    }
     lua.globals().raw_set("state", state)?;
     let issued = Cell::new(false);
     let tick = ctx.tick();
@@ -199,10 +215,19 @@ fn run_call(
         let globals = lua.globals();
         // Until the hook sees a line, an error without a place (out of memory) is reported at
         // the line where the running handler starts.
-        let handler = |name: &str| -> mlua::Result<Option<Function>> {
+        let handlers = RefCell::new(handlers);
+        let handler = |name: &'static str| -> mlua::Result<Option<Function>> {
             match globals.raw_get::<LuaValue>(name)? {
                 LuaValue::Function(f) => {
-                    let line = f.info().line_defined.and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
+                    let mut cache = handlers.borrow_mut();
+                    let line = match cache.get(name) {
+                        Some((known, line)) if *known == f => *line,
+                        _ => {
+                            let line = f.info().line_defined.and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
+                            cache.insert(name, (f.clone(), line));
+                            line
+                        }
+                    };
                     meter.last_line.set(line);
                     Ok(Some(f))
                 }
@@ -261,35 +286,22 @@ fn run_call(
         ctx.borrow_mut().flush_pattern();
         Ok(())
     });
-    let not_now = lua.create_function(|_, ()| -> mlua::Result<()> {
-        Err(mlua::Error::runtime("host functions can only be called from a handler"))
-    })?;
-    hidden.raw_set("call", not_now.clone())?;
-    hidden.raw_set("pending", not_now)?;
+    hidden.raw_set("call", &*not_now)?;
+    hidden.raw_set("pending", &*not_now)?;
     let ctx = ctx.into_inner();
     // The script may have replaced `state` wholesale; whatever table it holds now is kept.
     let kept = match lua.globals().raw_get::<LuaValue>("state")? {
         LuaValue::Nil => Value::Map(Table::new()),
         v => from_lua(&v, limits, 0).map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?,
     };
-    match (kept, &outcome) {
-        (Value::Map(mut m), Ok(())) => {
-            m.retain(|k, _| !is_private(k));
-            for (k, v) in ctx.state.iter().filter(|(k, _)| is_private(k)) {
-                m.insert(k.clone(), v.clone());
-            }
-            *ctx.state = m;
+    match kept {
+        // A failed call keeps the state it started with, plus what host functions recorded.
+        Value::Map(_) if outcome.is_err() => {}
+        Value::Map(m) => {
+            ctx.state.retain(|k, _| is_private(k));
+            ctx.state.extend(m.into_iter().filter(|(k, _)| !is_private(k)));
         }
-        (Value::Map(_), Err(_)) => {
-            // A failed call keeps the state it started with, plus what host functions recorded.
-            let mut m = public;
-            m.extend(private);
-            for (k, v) in ctx.state.iter().filter(|(k, _)| is_private(k)) {
-                m.insert(k.clone(), v.clone());
-            }
-            *ctx.state = m;
-        }
-        (other, _) => {
+        other => {
             return Err(mlua::Error::runtime(format!("`state` must stay a table, not a {}", other.value_type())));
         }
     }

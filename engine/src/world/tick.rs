@@ -379,7 +379,7 @@ mod tests {
             cmds.push(Command::Perform { entity: id, action: Action::Say { text: "Eek!".into() } });
             cmds.push(Command::Request { entity: id, action: Action::MoveTo { target: Vec2::new(0.5, 0.5) } });
         });
-        assert_eq!(kinds(&w), ["spawn", "action", "say", "action", "move"]);
+        assert_eq!(kinds(&w), ["spawn", "action", "say", "action"]);
         let said = &w.log().events()[2];
         assert_eq!(said.tick, 1);
         assert_eq!(serde_json::to_value(said).unwrap()["text"], "Eek!");
