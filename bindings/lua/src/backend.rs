@@ -13,8 +13,9 @@ use tactica_engine::world::EntityId;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Type, Value, snake_case};
 
-use crate::convert::{from_lua, table_to_lua, to_lua};
+use crate::convert::{from_lua, to_lua};
 use crate::error::script_error;
+use crate::lend::{lend, with_lent};
 use crate::sandbox::{Meter, new_state};
 
 /// The name of the coroutine a script may define: started when its entity spawns, it issues
@@ -68,8 +69,8 @@ struct Program {
     lua: Lua,
     meter: Rc<Meter>,
     hidden: mlua::Table,
-    /// What `H.call` and `H.pending` are between calls: an error saying so. Made once, not per call.
-    not_now: Function,
+    /// Whether this call has issued an action (a sequence's next query waits for it).
+    issued: Rc<Cell<bool>>,
     /// Handlers seen so far with the line they start on (asking Lua for a function's debug info
     /// on every call was a good part of the per-call cost). A script that redefines a handler
     /// gets the new one: the entry is checked against the global each call.
@@ -105,7 +106,8 @@ impl LuaBackend {
         let meter = Rc::new(Meter::default());
         let fail = |e: mlua::Error, meter: &Meter| vec![script_error(file, &chunk, &e, meter.last_line.get())];
         let lua = new_state(&self.limits, &meter).map_err(|e| fail(e, &meter))?;
-        let (hidden, not_now) = self.install_api(&lua).map_err(|e| fail(e, &meter))?;
+        let issued = Rc::new(Cell::new(false));
+        let hidden = self.install_api(&lua, &issued).map_err(|e| fail(e, &meter))?;
         lua.load(source).set_name(format!("@{chunk}")).set_mode(ChunkMode::Text).exec().map_err(|e| fail(e, &meter))?;
         Ok(Program {
             file: file.to_path_buf(),
@@ -113,21 +115,32 @@ impl LuaBackend {
             lua,
             meter,
             hidden,
-            not_now,
+            issued,
             handlers: BTreeMap::new(),
             sequences: BTreeMap::new(),
         })
     }
 
     /// Defines every function of the table (canonical name and snake_case alias) as a Lua
-    /// wrapper over the one hidden entry point `H.call`, which each run lends for that call only.
-    fn install_api(&self, lua: &Lua) -> mlua::Result<(mlua::Table, Function)> {
+    /// wrapper over the one hidden entry point `H.call`. `H.call` and `H.pending` are made once per
+    /// state and reach the call's context through [`lend`](crate::lend): outside a call (while the
+    /// file loads) they fail.
+    fn install_api(&self, lua: &Lua, issued: &Rc<Cell<bool>>) -> mlua::Result<mlua::Table> {
         let hidden = lua.create_table()?;
-        let not_now = lua.create_function(|_, ()| -> mlua::Result<()> {
-            Err(mlua::Error::runtime("host functions can only be called from a handler (on_think …), not while loading"))
+        let not_lent =
+            || mlua::Error::runtime("host functions can only be called from a handler (on_think …), not while loading");
+        let (api, groups, limits, flag) =
+            (Rc::clone(&self.api), Rc::clone(&self.groups), self.limits, Rc::clone(issued));
+        let call = lua.create_function(move |lua, (idx, args): (usize, Variadic<LuaValue>)| {
+            with_lent(|ctx| host_call(lua, &api, &groups, &limits, ctx, &flag, idx, &args))
+                .unwrap_or_else(|| Err(not_lent()))
         })?;
-        hidden.set("call", not_now.clone())?;
-        hidden.set("pending", not_now.clone())?;
+        let flag = Rc::clone(issued);
+        let pending = lua.create_function(move |_, ()| {
+            with_lent(|ctx| flag.get() || ctx.me().is_some_and(|e| !e.actions.is_idle())).ok_or_else(not_lent)
+        })?;
+        hidden.set("call", call)?;
+        hidden.set("pending", pending)?;
         let groups = lua.create_table()?;
         for (i, g) in self.groups.iter().enumerate() {
             let t = lua.create_table()?;
@@ -140,7 +153,7 @@ impl LuaBackend {
             groups.raw_push(t)?;
         }
         lua.load(WRAPPERS).set_name("=[tactica api]").call::<()>((hidden.clone(), groups))?;
-        Ok((hidden, not_now))
+        Ok(hidden)
     }
 }
 
@@ -174,7 +187,7 @@ impl ScriptBackend for LuaBackend {
         let trigger = call.trigger.clone();
         let entity = call.entity;
         let mut ctx = call.ctx();
-        let result = run_call(p, &self.api, &self.groups, &self.limits, &mut ctx, &trigger, entity);
+        let result = run_call(p, &self.limits, &mut ctx, &trigger, entity);
         ctx.finish();
         result.map_err(|e| script_error(&p.file, &p.chunk, &e, p.meter.last_line.get()))
     }
@@ -184,14 +197,12 @@ impl ScriptBackend for LuaBackend {
 /// and out, and runs the handler (and the sequence coroutine) the trigger asks for.
 fn run_call(
     p: &mut Program,
-    api: &Api,
-    groups: &[Group],
     limits: &ScriptLimits,
     ctx: &mut ScriptCtx<'_>,
     trigger: &Trigger,
     entity: Option<EntityId>,
 ) -> mlua::Result<()> {
-    let Program { lua, hidden, sequences, meter, not_now, handlers, .. } = p;
+    let Program { lua, hidden, sequences, meter, issued, handlers, .. } = p;
     // Host functions only ever write private keys, so the public part of `ctx.state` stays what
     // the call started with until the end: nothing needs copying to restore it after a failure.
     let state = lua.create_table_with_capacity(0, ctx.state.len())?;
@@ -199,23 +210,13 @@ fn run_call(
         state.raw_set(k.as_str(), to_lua(lua, v)?)?;
     }
     lua.globals().raw_set("state", state)?;
-    let issued = Cell::new(false);
+    issued.set(false);
     let tick = ctx.tick();
-    let ctx = RefCell::new(ctx);
-    let outcome = lua.scope(|scope| {
-        let call = scope.create_function(|lua, (idx, args): (usize, Variadic<LuaValue>)| {
-            host_call(lua, api, groups, limits, &ctx, &issued, idx, &args)
-        })?;
-        let pending = scope.create_function(|_, ()| {
-            let c = ctx.borrow();
-            Ok(issued.get() || c.me().is_some_and(|e| !e.actions.is_idle()))
-        })?;
-        hidden.raw_set("call", call)?;
-        hidden.raw_set("pending", pending)?;
+    let outcome = lend(ctx, || -> mlua::Result<()> {
         let globals = lua.globals();
+        let handlers = RefCell::new(handlers);
         // Until the hook sees a line, an error without a place (out of memory) is reported at
         // the line where the running handler starts.
-        let handlers = RefCell::new(handlers);
         let handler = |name: &'static str| -> mlua::Result<Option<Function>> {
             match globals.raw_get::<LuaValue>(name)? {
                 LuaValue::Function(f) => {
@@ -235,9 +236,10 @@ fn run_call(
             }
         };
         let set_mode = |mode| {
-            let mut c = ctx.borrow_mut();
-            c.flush_pattern();
-            c.mode = mode;
+            with_lent(|c: &mut ScriptCtx<'_>| {
+                c.flush_pattern();
+                c.mode = mode;
+            })
         };
         match trigger {
             Trigger::Spawn => {
@@ -255,7 +257,8 @@ fn run_call(
             Trigger::Think => {
                 if let Some(id) = entity {
                     // Ready once the actions it queued have been applied (a later tick) and run out.
-                    let idle = ctx.borrow().me().is_some_and(|e| e.actions.is_idle());
+                    let idle =
+                        with_lent(|c: &mut ScriptCtx<'_>| c.me().is_some_and(|e| e.actions.is_idle())) == Some(true);
                     if idle && sequences.get(&id).is_some_and(|(_, at)| *at < tick) {
                         set_mode(ActionMode::Enqueue);
                         resume(hidden, sequences, id, tick)?;
@@ -283,12 +286,9 @@ fn run_call(
                 }
             }
         }
-        ctx.borrow_mut().flush_pattern();
+        with_lent(|c: &mut ScriptCtx<'_>| c.flush_pattern());
         Ok(())
     });
-    hidden.raw_set("call", &*not_now)?;
-    hidden.raw_set("pending", &*not_now)?;
-    let ctx = ctx.into_inner();
     // The script may have replaced `state` wholesale; whatever table it holds now is kept.
     let kept = match lua.globals().raw_get::<LuaValue>("state")? {
         LuaValue::Nil => Value::Map(Table::new()),
@@ -339,7 +339,7 @@ fn host_call(
     api: &Api,
     groups: &[Group],
     limits: &ScriptLimits,
-    ctx: &RefCell<&mut ScriptCtx<'_>>,
+    ctx: &mut ScriptCtx<'_>,
     issued: &Cell<bool>,
     idx: usize,
     args: &[LuaValue],
@@ -357,10 +357,7 @@ fn host_call(
         .filter_map(|&i| api.function(i))
         .find(|f| f.params.len() == values.len())
         .ok_or_else(|| mlua::Error::runtime(arity_error(api, group, values.len())))?;
-    let out = {
-        let mut c = ctx.borrow_mut();
-        (f.imp)(&mut c, &values).map_err(|e| mlua::Error::runtime(e.to_string()))?
-    };
+    let out = (f.imp)(ctx, &values).map_err(|e| mlua::Error::runtime(e.to_string()))?;
     if f.ret == Type::Nil {
         issued.set(true);
     }
