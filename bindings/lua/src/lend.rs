@@ -1,12 +1,12 @@
 //! Lending the call's [`ScriptCtx`] to the host functions Lua calls back into.
 //!
-//! mlua functions that live as long as the state must be `'static`, but the context borrows the world for one call
-//! only. [`lend`] publishes a pointer to it in a thread-local slot for exactly the duration of
-//! the script call (a guard restores the slot, also on unwinding), and [`with_lent`] takes it out
-//! of the slot while a host function uses it, so there is never a second `&mut` to it. This is
-//! the `scoped-tls` pattern, written out because the context's type has a lifetime (the same as
-//! `tactica-rhai`'s). Creating the host functions once per state instead of per call with
-//! `Lua::scope` took most of the binding's per-call cost away.
+//! The host functions are made once per Lua state, so they must be `'static`, but the context
+//! borrows the world for one call only. [`lend`] publishes a pointer to it in a thread-local slot
+//! for exactly the duration of the script call (a guard restores the slot, also on unwinding), and
+//! [`with_lent`] takes it out of the slot while a host function uses it, so there is never a second
+//! `&mut` to it. This is the `scoped-tls` pattern, written out because the context's type has a
+//! lifetime — the same as `tactica-rhai`'s. It replaces a `Lua::scope` per call, which made two
+//! Lua functions (and destroyed them) on every call.
 
 use std::cell::Cell;
 use std::ptr;
