@@ -245,7 +245,7 @@ fn sort_api() -> Api {
     api.add_function(f("Sorted", vec![any("l")], Type::Bool, sorted));
     // `.tac` has no lists of its own: the array and the quicksort's stack of ranges live in the
     // instance's state table and are reached through these, each a call into Rust like `Less`.
-    api.add_function(f("Begin", vec![], Type::Nil, tac_begin));
+    api.add_function(f("Fill", vec![], Type::Nil, tac_fill));
     api.add_function(f("Pending", vec![], Type::Bool, tac_pending));
     api.add_function(f("PopRange", vec![], Type::Int, tac_pop));
     api.add_function(f("Push", vec![int("lo"), int("hi")], Type::Nil, tac_push));
@@ -266,8 +266,9 @@ fn index(args: &[Value], i: usize) -> usize {
     args.get(i).and_then(Value::as_i64).and_then(|n| usize::try_from(n).ok()).unwrap_or(0)
 }
 
-/// `Begin()`: the array is every item's handle; the stack holds the whole range.
-fn tac_begin(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+/// `Fill()` (not `Begin`, a `.tac` keyword): the array is every item's handle, the stack the
+/// whole range.
+fn tac_fill(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
     let all: Vec<Value> = ctx.world.entity_ids().into_iter().map(Value::Entity).collect();
     let hi = all.len() as i64 - 1;
     ctx.state.insert("a".into(), Value::List(all));
@@ -318,7 +319,7 @@ fn tac_swap(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError>
 
 /// Lomuto quicksort with an explicit stack (`.tac` has loops and locals but no recursion).
 const SORT_TAC: &str = "
-Begin();
+Fill();
 while (Pending()) {
   let lo = PopRange();
   let hi = PopRange();
