@@ -1,7 +1,7 @@
 //! Script costs: the same behaviour per entity-tick in `.tac`, Lua, Rhai and a native Rust closure (the
 //! floor), and the "sort userdata" interop benchmark of script-bench-rs (10,000 host objects with
-//! random names, quicksorted in the script, every comparison a call into Rust) through our
-//! bindings next to raw mlua and raw rhai. Each result is validated before it is timed, and a
+//! random names, quicksorted in the script, every comparison a call into Rust) in `.tac`, Lua and
+//! Rhai through our bindings next to raw mlua and raw rhai. Each result is validated before it is timed, and a
 //! summary line of medians and ratios is printed (`cargo bench --bench scripts`).
 
 use std::hint::black_box;
@@ -238,15 +238,133 @@ fn sorted(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
 fn sort_api() -> Api {
     let mut api = Api::raw();
     let f = |name, params: Vec<Param>, ret, imp| HostFn { name, params, ret, doc: "benchmark", imp };
+    let any = |name| Param { name, ty: Type::Any };
+    let int = |name| Param { name, ty: Type::Int };
     api.add_function(f("Items", vec![], Type::Any, items));
-    api.add_function(f(
-        "Less",
-        vec![Param { name: "a", ty: Type::Any }, Param { name: "b", ty: Type::Any }],
-        Type::Bool,
-        less,
-    ));
-    api.add_function(f("Sorted", vec![Param { name: "l", ty: Type::Any }], Type::Bool, sorted));
+    api.add_function(f("Less", vec![any("a"), any("b")], Type::Bool, less));
+    api.add_function(f("Sorted", vec![any("l")], Type::Bool, sorted));
+    // `.tac` has no lists of its own: the array and the quicksort's stack of ranges live in the
+    // instance's state table and are reached through these, each a call into Rust like `Less`.
+    api.add_function(f("Fill", vec![], Type::Nil, tac_fill));
+    api.add_function(f("Pending", vec![], Type::Bool, tac_pending));
+    api.add_function(f("PopRange", vec![], Type::Int, tac_pop));
+    api.add_function(f("Push", vec![int("lo"), int("hi")], Type::Nil, tac_push));
+    api.add_function(f("LessAt", vec![int("i"), int("j")], Type::Bool, tac_less_at));
+    api.add_function(f("Swap", vec![int("i"), int("j")], Type::Nil, tac_swap));
     api
+}
+
+/// The `.tac` leg's array: the handles, in the state table.
+fn tac_array<'s>(ctx: &'s mut ScriptCtx<'_>) -> &'s mut Vec<Value> {
+    match ctx.state.entry("a".to_owned()).or_insert_with(|| Value::List(Vec::new())) {
+        Value::List(l) => l,
+        _ => unreachable!("only the benchmark's functions write `a`"),
+    }
+}
+
+fn index(args: &[Value], i: usize) -> usize {
+    args.get(i).and_then(Value::as_i64).and_then(|n| usize::try_from(n).ok()).unwrap_or(0)
+}
+
+/// `Fill()` (not `Begin`, a `.tac` keyword): the array is every item's handle, the stack the
+/// whole range.
+fn tac_fill(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+    let all: Vec<Value> = ctx.world.entity_ids().into_iter().map(Value::Entity).collect();
+    let hi = all.len() as i64 - 1;
+    ctx.state.insert("a".into(), Value::List(all));
+    ctx.state.insert("stack".into(), Value::List(vec![Value::Int(0), Value::Int(hi)]));
+    Ok(Value::Nil)
+}
+
+fn tac_stack<'s>(ctx: &'s mut ScriptCtx<'_>) -> &'s mut Vec<Value> {
+    match ctx.state.entry("stack".to_owned()).or_insert_with(|| Value::List(Vec::new())) {
+        Value::List(l) => l,
+        _ => unreachable!("only the benchmark's functions write `stack`"),
+    }
+}
+
+/// `Pending()`: whether a range is left to sort.
+fn tac_pending(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+    Ok(Value::Bool(!tac_stack(ctx).is_empty()))
+}
+
+/// `PopRange()`: takes the top of the stack — a range's `lo`, then on the next call its `hi`.
+fn tac_pop(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+    Ok(tac_stack(ctx).pop().unwrap_or(Value::Int(0)))
+}
+
+/// `Push(lo, hi)`: a range to sort later (popped `hi` first, so pushed as `hi`, `lo`).
+fn tac_push(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let (lo, hi) = (args[0].clone(), args[1].clone());
+    let stack = tac_stack(ctx);
+    stack.push(hi);
+    stack.push(lo);
+    Ok(Value::Nil)
+}
+
+/// `LessAt(i, j)`: `Less` on the array's items `i` and `j`.
+fn tac_less_at(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let (i, j) = (index(args, 0), index(args, 1));
+    let a = tac_array(ctx);
+    let pair = [a[i].clone(), a[j].clone()];
+    less(ctx, &pair)
+}
+
+/// `Swap(i, j)`.
+fn tac_swap(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let (i, j) = (index(args, 0), index(args, 1));
+    tac_array(ctx).swap(i, j);
+    Ok(Value::Nil)
+}
+
+/// Lomuto quicksort with an explicit stack (`.tac` has loops and locals but no recursion).
+const SORT_TAC: &str = "
+Fill();
+while (Pending()) {
+  let lo = PopRange();
+  let hi = PopRange();
+  if (lo < hi) {
+    let i = lo - 1;
+    let j = lo;
+    while (j < hi) {
+      if (LessAt(j, hi)) { i = i + 1; Swap(i, j); }
+      j = j + 1;
+    }
+    Swap(i + 1, hi);
+    Push(lo, i);
+    Push(i + 2, hi);
+  }
+}
+";
+
+/// Runs the `.tac` sort and checks the array it left is in name order.
+fn run_sort_tac(script: &tactica_script::Script, world: &World) -> bool {
+    let mut rng = WorldRng::new(1);
+    let mut commands = CommandBuffer::default();
+    let mut inst = script.instantiate();
+    let me = world.entity_ids()[0];
+    script
+        .run_entity(
+            &mut inst,
+            tactica_script::ScriptKind::Behaviour,
+            tactica_script::Trigger::Think,
+            world,
+            me,
+            &mut commands,
+            &mut rng,
+            None,
+            ScriptLimits::unlimited(),
+        )
+        .unwrap();
+    let Some(Value::List(a)) = inst.table.get("a") else { return false };
+    let names: Vec<&str> = a
+        .iter()
+        .map(|v| match v {
+            Value::Entity(id) => world.entity(*id).map_or("", |e| e.name.as_str()),
+            _ => "",
+        })
+        .collect();
+    a.len() == ITEMS && names.windows(2).all(|w| w[0] <= w[1])
 }
 
 const SORT_LUA: &str = "
@@ -411,6 +529,9 @@ fn sort_userdata(c: &mut Criterion) {
     assert!(raw_rhai_sort(&raw_engine, &rhai_names));
     run_sort(&mut lua, lua_p, &world);
     run_sort(&mut rhai, rhai_p, &world);
+    let (tac, diags) = tactica_script::check("sort.tac", SORT_TAC, &sort_api());
+    let tac = tac.unwrap_or_else(|| panic!("{diags:?}"));
+    assert!(run_sort_tac(&tac, &world), "the .tac sort left the items out of order");
 
     let mut g = c.benchmark_group("sort_userdata");
     g.sample_size(10).measurement_time(Duration::from_secs(5));
@@ -418,6 +539,7 @@ fn sort_userdata(c: &mut Criterion) {
     g.bench_function("tactica_lua", |b| b.iter(|| run_sort(&mut lua, lua_p, &world)));
     g.bench_function("raw_rhai", |b| b.iter(|| black_box(raw_rhai_sort(&raw_engine, &rhai_names))));
     g.bench_function("tactica_rhai", |b| b.iter(|| run_sort(&mut rhai, rhai_p, &world)));
+    g.bench_function("tac", |b| b.iter(|| black_box(run_sort_tac(&tac, &world))));
     g.finish();
 
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
@@ -435,10 +557,17 @@ fn sort_userdata(c: &mut Criterion) {
         3,
     ));
     let our_rhai = ms(median(|| run_sort(&mut rhai, rhai_p, &world), 3));
+    let tac_ms = ms(median(
+        || {
+            black_box(run_sort_tac(&tac, &world));
+        },
+        3,
+    ));
     eprintln!(
-        "sort userdata medians (ms): raw mlua {raw_lua:.1}, tactica lua {our_lua:.1} ({:.2}x raw), raw rhai {raw_rhai:.1}, tactica rhai {our_rhai:.1} ({:.2}x raw)",
+        "sort userdata medians (ms): raw mlua {raw_lua:.1}, tactica lua {our_lua:.1} ({:.2}x raw), raw rhai {raw_rhai:.1}, tactica rhai {our_rhai:.1} ({:.2}x raw), tac {tac_ms:.1} ({:.2}x raw mlua)",
         our_lua / raw_lua,
-        our_rhai / raw_rhai
+        our_rhai / raw_rhai,
+        tac_ms / raw_lua
     );
 }
 

@@ -29,3 +29,34 @@ fn the_guide_shows_the_example_files_verbatim() {
         assert!(guide.contains(&text), "docs/modding.md no longer shows examples/modding/{file}");
     }
 }
+
+/// The code blocks of a Markdown file in the given language.
+fn blocks<'a>(text: &'a str, lang: &str) -> Vec<&'a str> {
+    let fence = format!("```{lang}\n");
+    text.split(fence.as_str()).skip(1).filter_map(|rest| rest.split("```").next()).collect()
+}
+
+#[test]
+fn the_readme_excerpts_are_taken_from_the_example_files() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let mut checked = 0;
+    for lang in ["lua", "rhai"] {
+        for block in blocks(&readme, lang) {
+            // Each starts with a comment naming its file: `-- examples/modding/goblin.lua (excerpt)`.
+            let (first, body) = block.split_once('\n').unwrap();
+            let file = first.trim_start_matches(['-', '/', ' ']).trim_end_matches(" (excerpt)");
+            let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("README names {file}: {e}"));
+            assert!(text.contains(body), "the README's excerpt of {file} is not in the file");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 2, "the README shows a Lua and a Rhai script");
+}
+
+#[test]
+fn the_guides_state_machine_is_the_conformance_guard() {
+    let guide = std::fs::read_to_string("docs/modding.md").unwrap();
+    let guard = std::fs::read_to_string("tests/conformance/guard/guard.lua").unwrap();
+    let block = blocks(&guide, "lua").into_iter().find(|b| b.contains("ChangeState")).expect("a ChangeState example");
+    assert!(guard.contains(block), "docs/modding.md's state machine is no longer tests/conformance/guard/guard.lua's");
+}

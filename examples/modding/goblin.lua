@@ -11,8 +11,8 @@ end
 
 function on_think()
   if GetGlobal("PlayerChallenge") == "DIFFICULT" then
-    DoFlee()
     if not state.fled then Say("Run away!") end
+    DoFlee()
     state.fled = true
   end
 end

@@ -239,7 +239,9 @@ impl Script {
                 | (HandlerEvent::Encounter, Trigger::Encounter)
                 | (HandlerEvent::Hear, Trigger::Hear)
                 | (HandlerEvent::Reload, Trigger::Reload) => true,
-                (HandlerEvent::Edge { cond, slot }, Trigger::Tick) => {
+                // Edges are watched on the owner's clock: every tick for a world script, each
+                // think tick for an entity's (which gets no `Tick`), so an entity's trap fires too.
+                (HandlerEvent::Edge { cond, slot }, Trigger::Tick | Trigger::Think) => {
                     let now = vm.run(cond, inst, ctx)?.truthy();
                     let was = std::mem::replace(&mut inst.edges[slot as usize], now);
                     now && !was

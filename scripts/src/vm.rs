@@ -212,7 +212,9 @@ impl<'s> Vm<'s> {
     }
 
     /// `start SEQUENCE;` from a script: each role goes to the entity of the starter's team tagged
-    /// with the role's name (the first in key order); the scope is the sequence and the team.
+    /// with the role's name (the first in key order). The scope is the starter's own (its team's):
+    /// the scope a Lua or Rhai script's `Signal`/`Wait` use, so a squad moved between languages
+    /// signals alike, and two squads running the same sequence still do not release each other.
     fn start(&mut self, pc: usize, name: &str, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
         let world = ctx.world;
         let team = ctx.me().map(|e| e.team.clone()).unwrap_or_default();
@@ -227,7 +229,7 @@ impl<'s> Vm<'s> {
             })
             .collect();
         let cast: Vec<(&str, tactica_engine::world::EntityId)> = cast.iter().map(|(r, id)| (r.as_str(), *id)).collect();
-        let scope = format!("{name}@{team}");
+        let scope = ctx.scope.clone();
         self.script
             .start_sequence(name, &scope, &cast, world, ctx.commands, ctx.rng, self.limits)
             .map_err(|e| self.error_at(pc, e.code, e.message))

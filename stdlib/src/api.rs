@@ -156,6 +156,9 @@ impl Api {
         for f in crate::entities::functions() {
             api.add_function(f);
         }
+        for f in crate::machines::functions() {
+            api.add_function(f);
+        }
         crate::decide::functions().into_iter().for_each(|f| api.add_function(f));
         let world = |name: &str, ty: Type, doc: &str| Global {
             name: name.to_owned(),

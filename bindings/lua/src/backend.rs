@@ -13,8 +13,9 @@ use tactica_engine::world::EntityId;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Type, Value, snake_case};
 
-use crate::convert::{from_lua, table_to_lua, to_lua};
+use crate::convert::{from_lua, to_lua};
 use crate::error::script_error;
+use crate::lend::{lend, with_lent};
 use crate::sandbox::{Meter, new_state};
 
 /// The name of the coroutine a script may define: started when its entity spawns, it issues
@@ -68,6 +69,12 @@ struct Program {
     lua: Lua,
     meter: Rc<Meter>,
     hidden: mlua::Table,
+    /// Whether this call has issued an action (a sequence's next query waits for it).
+    issued: Rc<Cell<bool>>,
+    /// Handlers seen so far with the line they start on (asking Lua for a function's debug info
+    /// on every call was a good part of the per-call cost). A script that redefines a handler
+    /// gets the new one: the entry is checked against the global each call.
+    handlers: BTreeMap<&'static str, (Function, u32)>,
     sequences: BTreeMap<EntityId, (Thread, u64)>,
 }
 
@@ -99,22 +106,41 @@ impl LuaBackend {
         let meter = Rc::new(Meter::default());
         let fail = |e: mlua::Error, meter: &Meter| vec![script_error(file, &chunk, &e, meter.last_line.get())];
         let lua = new_state(&self.limits, &meter).map_err(|e| fail(e, &meter))?;
-        let hidden = self.install_api(&lua).map_err(|e| fail(e, &meter))?;
+        let issued = Rc::new(Cell::new(false));
+        let hidden = self.install_api(&lua, &issued).map_err(|e| fail(e, &meter))?;
         lua.load(source).set_name(format!("@{chunk}")).set_mode(ChunkMode::Text).exec().map_err(|e| fail(e, &meter))?;
-        Ok(Program { file: file.to_path_buf(), chunk, lua, meter, hidden, sequences: BTreeMap::new() })
+        Ok(Program {
+            file: file.to_path_buf(),
+            chunk,
+            lua,
+            meter,
+            hidden,
+            issued,
+            handlers: BTreeMap::new(),
+            sequences: BTreeMap::new(),
+        })
     }
 
     /// Defines every function of the table (canonical name and snake_case alias) as a Lua
-    /// wrapper over the one hidden entry point `H.call`, which each run lends for that call only.
-    fn install_api(&self, lua: &Lua) -> mlua::Result<mlua::Table> {
+    /// wrapper over the one hidden entry point `H.call`. `H.call` and `H.pending` are made once per
+    /// state and reach the call's context through [`lend`](crate::lend): outside a call (while the
+    /// file loads) they fail.
+    fn install_api(&self, lua: &Lua, issued: &Rc<Cell<bool>>) -> mlua::Result<mlua::Table> {
         let hidden = lua.create_table()?;
-        let not_now = lua.create_function(|_, ()| -> mlua::Result<()> {
-            Err(mlua::Error::runtime(
-                "host functions can only be called from a handler (on_think …), not while loading",
-            ))
+        let not_lent =
+            || mlua::Error::runtime("host functions can only be called from a handler (on_think …), not while loading");
+        let (api, groups, limits, flag) =
+            (Rc::clone(&self.api), Rc::clone(&self.groups), self.limits, Rc::clone(issued));
+        let call = lua.create_function(move |lua, (idx, args): (usize, Variadic<LuaValue>)| {
+            with_lent(|ctx| host_call(lua, &api, &groups, &limits, ctx, &flag, idx, &args))
+                .unwrap_or_else(|| Err(not_lent()))
         })?;
-        hidden.set("call", not_now.clone())?;
-        hidden.set("pending", not_now)?;
+        let flag = Rc::clone(issued);
+        let pending = lua.create_function(move |_, ()| {
+            with_lent(|ctx| flag.get() || ctx.me().is_some_and(|e| !e.actions.is_idle())).ok_or_else(not_lent)
+        })?;
+        hidden.set("call", call)?;
+        hidden.set("pending", pending)?;
         let groups = lua.create_table()?;
         for (i, g) in self.groups.iter().enumerate() {
             let t = lua.create_table()?;
@@ -173,7 +199,7 @@ impl ScriptBackend for LuaBackend {
         let trigger = call.trigger.clone();
         let entity = call.entity;
         let mut ctx = call.ctx();
-        let result = run_call(p, &self.api, &self.groups, &self.limits, &mut ctx, &trigger, entity);
+        let result = run_call(p, &self.limits, &mut ctx, &trigger, entity);
         ctx.finish();
         result.map_err(|e| script_error(&p.file, &p.chunk, &e, p.meter.last_line.get()))
     }
@@ -183,38 +209,38 @@ impl ScriptBackend for LuaBackend {
 /// and out, and runs the handler (and the sequence coroutine) the trigger asks for.
 fn run_call(
     p: &mut Program,
-    api: &Api,
-    groups: &[Group],
     limits: &ScriptLimits,
     ctx: &mut ScriptCtx<'_>,
     trigger: &Trigger,
     entity: Option<EntityId>,
 ) -> mlua::Result<()> {
-    let Program { lua, hidden, sequences, meter, .. } = p;
-    let private: Table = ctx.state.iter().filter(|(k, _)| is_private(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-    let public: Table = ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-    let state = table_to_lua(lua, &public)?;
+    let Program { lua, hidden, sequences, meter, issued, handlers, .. } = p;
+    // Host functions only ever write private keys, so the public part of `ctx.state` stays what
+    // the call started with until the end: nothing needs copying to restore it after a failure.
+    let state = lua.create_table_with_capacity(0, ctx.state.len())?;
+    for (k, v) in ctx.state.iter().filter(|(k, _)| !is_private(k)) {
+        state.raw_set(k.as_str(), to_lua(lua, v)?)?;
+    }
     lua.globals().raw_set("state", state)?;
-    let issued = Cell::new(false);
+    issued.set(false);
     let tick = ctx.tick();
-    let ctx = RefCell::new(ctx);
-    let outcome = lua.scope(|scope| {
-        let call = scope.create_function(|lua, (idx, args): (usize, Variadic<LuaValue>)| {
-            host_call(lua, api, groups, limits, &ctx, &issued, idx, &args)
-        })?;
-        let pending = scope.create_function(|_, ()| {
-            let c = ctx.borrow();
-            Ok(issued.get() || c.me().is_some_and(|e| !e.actions.is_idle()))
-        })?;
-        hidden.raw_set("call", call)?;
-        hidden.raw_set("pending", pending)?;
+    let outcome = lend(ctx, || -> mlua::Result<()> {
         let globals = lua.globals();
+        let handlers = RefCell::new(handlers);
         // Until the hook sees a line, an error without a place (out of memory) is reported at
         // the line where the running handler starts.
-        let handler = |name: &str| -> mlua::Result<Option<Function>> {
+        let handler = |name: &'static str| -> mlua::Result<Option<Function>> {
             match globals.raw_get::<LuaValue>(name)? {
                 LuaValue::Function(f) => {
-                    let line = f.info().line_defined.and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
+                    let mut cache = handlers.borrow_mut();
+                    let line = match cache.get(name) {
+                        Some((known, line)) if *known == f => *line,
+                        _ => {
+                            let line = f.info().line_defined.and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
+                            cache.insert(name, (f.clone(), line));
+                            line
+                        }
+                    };
                     meter.last_line.set(line);
                     Ok(Some(f))
                 }
@@ -222,9 +248,10 @@ fn run_call(
             }
         };
         let set_mode = |mode| {
-            let mut c = ctx.borrow_mut();
-            c.flush_pattern();
-            c.mode = mode;
+            with_lent(|c: &mut ScriptCtx<'_>| {
+                c.flush_pattern();
+                c.mode = mode;
+            })
         };
         match trigger {
             Trigger::Spawn => {
@@ -242,7 +269,8 @@ fn run_call(
             Trigger::Think => {
                 if let Some(id) = entity {
                     // Ready once the actions it queued have been applied (a later tick) and run out.
-                    let idle = ctx.borrow().me().is_some_and(|e| e.actions.is_idle());
+                    let idle =
+                        with_lent(|c: &mut ScriptCtx<'_>| c.me().is_some_and(|e| e.actions.is_idle())) == Some(true);
                     if idle && sequences.get(&id).is_some_and(|(_, at)| *at < tick) {
                         set_mode(ActionMode::Enqueue);
                         resume(hidden, sequences, id, tick)?;
@@ -270,38 +298,22 @@ fn run_call(
                 }
             }
         }
-        ctx.borrow_mut().flush_pattern();
+        with_lent(|c: &mut ScriptCtx<'_>| c.flush_pattern());
         Ok(())
     });
-    let not_now = lua.create_function(|_, ()| -> mlua::Result<()> {
-        Err(mlua::Error::runtime("host functions can only be called from a handler"))
-    })?;
-    hidden.raw_set("call", not_now.clone())?;
-    hidden.raw_set("pending", not_now)?;
-    let ctx = ctx.into_inner();
     // The script may have replaced `state` wholesale; whatever table it holds now is kept.
     let kept = match lua.globals().raw_get::<LuaValue>("state")? {
         LuaValue::Nil => Value::Map(Table::new()),
         v => from_lua(&v, limits, 0).map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?,
     };
-    match (kept, &outcome) {
-        (Value::Map(mut m), Ok(())) => {
-            m.retain(|k, _| !is_private(k));
-            for (k, v) in ctx.state.iter().filter(|(k, _)| is_private(k)) {
-                m.insert(k.clone(), v.clone());
-            }
-            *ctx.state = m;
+    match kept {
+        // A failed call keeps the state it started with, plus what host functions recorded.
+        Value::Map(_) if outcome.is_err() => {}
+        Value::Map(m) => {
+            ctx.state.retain(|k, _| is_private(k));
+            ctx.state.extend(m.into_iter().filter(|(k, _)| !is_private(k)));
         }
-        (Value::Map(_), Err(_)) => {
-            // A failed call keeps the state it started with, plus what host functions recorded.
-            let mut m = public;
-            m.extend(private);
-            for (k, v) in ctx.state.iter().filter(|(k, _)| is_private(k)) {
-                m.insert(k.clone(), v.clone());
-            }
-            *ctx.state = m;
-        }
-        (other, _) => {
+        other => {
             return Err(mlua::Error::runtime(format!("`state` must stay a table, not a {}", other.value_type())));
         }
     }
@@ -339,7 +351,7 @@ fn host_call(
     api: &Api,
     groups: &[Group],
     limits: &ScriptLimits,
-    ctx: &RefCell<&mut ScriptCtx<'_>>,
+    ctx: &mut ScriptCtx<'_>,
     issued: &Cell<bool>,
     idx: usize,
     args: &[LuaValue],
@@ -357,10 +369,7 @@ fn host_call(
         .filter_map(|&i| api.function(i))
         .find(|f| f.params.len() == values.len())
         .ok_or_else(|| mlua::Error::runtime(arity_error(api, group, values.len())))?;
-    let out = {
-        let mut c = ctx.borrow_mut();
-        (f.imp)(&mut c, &values).map_err(|e| mlua::Error::runtime(e.to_string()))?
-    };
+    let out = (f.imp)(ctx, &values).map_err(|e| mlua::Error::runtime(e.to_string()))?;
     if f.ret == Type::Nil {
         issued.set(true);
     }

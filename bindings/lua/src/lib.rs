@@ -8,8 +8,8 @@
 //!   chunks only, an instruction budget and call-depth check in a hook, and an allocator limit,
 //!   all from one [`ScriptLimits`](tactica_stdlib::ScriptLimits).
 //! - Every function of the stdlib table is bound by one generic adapter, under its canonical
-//!   name (`MoveTo`) and its snake_case alias (`move_to`); the call's context is lent to the
-//!   adapter with `Lua::scope` for that call only.
+//!   name (`MoveTo`) and its snake_case alias (`move_to`); the adapter is made once per state and
+//!   the call's context is lent to it for that call only (`lend.rs`, a scoped thread-local).
 //! - Entity handles and vectors are userdata: scripts hold and compare them but cannot build
 //!   them; a stale handle is an error, not another entity.
 //! - A script defines handlers `on_spawn`, `on_think`, `on_encounter`, `on_hear(text)`,
@@ -32,6 +32,7 @@
 mod backend;
 mod convert;
 mod error;
+mod lend;
 mod sandbox;
 
 pub use backend::{LuaBackend, SEQUENCE};

@@ -99,15 +99,26 @@ impl ActionQueue {
         self.items.push_back(action);
     }
 
-    /// Replaces everything with `action` — unless `action` is what is running already, in which
-    /// case it goes on undisturbed. Behaviour scripts that ask for the same thing every think tick
-    /// (DoFlee every tick) thereby continue it instead of restarting it.
+    /// Replaces what the entity is doing with `action` — unless `action` is what is running
+    /// already, in which case it goes on undisturbed. Behaviour scripts that ask for the same thing
+    /// every think tick (DoFlee every tick) thereby continue it instead of restarting it.
+    ///
+    /// Instants waiting at the front ([`ActionQueue::push_front`]: a `Say` issued earlier in the
+    /// same script call) are kept: they were said "now", before the request, and a request
+    /// replaces what the entity does, not what it was just told to say.
     pub fn request(&mut self, action: Action) {
-        if self.items.front().is_some_and(|a| same_request(a, &action)) {
-            self.items.truncate(1);
+        let pending = self.items.iter().take_while(|a| a.is_instant()).count();
+        if self.items.get(pending).is_some_and(|a| same_request(a, &action)) {
+            self.items.truncate(pending + 1);
             return;
         }
-        self.clear();
+        if pending == 0 {
+            self.clear();
+        } else {
+            // The running action behind the instants is dropped, so nothing resumes after them.
+            self.items.truncate(pending);
+            self.resume_started = false;
+        }
         self.push(action);
     }
 
@@ -218,6 +229,32 @@ mod tests {
         assert!(q.started, "the sleep resumes, its start already logged");
         assert_eq!(q.pop().map(|a| a.name()), Some("sleep"));
         assert!(!q.started);
+    }
+
+    #[test]
+    fn a_request_keeps_the_instants_said_before_it() {
+        // Say("Eek!") then DoFlee() in one call: Perform, then Request, applied in that order.
+        let mut q = ActionQueue::default();
+        q.push(Action::Sleep { ticks: 5 });
+        q.started = true;
+        q.push_front(Action::Say { text: "Eek!".into() });
+        q.request(Action::MoveTo { target: Vec2::X });
+        let names: Vec<&str> = q.iter().map(Action::name).collect();
+        assert_eq!(names, ["say", "move_to"], "the line survives, the sleep is replaced");
+        assert_eq!(q.pop().map(|a| a.name()), Some("say"));
+        assert!(!q.started, "the move is new: its start is logged");
+
+        // The same with the running action requested again: it continues behind the line.
+        let mut q = ActionQueue::default();
+        q.push(Action::MoveTo { target: Vec2::X });
+        q.push(Action::Sleep { ticks: 1 });
+        q.started = true;
+        q.push_front(Action::Say { text: "Eek!".into() });
+        q.request(Action::MoveTo { target: Vec2::X });
+        let names: Vec<&str> = q.iter().map(Action::name).collect();
+        assert_eq!(names, ["say", "move_to"]);
+        assert_eq!(q.pop().map(|a| a.name()), Some("say"));
+        assert!(q.started, "the running move goes on, not restarted");
     }
 
     #[test]

@@ -368,6 +368,25 @@ mod tests {
     }
 
     #[test]
+    fn a_line_said_before_a_request_in_the_same_call_is_said() {
+        // A script's `Say("Eek!"); DoFlee();` becomes Perform then Request; the request used to
+        // clear the queue, the line with it.
+        let mut w = world();
+        let id = w.spawn(Entity::new("a", "goblin", IVec2::new(0, 4))).unwrap();
+        w.entity_mut(id).unwrap().actions.push(Action::Sleep { ticks: 50 });
+        w.step(|_, _| {});
+        w.step(|_, cmds| {
+            cmds.push(Command::Perform { entity: id, action: Action::Say { text: "Eek!".into() } });
+            cmds.push(Command::Request { entity: id, action: Action::MoveTo { target: Vec2::new(0.5, 0.5) } });
+        });
+        assert_eq!(kinds(&w), ["spawn", "action", "say", "action"]);
+        let said = &w.log().events()[2];
+        assert_eq!(said.tick, 1);
+        assert_eq!(serde_json::to_value(said).unwrap()["text"], "Eek!");
+        assert_eq!(w.entity(id).unwrap().actions.front().map(Action::name), Some("move_to"), "the sleep was replaced");
+    }
+
+    #[test]
     fn region_events_are_edge_triggered() {
         let mut w = world();
         w.add_region("trap", Region::new(IVec2::new(2, 4), IVec2::new(3, 4)));

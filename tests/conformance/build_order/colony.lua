@@ -1,4 +1,5 @@
--- A rule-based build order: the first rule whose conditions hold and that has not fired yet fires.
+-- A rule-based build order: on each think tick the first rule whose conditions hold and that has
+-- not fired yet fires, again and again until none is ready (forward chaining, `first` strategy).
 local rules = {
   { name = "farm",       needs = {},                         gold = 100, build = "kFarm" },
   { name = "barracks",   needs = { "farm" },                 gold = 150, build = "kBarracks" },
@@ -19,13 +20,19 @@ local function ready(rule, gold)
 end
 
 function on_think()
+  -- Forward chaining to quiescence: fire the first ready rule, then look again from the top.
   local gold = GetGlobal("gold")
-  for _, rule in ipairs(rules) do
-    if ready(rule, gold) then
-      Build(rule.build)
-      state.built[rule.name] = true
-      Note("built", rule.name)
-      return
+  local fired = true
+  while fired do
+    fired = false
+    for _, rule in ipairs(rules) do
+      if ready(rule, gold) then
+        Build(rule.build)
+        state.built[rule.name] = true
+        Note("built", rule.name)
+        fired = true
+        break
+      end
     end
   end
 end

@@ -1,16 +1,12 @@
--- A fleeing coward reading PlayerChallenge.
-function on_spawn()
-  state.fleeing = false
-end
-
+-- A fleeing coward (reference 002b Example 8-6) reading PlayerChallenge. Each line comes before
+-- the request in the same call, and is still said: a request replaces what the goblin does, not
+-- what it was just told to say. The say cooldown keeps it from repeating itself.
 function on_think()
   if GetGlobal("PlayerChallenge") == "DIFFICULT" then
-    -- Flee first: a request replaces the queue, so a line said before it would be dropped.
+    Say("Eek!")
     DoFlee()
-    if not state.fleeing then Say("Eek!") end
-    state.fleeing = true
   else
-    if state.fleeing then Say("Phew.") end
-    state.fleeing = false
+    Say("Come and get me!")
+    DoAttack()
   end
 end

@@ -1,22 +1,23 @@
--- A guard state machine: patrol → chase → home → patrol.
-function on_spawn()
-  state.mode = "patrol"
-end
+-- A guard state machine by hand: patrol until the player comes near, chase while near, go home
+-- when the player is gone, patrol again once home. As in a `.tac` machine, the transitions are
+-- checked first, then the current state's tick runs; ChangeState records each change the same way.
+local transitions = {
+  kPatrol = function() if DistanceToPlayer() < 6 then return "kChase" end end,
+  kChase = function() if DistanceToPlayer() > 7 then return "kGoHome" end end,
+  kGoHome = function() if IsIdle() then return "kPatrol" end end,
+}
 
-local function change_to(mode)
-  Note("state", state.mode .. " -> " .. mode)
-  state.mode = mode
-end
+local ticks = {
+  kPatrol = function() move(0, -1) move(0, 1) end,
+  kChase = function() DoAttack() end,
+  kGoHome = function() MoveTo(1, 4) end,
+}
 
 function on_think()
-  local d = DistanceToPlayer()
-  if state.mode == "patrol" then
-    if d < 6 then change_to("chase") else move(0, -1) move(0, 1) end
-  elseif state.mode == "chase" then
-    if d > 7 then change_to("home") else DoAttack() end
-  elseif state.mode == "home" then
-    MoveTo(1, 4)
-    local here = PositionOf(Me())
-    if math.floor(here.x) == 1 and math.floor(here.y) == 4 then change_to("patrol") end
+  local now = state.mode and (transitions[state.mode]() or state.mode) or "kPatrol"
+  if now ~= state.mode then
+    ChangeState("Guard", now)
+    state.mode = now
   end
+  ticks[now]()
 end
