@@ -23,6 +23,7 @@ pub use rng::WorldRng;
 
 use crate::coord::Signals;
 use crate::grid::Map;
+use crate::steer::{SteerError, SteerOrder, Steering};
 use crate::value::{Table, Value};
 
 /// Why the world refused a change.
@@ -67,6 +68,7 @@ pub struct World {
     rng: WorldRng,
     log: EventLog,
     signals: Signals,
+    steering: Steering,
 }
 
 impl World {
@@ -84,6 +86,7 @@ impl World {
             rng: WorldRng::new(seed),
             log: EventLog::default(),
             signals: Signals::default(),
+            steering: Steering::default(),
         }
     }
 
@@ -239,5 +242,35 @@ impl World {
     pub fn record(&mut self, entity: Option<EntityId>, kind: EventKind) {
         let name = entity.and_then(|id| self.entities.get(id)).map(|e| e.name.clone());
         self.log.push(self.clock.tick(), name.as_deref(), kind);
+    }
+
+    /// The steering state: who steers how, the flocks, formations and patterns.
+    pub fn steering(&self) -> &Steering {
+        &self.steering
+    }
+
+    /// The steering state, mutably (scenario loading declares groups here).
+    pub fn steering_mut(&mut self) -> &mut Steering {
+        &mut self.steering
+    }
+
+    /// Changes an entity's steering and logs it as a `steer` action (`detail`: the behaviour and
+    /// its argument).
+    pub fn steer(&mut self, id: EntityId, order: SteerOrder) -> Result<(), SteerError> {
+        if !self.entities.contains_key(id) {
+            return Err(SteerError::NoSuchEntity);
+        }
+        let name = |w: &World, t: EntityId| w.entities.get(t).map(|e| e.name.clone()).ok_or(SteerError::NoSuchEntity);
+        let detail = match &order {
+            SteerOrder::Chase(t) => format!("chase {}", name(self, *t)?),
+            SteerOrder::Evade(t) => format!("evade {}", name(self, *t)?),
+            SteerOrder::Intercept(t) => format!("intercept {}", name(self, *t)?),
+            SteerOrder::FormUp { captain, .. } => format!("form up on {}", name(self, *captain)?),
+            _ => String::new(),
+        };
+        let more = self.steering.order(id, order)?;
+        let detail = [detail, more].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(": ");
+        self.record(Some(id), EventKind::Action { action: "steer".into(), detail });
+        Ok(())
     }
 }
