@@ -51,6 +51,9 @@ pub struct ScenarioFile {
     /// What the game does during the run.
     #[serde(default)]
     pub timeline: Vec<Spanned<TimelineEntry>>,
+    /// Flocks, formations, patterns and pursuers (`docs/scenario.md`, "Steering").
+    #[serde(default)]
+    pub steering: Option<super::steer::SteeringSection>,
 }
 
 fn default_rate() -> Spanned<u32> {

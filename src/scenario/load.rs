@@ -140,6 +140,9 @@ impl Builder<'_> {
             })?),
             None => None,
         };
+        if let Some(steering) = &f.steering {
+            super::steer::install(steering, &mut world, self.text, self.file)?;
+        }
         let mut player_says: BTreeMap<u64, Vec<String>> = BTreeMap::new();
         for entry in &f.timeline {
             let e = entry.get_ref();
@@ -234,7 +237,7 @@ fn unknown_field(message: &str) -> Option<(String, Vec<&str>)> {
 }
 
 /// Adds "did you mean" when one of `names` is close to `wrong`.
-fn with_suggestion(err: ScenarioError, wrong: &str, names: &[&str]) -> ScenarioError {
+pub(super) fn with_suggestion(err: ScenarioError, wrong: &str, names: &[&str]) -> ScenarioError {
     let best = names
         .iter()
         .map(|n| (strsim::damerau_levenshtein(&wrong.to_lowercase(), &n.to_lowercase()), *n))

@@ -38,6 +38,7 @@ mod host;
 pub mod limits;
 mod names;
 mod reference;
+mod steer;
 mod types;
 
 pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};

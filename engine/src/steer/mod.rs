@@ -32,8 +32,8 @@ mod potential;
 mod spatial_hash;
 
 pub use agents::{
-    Behaviour, CATCH_DISTANCE, DEFAULT_TURN_RATE, FlockGroup, FlockSpec, FormationGroup, FormationSpec, PatternSpec, Shape,
-    SteerError, SteerOrder, Steering, slide, view_mode, wall_circles,
+    Behaviour, CATCH_DISTANCE, DEFAULT_TURN_RATE, FlockGroup, FlockSpec, FormationGroup, FormationSpec, PatternSpec,
+    Shape, SteerError, SteerOrder, Steering, slide, view_mode, wall_circles,
 };
 pub use body::{Control, Frame, TOL, Vehicle, VehicleLimits, normalize_book};
 pub use chase::{

@@ -86,7 +86,10 @@ impl World {
                 Command::Emit { entity, event } => self.record(entity, event),
                 Command::Steer { entity, order } => {
                     if let Err(e) = self.steer(entity, order) {
-                        self.record(Some(entity), EventKind::Note { name: "steer_refused".into(), value: e.to_string().as_str().into() });
+                        self.record(
+                            Some(entity),
+                            EventKind::Note { name: "steer_refused".into(), value: e.to_string().as_str().into() },
+                        );
                     }
                 }
             }

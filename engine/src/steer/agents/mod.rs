@@ -213,7 +213,11 @@ impl Steering {
 
     /// The members of a flock, in key order.
     pub fn flock_members(&self, name: &str) -> Vec<EntityId> {
-        self.agents.iter().filter(|(_, a)| matches!(&a.behaviour, Behaviour::Flock(f) if f == name)).map(|(id, _)| *id).collect()
+        self.agents
+            .iter()
+            .filter(|(_, a)| matches!(&a.behaviour, Behaviour::Flock(f) if f == name))
+            .map(|(id, _)| *id)
+            .collect()
     }
 
     /// Carries out an order for `entity`, returning a short description for the trace. The entity
@@ -277,7 +281,14 @@ impl Steering {
 
     /// The steering phase: forget entities that are gone (formations re-form), decide every
     /// steered entity from the same snapshot, then move them all by `dt`, walls stopping them.
-    pub fn tick(&mut self, entities: &mut SlotMap<EntityId, Entity>, map: &Map, log: &mut EventLog, tick: u64, dt: f32) {
+    pub fn tick(
+        &mut self,
+        entities: &mut SlotMap<EntityId, Entity>,
+        map: &Map,
+        log: &mut EventLog,
+        tick: u64,
+        dt: f32,
+    ) {
         if self.agents.is_empty() {
             return;
         }
@@ -310,8 +321,14 @@ impl Steering {
             let to = slide(map, from, v.position);
             v.position = to;
             if to != from + v.velocity * dt {
-                // Blocked by a wall: what is left of the velocity is what it moved.
-                v.velocity = (to - from) / dt;
+                // Blocked by a wall: the collision response the book says steering still needs
+                // (002a L2190). What is left of the velocity is what it moved, and the nose turns
+                // along the wall it slid on — or a quarter turn when it could not move at all —
+                // so a body pressed into a wall or a corner is not pinned there by forces that
+                // cancel.
+                let moved = to - from;
+                v.velocity = moved / dt;
+                v.heading = moved.try_normalize().unwrap_or_else(|| v.heading.perp());
             }
             e.position = to;
             e.velocity = v.velocity;
@@ -330,7 +347,9 @@ impl Steering {
         for (&id, agent) in &mut self.agents {
             let Some(e) = entities.get(id) else { continue };
             let (length, turn_rate) = match &agent.behaviour {
-                Behaviour::Flock(name) => self.flocks.get(name).map_or((1.0, DEFAULT_TURN_RATE), |f| (f.spec.length, f.spec.turn_rate)),
+                Behaviour::Flock(name) => {
+                    self.flocks.get(name).map_or((1.0, DEFAULT_TURN_RATE), |f| (f.spec.length, f.spec.turn_rate))
+                }
                 _ => (1.0, DEFAULT_TURN_RATE),
             };
             let speed = e.speed.max(0.0);

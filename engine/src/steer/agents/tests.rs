@@ -20,7 +20,14 @@ fn run(w: &mut World, ticks: usize, mut each: impl FnMut(&World)) {
 }
 
 fn caught_at(w: &World, who: &str) -> Option<u64> {
-    w.log().events().iter().find(|e| e.entity.as_deref() == Some(who) && matches!(&e.kind, EventKind::Action { action, .. } if action == "caught")).map(|e| e.tick)
+    w.log()
+        .events()
+        .iter()
+        .find(|e| {
+            e.entity.as_deref() == Some(who)
+                && matches!(&e.kind, EventKind::Action { action, .. } if action == "caught")
+        })
+        .map(|e| e.tick)
 }
 
 #[test]
@@ -220,7 +227,9 @@ fn a_pattern_flies_laps_and_orders_are_checked() {
     let mut w = World::new(Map::open(50, 50), 10, 1);
     let a = spawn(&mut w, "a", [25, 25], 2.0).unwrap();
     let b = spawn(&mut w, "b", [5, 5], 2.0).unwrap();
-    let square = PatternSpec { steps: PATROL_PATTERN.iter().map(|s| PatternStep { position_limit: s.position_limit / 40.0, ..*s }).collect() };
+    let square = PatternSpec {
+        steps: PATROL_PATTERN.iter().map(|s| PatternStep { position_limit: s.position_limit / 40.0, ..*s }).collect(),
+    };
     w.steering_mut().add_pattern("square", square);
     w.steer(a, SteerOrder::RunPattern("square".into())).unwrap();
     let mut far = 0.0f32;

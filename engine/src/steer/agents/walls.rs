@@ -41,8 +41,7 @@ pub fn wall_circles(map: &Map) -> Vec<Circle> {
             if map.passable(c) {
                 continue;
             }
-            let borders_floor =
-                [IVec2::X, IVec2::NEG_X, IVec2::Y, IVec2::NEG_Y].iter().any(|&d| map.passable(c + d));
+            let borders_floor = [IVec2::X, IVec2::NEG_X, IVec2::Y, IVec2::NEG_Y].iter().any(|&d| map.passable(c + d));
             if borders_floor {
                 out.push(Circle { center: c.as_vec2() + Vec2::splat(0.5), radius: 0.5 });
             }
