@@ -7,6 +7,12 @@
 //! tick starts from a fresh copy of the same random flock: ticking one flock over and over would
 //! let cohesion and the leaders' chase pack it ever tighter and time a different workload at
 //! every sample. Before timing, the two versions are checked to decide alike on the same flock.
+//!
+//! Instruction counts (repeatable on a loaded machine): `STEER_ONE_TICK=50000` makes the bench
+//! binary tick one flock of that size once to warm its buffers, then once more through
+//! `measured_tick`, and exit, so
+//! `STEER_ONE_TICK=50000 valgrind --tool=callgrind --toggle-collect='*measured_tick*' <bench binary>`
+//! counts exactly one warm tick (`STEER_ONE_TICK_PEER=1` does the same for the all-pairs peer).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -73,7 +79,26 @@ fn median_ms(runs: usize, flock: &Flock, mut f: impl FnMut(&mut Flock)) -> f64 {
     t[t.len() / 2]
 }
 
+/// One warm tick, kept out of line so callgrind can count it alone.
+#[inline(never)]
+fn measured_tick(f: &mut Flock, q: Option<Quarry>, peer: bool) {
+    if peer {
+        f.decide_all_pairs(q);
+        f.apply(DT);
+    } else {
+        f.tick(DT, q);
+    }
+}
+
 fn bench(c: &mut Criterion) {
+    if let Some(n) = std::env::var("STEER_ONE_TICK").ok().and_then(|v| v.parse::<usize>().ok()) {
+        let peer = std::env::var_os("STEER_ONE_TICK_PEER").is_some();
+        let (mut f, q) = (flock(n, 9), quarry(n));
+        f.tick(DT, q);
+        measured_tick(&mut f, q, peer);
+        eprintln!("steer: one tick of {n} units done ({})", if peer { "all pairs" } else { "spatial hash" });
+        std::process::exit(0);
+    }
     validate();
     let mut group = c.benchmark_group("flock_tick");
     group.sample_size(20);

@@ -1,12 +1,14 @@
-//! A picture of a live world: the map, every entity as an arrow in its team's colour, and the
-//! rest of each entity's path.
+//! A picture of a live world: the map, every entity as an arrow in its team's colour, the rest of
+//! each entity's path, and what steering is doing — a formation's route and slots, and a line from
+//! each chaser, evader or interceptor to its target.
 
 use glam::Vec2;
 use image::RgbImage;
 use tactica_engine::coord::Action;
+use tactica_engine::steer::Behaviour;
 use tactica_engine::world::World;
 
-use super::{Arrow, Polyline, Scene, Style, draw};
+use super::{Arrow, Polyline, Ring, Scene, Style, draw};
 
 /// Team colours, handed out in team-name order so the same scenario always gets the same colours.
 const PALETTE: [[u8; 3]; 6] =
@@ -35,7 +37,35 @@ pub fn draw_world(world: &World, style: &Style) -> RgbImage {
             paths.push(Polyline { points, color: color(&e.team) });
         }
     }
-    draw(&Scene { map: world.map(), agents: &agents, paths: &paths, ..Scene::empty(world.map()) }, style)
+    let rings = steering_overlay(world, &color, &mut paths);
+    draw(&Scene { map: world.map(), agents: &agents, paths: &paths, rings: &rings, ..Scene::empty(world.map()) }, style)
+}
+
+/// A formation's captain-to-route line and a ring per slot; a pursuit line from every chaser,
+/// evader and interceptor to its target.
+fn steering_overlay(world: &World, color: &impl Fn(&str) -> [u8; 3], paths: &mut Vec<Polyline>) -> Vec<Ring> {
+    let steering = world.steering();
+    let mut rings = Vec::new();
+    for group in steering.formations().values() {
+        let Some(captain) = group.captain.and_then(|c| world.entity(c)) else { continue };
+        let c = color(&captain.team);
+        if !group.remaining_path().is_empty() {
+            let mut points = vec![captain.position];
+            points.extend_from_slice(group.remaining_path());
+            paths.push(Polyline { points, color: c });
+        }
+        rings.extend(group.slot_positions().iter().map(|&center| Ring { center, radius: 0.35, color: c }));
+    }
+    for (id, e) in world.entities() {
+        let target = match steering.behaviour(id) {
+            Some(Behaviour::Chase(t) | Behaviour::Evade(t) | Behaviour::Intercept(t)) => *t,
+            _ => continue,
+        };
+        if let Some(t) = world.entity(target) {
+            paths.push(Polyline { points: vec![e.position, t.position], color: color(&e.team) });
+        }
+    }
+    rings
 }
 
 #[cfg(test)]

@@ -54,6 +54,9 @@ pub struct ScenarioFile {
     /// Named decision models from data files (`guard = { fsm = "guard.toml" }`), see `models.rs`.
     #[serde(default)]
     pub models: super::models::ModelsSection,
+    /// Flocks, formations, patterns and pursuers (`docs/scenario.md`, "Steering").
+    #[serde(default)]
+    pub steering: Option<super::steer::SteeringSection>,
 }
 
 fn default_rate() -> Spanned<u32> {

@@ -141,6 +141,9 @@ impl Builder<'_> {
             })?),
             None => None,
         };
+        if let Some(steering) = &f.steering {
+            super::steer::install(steering, &mut world, self.text, self.file)?;
+        }
         let mut player_says: BTreeMap<u64, Vec<String>> = BTreeMap::new();
         for entry in &f.timeline {
             let e = entry.get_ref();

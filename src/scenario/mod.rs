@@ -10,7 +10,9 @@ mod error;
 mod file;
 mod load;
 pub mod models;
+mod steer;
 
 pub use error::{ScenarioError, SourcePos};
 pub use file::{ActionSpec, EntitySpec, Position, RegionSpec, ScenarioFile, TimelineEntry};
 pub use load::{Scenario, load, parse};
+pub use steer::{AgentEntry, FlockEntry, FormationEntry, PatternEntry, SteeringSection, StepEntry};

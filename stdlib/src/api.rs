@@ -160,6 +160,7 @@ impl Api {
             api.add_function(f);
         }
         crate::decide::functions().into_iter().for_each(|f| api.add_function(f));
+        crate::steer::functions().into_iter().for_each(|f| api.add_function(f));
         let world = |name: &str, ty: Type, doc: &str| Global {
             name: name.to_owned(),
             ty,

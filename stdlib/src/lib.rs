@@ -40,6 +40,7 @@ pub mod limits;
 mod machines;
 mod names;
 mod reference;
+mod steer;
 mod types;
 
 pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};

@@ -16,7 +16,9 @@
 //! | potential functions | [`LennardJones`] | 002b ch. 5 |
 //! | formations, group captain | [`Formation`], [`Squad`] | 001_003 §2.9 |
 //! | neighbour queries | [`SpatialHash`] | 002b §1.6 |
+//! | steering in a running world | [`Steering`], [`SteerOrder`], [`Behaviour`] | — |
 
+mod agents;
 mod body;
 mod chase;
 mod flock;
@@ -29,6 +31,10 @@ mod physics_pattern;
 mod potential;
 mod spatial_hash;
 
+pub use agents::{
+    Behaviour, CATCH_DISTANCE, DEFAULT_TURN_RATE, FlockGroup, FlockSpec, FormationGroup, FormationSpec, PatternSpec,
+    Shape, SteerError, SteerOrder, Steering, slide, view_mode, wall_circles,
+};
 pub use body::{Control, Frame, TOL, Vehicle, VehicleLimits, normalize_book};
 pub use chase::{
     Intercept, InterceptAim, Pursuit, basic_chase, basic_chase_tile, basic_evade, basic_evade_tile, intercept_point,

@@ -3,6 +3,7 @@
 use super::entity::EntityId;
 use super::events::EventKind;
 use crate::coord::Action;
+use crate::steer::SteerOrder;
 use crate::value::Value;
 
 /// A change a script asks for. Scripts read a view of the world and push commands; the engine
@@ -75,6 +76,14 @@ pub enum Command {
         /// The event.
         event: EventKind,
     },
+    /// Change an entity's steering (chase, evade, intercept, join a flock, form up, run a pattern,
+    /// stop).
+    Steer {
+        /// The entity.
+        entity: EntityId,
+        /// The order.
+        order: SteerOrder,
+    },
 }
 
 impl Command {
@@ -90,7 +99,8 @@ impl Command {
             | Command::Request { .. }
             | Command::Perform { .. }
             | Command::Enqueue { .. }
-            | Command::Emit { .. } => 3,
+            | Command::Emit { .. }
+            | Command::Steer { .. } => 3,
         }
     }
 }

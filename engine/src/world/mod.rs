@@ -23,6 +23,7 @@ pub use rng::WorldRng;
 
 use crate::coord::Signals;
 use crate::grid::Map;
+use crate::steer::{SteerError, SteerOrder, Steering};
 use crate::value::{Table, Value};
 
 /// Why the world refused a change.
@@ -69,6 +70,7 @@ pub struct World {
     signals: Signals,
     /// The named decision models scripts drive (`FsmStep("guard")`), loaded from the scenario.
     pub models: crate::decide::Models,
+    steering: Steering,
 }
 
 impl World {
@@ -87,6 +89,7 @@ impl World {
             log: EventLog::default(),
             signals: Signals::default(),
             models: crate::decide::Models::default(),
+            steering: Steering::default(),
         }
     }
 
@@ -242,5 +245,35 @@ impl World {
     pub fn record(&mut self, entity: Option<EntityId>, kind: EventKind) {
         let name = entity.and_then(|id| self.entities.get(id)).map(|e| e.name.clone());
         self.log.push(self.clock.tick(), name.as_deref(), kind);
+    }
+
+    /// The steering state: who steers how, the flocks, formations and patterns.
+    pub fn steering(&self) -> &Steering {
+        &self.steering
+    }
+
+    /// The steering state, mutably (scenario loading declares groups here).
+    pub fn steering_mut(&mut self) -> &mut Steering {
+        &mut self.steering
+    }
+
+    /// Changes an entity's steering and logs it as a `steer` action (`detail`: the behaviour and
+    /// its argument).
+    pub fn steer(&mut self, id: EntityId, order: SteerOrder) -> Result<(), SteerError> {
+        if !self.entities.contains_key(id) {
+            return Err(SteerError::NoSuchEntity);
+        }
+        let name = |w: &World, t: EntityId| w.entities.get(t).map(|e| e.name.clone()).ok_or(SteerError::NoSuchEntity);
+        let detail = match &order {
+            SteerOrder::Chase(t) => format!("chase {}", name(self, *t)?),
+            SteerOrder::Evade(t) => format!("evade {}", name(self, *t)?),
+            SteerOrder::Intercept(t) => format!("intercept {}", name(self, *t)?),
+            SteerOrder::FormUp { captain, .. } => format!("form up on {}", name(self, *captain)?),
+            _ => String::new(),
+        };
+        let more = self.steering.order(id, order)?;
+        let detail = [detail, more].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(": ");
+        self.record(Some(id), EventKind::Action { action: "steer".into(), detail });
+        Ok(())
     }
 }

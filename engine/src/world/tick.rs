@@ -84,6 +84,14 @@ impl World {
                     }
                 }
                 Command::Emit { entity, event } => self.record(entity, event),
+                Command::Steer { entity, order } => {
+                    if let Err(e) = self.steer(entity, order) {
+                        self.record(
+                            Some(entity),
+                            EventKind::Note { name: "steer_refused".into(), value: e.to_string().as_str().into() },
+                        );
+                    }
+                }
             }
         }
     }
@@ -100,10 +108,11 @@ impl World {
     pub fn run_actions(&mut self) {
         let tick = self.clock.tick();
         let dt = self.clock.dt();
-        let World { entities, map, log, signals, .. } = self;
+        let World { entities, map, log, signals, steering, .. } = self;
         for (_, e) in entities.iter_mut() {
             run_queue(e, map, log, signals, tick, dt);
         }
+        steering.tick(entities, map, log, tick, dt);
     }
 
     /// Phase 5: entities that crossed a region border this tick get `enter`/`exit` events — once,

@@ -1,0 +1,506 @@
+//! Steering in a running world: which entities steer and how, the named flocks, formations and
+//! patterns, and the tick phase that moves them.
+//!
+//! [`Steering`] is the world's steering state (`World::steering`). Scenarios declare groups and
+//! first behaviours, scripts change behaviours with [`SteerOrder`]s (through a command, like every
+//! script change), and [`Steering::tick`] runs at the end of the actions phase: every steered
+//! entity decides from one snapshot of the world, then all move, walls stopping them
+//! ([`slide`]). Entities are visited in key order and groups in name order, so a run is
+//! deterministic. Steering drives position, velocity and heading; an entity that is also given a
+//! move action is moved by both, so scripts stop steering (`StopSteering`) before walking.
+
+mod groups;
+mod walls;
+
+use std::collections::BTreeMap;
+
+use glam::Vec2;
+use slotmap::SlotMap;
+
+pub use groups::{FlockGroup, FlockSpec, FormationGroup, FormationSpec, PatternSpec, Shape, view_mode};
+pub use walls::{slide, wall_circles};
+
+use super::body::{Control, Vehicle, VehicleLimits};
+use super::chase::intercept_point;
+use super::flock_sim::Quarry;
+use super::formation::follow_slot;
+use super::obstacle::Circle;
+use super::physics_pattern::{PATROL_PATTERN, PhysicsPattern, ZIGZAG_PATTERN};
+use crate::grid::Map;
+use crate::world::{Entity, EntityId, EventKind, EventLog};
+
+/// Turn rate (radians/s) of a steered entity outside a flock.
+pub const DEFAULT_TURN_RATE: f32 = 3.0;
+/// A chaser or interceptor within this distance (map units) of its target has caught it: it logs
+/// a `caught` action and stops steering.
+pub const CATCH_DISTANCE: f32 = 0.5;
+
+/// What a steered entity does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Behaviour {
+    /// Line-of-sight chase of an entity (002a Ex. 2-8).
+    Chase(EntityId),
+    /// Line-of-sight evasion: the chase with the steering flipped.
+    Evade(EntityId),
+    /// Intercept: aim at the predicted meeting point, or chase when the prey is behind (Ex. 2-9).
+    Intercept(EntityId),
+    /// Member of the named flock.
+    Flock(String),
+    /// Captain or member of the named formation (which one is in the [`FormationGroup`]).
+    Formation(String),
+    /// Flying the named pattern over and over.
+    Pattern(String),
+}
+
+impl Behaviour {
+    /// The name scripts and the trace use: `chase`, `evade`, `intercept`, `flock`, `formation`,
+    /// `pattern`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Behaviour::Chase(_) => "chase",
+            Behaviour::Evade(_) => "evade",
+            Behaviour::Intercept(_) => "intercept",
+            Behaviour::Flock(_) => "flock",
+            Behaviour::Formation(_) => "formation",
+            Behaviour::Pattern(_) => "pattern",
+        }
+    }
+}
+
+/// A change of an entity's steering, as scripts and scenarios ask for it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SteerOrder {
+    /// Chase this entity.
+    Chase(EntityId),
+    /// Evade this entity.
+    Evade(EntityId),
+    /// Intercept this entity.
+    Intercept(EntityId),
+    /// Join the named flock.
+    JoinFlock(String),
+    /// Take slot `slot` (0-based; clamped to the end) in the formation this captain leads; the
+    /// members from that slot on move back one.
+    FormUp {
+        /// The formation's captain.
+        captain: EntityId,
+        /// The slot.
+        slot: usize,
+    },
+    /// Fly the named pattern.
+    RunPattern(String),
+    /// Stop steering (and leave any flock or formation).
+    Stop,
+}
+
+/// Why an order was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SteerError {
+    /// No flock has this name.
+    #[error("no flock is named `{0}`")]
+    NoSuchFlock(String),
+    /// No formation has this name.
+    #[error("no formation is named `{0}`")]
+    NoSuchFormation(String),
+    /// No pattern has this name.
+    #[error("no pattern is named `{0}`")]
+    NoSuchPattern(String),
+    /// The entity leads no formation.
+    #[error("that entity leads no formation")]
+    NotACaptain,
+    /// The entity (or the target) does not exist.
+    #[error("no such entity")]
+    NoSuchEntity,
+    /// An entity cannot chase, evade, intercept or follow itself.
+    #[error("an entity cannot steer relative to itself")]
+    ItSelf,
+}
+
+/// One steered entity.
+#[derive(Debug, Clone)]
+struct Agent {
+    behaviour: Behaviour,
+    /// Speed, nose and length persist between ticks here; the position is re-read from the
+    /// entity every tick (actions or the game may have moved it).
+    vehicle: Option<Vehicle>,
+    limits: VehicleLimits,
+    pattern: Option<PhysicsPattern>,
+}
+
+/// The world's steering state: behaviours by entity, and the named groups.
+#[derive(Debug, Clone)]
+pub struct Steering {
+    agents: BTreeMap<EntityId, Agent>,
+    flocks: BTreeMap<String, FlockGroup>,
+    formations: BTreeMap<String, FormationGroup>,
+    patterns: BTreeMap<String, PatternSpec>,
+    /// This tick's decisions, reused.
+    controls: Vec<(EntityId, Control)>,
+}
+
+impl Default for Steering {
+    /// No steered entities; the book's `patrol` and `zigzag` patterns (Ex. 3-16, 3-17) at book
+    /// scale.
+    fn default() -> Self {
+        let mut patterns = BTreeMap::new();
+        patterns.insert("patrol".to_owned(), PatternSpec { steps: PATROL_PATTERN.to_vec() });
+        patterns.insert("zigzag".to_owned(), PatternSpec { steps: ZIGZAG_PATTERN.to_vec() });
+        Steering {
+            agents: BTreeMap::new(),
+            flocks: BTreeMap::new(),
+            formations: BTreeMap::new(),
+            patterns,
+            controls: Vec::new(),
+        }
+    }
+}
+
+impl Steering {
+    /// Adds (or replaces) a flock.
+    pub fn add_flock(&mut self, name: impl Into<String>, spec: FlockSpec) {
+        self.flocks.insert(name.into(), FlockGroup::new(spec));
+    }
+
+    /// Adds (or replaces) a formation led by `captain`, who starts steering as its captain.
+    pub fn add_formation(&mut self, name: impl Into<String>, spec: FormationSpec, captain: EntityId) {
+        let name = name.into();
+        self.leave(captain);
+        let mut group = FormationGroup::new(spec);
+        group.captain = Some(captain);
+        self.formations.insert(name.clone(), group);
+        self.agents.insert(captain, Agent::new(Behaviour::Formation(name)));
+    }
+
+    /// Adds (or replaces) a pattern.
+    pub fn add_pattern(&mut self, name: impl Into<String>, spec: PatternSpec) {
+        self.patterns.insert(name.into(), spec);
+    }
+
+    /// A flock by name.
+    pub fn flock(&self, name: &str) -> Option<&FlockGroup> {
+        self.flocks.get(name)
+    }
+
+    /// Every flock, by name.
+    pub fn flocks(&self) -> &BTreeMap<String, FlockGroup> {
+        &self.flocks
+    }
+
+    /// A formation by name.
+    pub fn formation(&self, name: &str) -> Option<&FormationGroup> {
+        self.formations.get(name)
+    }
+
+    /// Every formation, by name.
+    pub fn formations(&self) -> &BTreeMap<String, FormationGroup> {
+        &self.formations
+    }
+
+    /// Whether a pattern of this name exists.
+    pub fn has_pattern(&self, name: &str) -> bool {
+        self.patterns.contains_key(name)
+    }
+
+    /// The name of the formation `captain` leads.
+    pub fn formation_led_by(&self, captain: EntityId) -> Option<&str> {
+        self.formations.iter().find(|(_, f)| f.captain == Some(captain)).map(|(n, _)| n.as_str())
+    }
+
+    /// What an entity is steering by, if anything.
+    pub fn behaviour(&self, id: EntityId) -> Option<&Behaviour> {
+        self.agents.get(&id).map(|a| &a.behaviour)
+    }
+
+    /// The members of a flock, in key order.
+    pub fn flock_members(&self, name: &str) -> Vec<EntityId> {
+        self.agents
+            .iter()
+            .filter(|(_, a)| matches!(&a.behaviour, Behaviour::Flock(f) if f == name))
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// Carries out an order for `entity`, returning a short description for the trace. The entity
+    /// first leaves whatever it was doing (a captain who leaves hands command to its first member).
+    pub fn order(&mut self, entity: EntityId, order: SteerOrder) -> Result<String, SteerError> {
+        let target_ok = |t: EntityId| if t == entity { Err(SteerError::ItSelf) } else { Ok(()) };
+        let (behaviour, detail) = match order {
+            SteerOrder::Stop => {
+                self.leave(entity);
+                return Ok("stop".to_owned());
+            }
+            SteerOrder::Chase(t) => (target_ok(t).map(|_| Behaviour::Chase(t))?, String::new()),
+            SteerOrder::Evade(t) => (target_ok(t).map(|_| Behaviour::Evade(t))?, String::new()),
+            SteerOrder::Intercept(t) => (target_ok(t).map(|_| Behaviour::Intercept(t))?, String::new()),
+            SteerOrder::JoinFlock(name) => {
+                if !self.flocks.contains_key(&name) {
+                    return Err(SteerError::NoSuchFlock(name));
+                }
+                (Behaviour::Flock(name.clone()), name)
+            }
+            SteerOrder::RunPattern(name) => {
+                if !self.patterns.contains_key(&name) {
+                    return Err(SteerError::NoSuchPattern(name));
+                }
+                (Behaviour::Pattern(name.clone()), name)
+            }
+            SteerOrder::FormUp { captain, slot } => {
+                target_ok(captain)?;
+                let name = self.formation_led_by(captain).ok_or(SteerError::NotACaptain)?.to_owned();
+                self.leave(entity);
+                let group = self.formations.get_mut(&name).ok_or(SteerError::NotACaptain)?;
+                let slot = slot.min(group.members.len());
+                group.members.insert(slot, entity);
+                group.reshape();
+                self.agents.insert(entity, Agent::new(Behaviour::Formation(name.clone())));
+                return Ok(format!("{name} slot {slot}"));
+            }
+        };
+        self.leave(entity);
+        self.agents.insert(entity, Agent::new(behaviour));
+        Ok(detail)
+    }
+
+    /// `entity` stops steering and leaves its formation (its slot closes up; a captain hands
+    /// command to the first member).
+    fn leave(&mut self, entity: EntityId) {
+        if self.agents.remove(&entity).is_none() {
+            return;
+        }
+        for group in self.formations.values_mut() {
+            if let Some(k) = group.members.iter().position(|&m| m == entity) {
+                group.members.remove(k);
+                group.reshape();
+            }
+            if group.captain == Some(entity) {
+                group.captain = if group.members.is_empty() { None } else { Some(group.members.remove(0)) };
+                group.reshape();
+            }
+        }
+    }
+
+    /// The steering phase: forget entities that are gone (formations re-form), decide every
+    /// steered entity from the same snapshot, then move them all by `dt`, walls stopping them.
+    pub fn tick(
+        &mut self,
+        entities: &mut SlotMap<EntityId, Entity>,
+        map: &Map,
+        log: &mut EventLog,
+        tick: u64,
+        dt: f32,
+    ) {
+        if self.agents.is_empty() {
+            return;
+        }
+        // Entities that are gone stop (their formations re-form), and so do pursuers whose target
+        // is gone.
+        let gone: Vec<EntityId> = self
+            .agents
+            .iter()
+            .filter(|(id, a)| {
+                let target = match a.behaviour {
+                    Behaviour::Chase(t) | Behaviour::Evade(t) | Behaviour::Intercept(t) => Some(t),
+                    _ => None,
+                };
+                !entities.contains_key(**id) || target.is_some_and(|t| !entities.contains_key(t))
+            })
+            .map(|(id, _)| *id)
+            .collect();
+        for id in gone {
+            self.leave(id);
+        }
+        self.sync(entities);
+        let mut controls = std::mem::take(&mut self.controls);
+        controls.clear();
+        self.decide(entities, map, dt, &mut controls);
+        for &(id, control) in &controls {
+            let (Some(agent), Some(e)) = (self.agents.get_mut(&id), entities.get_mut(id)) else { continue };
+            let Some(v) = agent.vehicle.as_mut() else { continue };
+            let from = v.position;
+            v.step(control, &agent.limits, dt);
+            let to = slide(map, from, v.position);
+            v.position = to;
+            if to != from + v.velocity * dt {
+                // Blocked by a wall: the collision response the book says steering still needs
+                // (002a L2190). What is left of the velocity is what it moved, and the nose turns
+                // along the wall it slid on — or a quarter turn when it could not move at all —
+                // so a body pressed into a wall or a corner is not pinned there by forces that
+                // cancel.
+                let moved = to - from;
+                v.velocity = moved / dt;
+                v.heading = moved.try_normalize().unwrap_or_else(|| v.heading.perp());
+            }
+            e.position = to;
+            e.velocity = v.velocity;
+            e.heading = v.heading.y.atan2(v.heading.x);
+            let (a, b) = (from.floor().as_ivec2(), to.floor().as_ivec2());
+            if a != b {
+                log.push(tick, Some(&e.name), EventKind::Move { from: a.to_array(), to: b.to_array() });
+            }
+        }
+        self.controls = controls;
+        self.catches(entities, log, tick);
+    }
+
+    /// Reads every agent's position from its entity and its limits from the entity's speed.
+    fn sync(&mut self, entities: &SlotMap<EntityId, Entity>) {
+        for (&id, agent) in &mut self.agents {
+            let Some(e) = entities.get(id) else { continue };
+            let (length, turn_rate) = match &agent.behaviour {
+                Behaviour::Flock(name) => {
+                    self.flocks.get(name).map_or((1.0, DEFAULT_TURN_RATE), |f| (f.spec.length, f.spec.turn_rate))
+                }
+                _ => (1.0, DEFAULT_TURN_RATE),
+            };
+            let speed = e.speed.max(0.0);
+            agent.limits = VehicleLimits { max_speed: speed, max_turn_rate: turn_rate, acceleration: 2.0 * speed };
+            let v = agent.vehicle.get_or_insert_with(|| {
+                Vehicle::new(e.position, Vec2::from_angle(e.heading), e.velocity.length().min(speed), length)
+            });
+            v.position = e.position;
+            v.length = length;
+        }
+    }
+
+    /// Position and velocity of an entity as steering sees it: a steered one's own vehicle (its
+    /// entity velocity was reset by this tick's actions phase), else the entity's.
+    fn motion(&self, id: EntityId, entities: &SlotMap<EntityId, Entity>) -> Option<(Vec2, Vec2)> {
+        match self.agents.get(&id).and_then(|a| a.vehicle) {
+            Some(v) => Some((v.position, v.velocity)),
+            None => entities.get(id).map(|e| (e.position, e.velocity)),
+        }
+    }
+
+    fn decide(&mut self, entities: &SlotMap<EntityId, Entity>, map: &Map, dt: f32, out: &mut Vec<(EntityId, Control)>) {
+        // Single agents: chase, evade, intercept, patterns.
+        let ids: Vec<EntityId> = self.agents.keys().copied().collect();
+        for id in ids {
+            let agent = &self.agents[&id];
+            let Some(v) = agent.vehicle else { continue };
+            let limits = agent.limits;
+            let control = match agent.behaviour.clone() {
+                Behaviour::Chase(t) | Behaviour::Intercept(t) | Behaviour::Evade(t) => {
+                    let Some((pos, vel)) = self.motion(t, entities) else { continue };
+                    let aim = match agent.behaviour {
+                        Behaviour::Intercept(_) => intercept_aim(&v, pos, vel),
+                        Behaviour::Evade(_) => v.position * 2.0 - pos,
+                        _ => pos,
+                    };
+                    Control::steer(steer_toward(&v, aim, &limits, dt))
+                }
+                Behaviour::Pattern(name) => {
+                    let Some(spec) = self.patterns.get(&name) else { continue };
+                    let agent = self.agents.get_mut(&id).expect("listed above");
+                    let run = agent.pattern.get_or_insert_with(|| PhysicsPattern::new(&spec.steps, &v));
+                    run.control(&v)
+                }
+                Behaviour::Flock(_) | Behaviour::Formation(_) => continue,
+            };
+            out.push((id, control));
+        }
+        self.decide_flocks(entities, map, out);
+        self.decide_formations(dt, out);
+    }
+
+    fn decide_flocks(&mut self, entities: &SlotMap<EntityId, Entity>, map: &Map, out: &mut Vec<(EntityId, Control)>) {
+        let names: Vec<String> = self.flocks.keys().cloned().collect();
+        for name in names {
+            let members = self.flock_members(&name);
+            let quarry = self.flocks[&name].spec.quarry.and_then(|q| self.motion(q, entities));
+            let units: Vec<Vehicle> = members.iter().filter_map(|id| self.agents[id].vehicle).collect();
+            let group = self.flocks.get_mut(&name).expect("listed above");
+            if !group.walls_ready {
+                let walls: Vec<Circle> = if group.spec.avoid_walls { wall_circles(map) } else { Vec::new() };
+                group.flock.set_obstacles(walls);
+                group.walls_ready = true;
+            }
+            group.flock.units = units;
+            group.flock.decide(quarry.map(|(position, velocity)| Quarry { position, velocity }));
+            out.extend(members.iter().copied().zip(group.flock.controls().iter().copied()));
+        }
+    }
+
+    fn decide_formations(&mut self, dt: f32, out: &mut Vec<(EntityId, Control)>) {
+        for group in self.formations.values_mut() {
+            let Some(captain) = group.captain else { continue };
+            let Some(agent) = self.agents.get(&captain) else { continue };
+            let Some(cv) = agent.vehicle else { continue };
+            let member_speed = group
+                .members
+                .iter()
+                .filter_map(|m| self.agents.get(m).map(|a| a.limits.max_speed))
+                .fold(f32::INFINITY, f32::min);
+            let member_speed = if member_speed.is_finite() { member_speed } else { agent.limits.max_speed };
+            let captain_speed = agent.limits.max_speed * group.spec.captain_throttle;
+            // The captain turns no faster than its outermost slot can follow (with 10% to spare).
+            let max_turn = group.formation.max_turn_rate(captain_speed, member_speed * 0.9);
+            let max_steer = (max_turn / agent.limits.max_turn_rate.max(1e-3)).min(1.0);
+            out.push((captain, group.follower.control(&cv, group.spec.captain_throttle, max_steer)));
+            group.slots.update(&group.formation, &cv, dt);
+            for (k, m) in group.members.iter().enumerate() {
+                let Some(a) = self.agents.get(m) else { continue };
+                let (Some(v), Some(&slot), Some(&slot_vel)) =
+                    (a.vehicle, group.slots.positions.get(k), group.slots.velocities.get(k))
+                else {
+                    continue;
+                };
+                out.push((*m, follow_slot(&v, slot, slot_vel, a.limits.max_speed)));
+            }
+        }
+    }
+
+    /// Chasers and interceptors that reached their target log `caught` and stop.
+    fn catches(&mut self, entities: &mut SlotMap<EntityId, Entity>, log: &mut EventLog, tick: u64) {
+        let caught: Vec<(EntityId, EntityId)> = self
+            .agents
+            .iter()
+            .filter_map(|(&id, a)| match a.behaviour {
+                Behaviour::Chase(t) | Behaviour::Intercept(t) => {
+                    let (p, q) = (entities.get(id)?.position, entities.get(t)?.position);
+                    (p.distance(q) <= CATCH_DISTANCE).then_some((id, t))
+                }
+                _ => None,
+            })
+            .collect();
+        for (id, t) in caught {
+            self.leave(id);
+            let target = entities.get(t).map_or_else(String::new, |e| e.name.clone());
+            if let Some(e) = entities.get_mut(id) {
+                e.velocity = Vec2::ZERO;
+                log.push(tick, Some(&e.name), EventKind::Action { action: "caught".into(), detail: target });
+            }
+        }
+    }
+}
+
+impl Agent {
+    fn new(behaviour: Behaviour) -> Self {
+        Agent { behaviour, vehicle: None, limits: VehicleLimits::default(), pattern: None }
+    }
+}
+
+/// The lateral steer toward `aim`: the book's line-of-sight decision (full force toward the side
+/// the target is on, Ex. 2-8), scaled down when a full-force turn would overshoot the line within
+/// this tick, so the nose settles on the target instead of swinging across it every tick.
+fn steer_toward(v: &Vehicle, aim: Vec2, limits: &VehicleLimits, dt: f32) -> f32 {
+    let local = v.frame().to_local(aim - v.position);
+    if local == Vec2::ZERO {
+        return 0.0;
+    }
+    let angle = local.x.atan2(local.y);
+    let full = (limits.max_turn_rate * dt).max(1e-6);
+    (angle / full).clamp(-1.0, 1.0)
+}
+
+/// Where an interceptor aims: the predicted meeting point, or the prey itself when it is behind
+/// or there is no closing speed (the book's fallback, L832).
+fn intercept_aim(v: &Vehicle, prey: Vec2, prey_vel: Vec2) -> Vec2 {
+    let behind = v.frame().to_local(prey - v.position).y < 0.0;
+    match intercept_point(v.position, v.velocity, prey, prey_vel) {
+        Some(hit) if !behind => hit.point,
+        _ => prey,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,186 @@
+//! The steering package: scripts start and stop steering behaviours — chase, evade, intercept,
+//! flocking, formations, patterns — for the scripted entity.
+//!
+//! Like every change a script makes, an order is a command applied after all scripts of the tick
+//! ran; steering then moves the entity continuously, tick after tick, until it is told otherwise
+//! (a chaser or interceptor stops by itself once it has caught its target). Names of flocks,
+//! formations and patterns are checked when the function is called, so a typo is a script error
+//! at its line rather than a silent no-op.
+
+use tactica_engine::Value;
+use tactica_engine::steer::{Behaviour, SteerOrder};
+use tactica_engine::world::{Command, EntityId};
+
+use crate::api::{HostError, HostFn, Param};
+use crate::context::ScriptCtx;
+use crate::types::Type;
+
+fn p(name: &'static str, ty: Type) -> Param {
+    Param { name, ty }
+}
+
+/// The functions of this package, in the order the API reference lists them.
+pub(crate) fn functions() -> Vec<HostFn> {
+    let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp };
+    vec![
+        f(
+            "Chase",
+            vec![p("target", Type::Any)],
+            Type::Nil,
+            "Steers toward an entity along the line of sight until it is caught (within 0.5), then stops (`Chase(Player())`).",
+            chase,
+        ),
+        f(
+            "Evade",
+            vec![p("target", Type::Any)],
+            Type::Nil,
+            "Steers away from an entity along the line of sight, sliding along walls (`Evade(Nearest(\"wolf\"))`).",
+            evade,
+        ),
+        f(
+            "Intercept",
+            vec![p("target", Type::Any)],
+            Type::Nil,
+            "Steers for the point where a moving entity will be (closing velocity), or chases it when it is behind; stops on catching it.",
+            intercept,
+        ),
+        f(
+            "JoinFlock",
+            vec![p("flock", Type::Str)],
+            Type::Nil,
+            "Flocks with the scenario's named flock: cohesion, alignment, separation, wall feelers (`JoinFlock(\"birds\")`).",
+            join_flock,
+        ),
+        f(
+            "FormUp",
+            vec![p("captain", Type::Any), p("slot", Type::Int)],
+            Type::Nil,
+            "Takes slot `slot` (0-based) in the formation the captain leads; later members move back one (`FormUp(FindEntity(\"sarge\"), 0)`).",
+            form_up,
+        ),
+        f(
+            "RunPattern",
+            vec![p("pattern", Type::Str)],
+            Type::Nil,
+            "Flies a movement pattern over and over: `patrol`, `zigzag` or one of the scenario's (`RunPattern(\"patrol\")`).",
+            run_pattern,
+        ),
+        f(
+            "StopSteering",
+            vec![],
+            Type::Nil,
+            "Stops steering and leaves any flock or formation (a captain hands command to its first member).",
+            stop_steering,
+        ),
+        f(
+            "SteeringOf",
+            vec![p("entity", Type::Any)],
+            Type::Str,
+            "What an entity steers by: `chase`, `evade`, `intercept`, `flock`, `formation`, `pattern`, or \"\" when it does not steer.",
+            steering_of,
+        ),
+    ]
+}
+
+fn bad(function: &'static str, index: usize, expected: &str, got: impl Into<String>) -> HostError {
+    HostError::BadArgument { function, index: index + 1, expected: expected.to_owned(), got: got.into() }
+}
+
+fn type_name(v: Option<&Value>) -> String {
+    v.map_or_else(|| "nothing".to_owned(), |v| v.value_type().to_string())
+}
+
+/// A live entity handle in argument `i`.
+fn entity_arg(ctx: &ScriptCtx<'_>, f: &'static str, args: &[Value], i: usize) -> Result<EntityId, HostError> {
+    match args.get(i) {
+        Some(Value::Entity(id)) if ctx.world.entity(*id).is_some() => Ok(*id),
+        Some(Value::Entity(_)) => Err(bad(f, i, "a live entity", "a stale entity handle")),
+        other => Err(bad(f, i, "entity", type_name(other))),
+    }
+}
+
+fn str_arg<'v>(f: &'static str, args: &'v [Value], i: usize) -> Result<&'v str, HostError> {
+    args.get(i).and_then(Value::as_str).ok_or_else(|| bad(f, i, "string", type_name(args.get(i))))
+}
+
+/// Issues the order for the scripted entity.
+fn order(ctx: &mut ScriptCtx<'_>, order: SteerOrder) -> Result<Value, HostError> {
+    ctx.me().ok_or(HostError::NoSelf)?;
+    ctx.commands.push(Command::Steer { entity: ctx.me, order });
+    Ok(Value::Nil)
+}
+
+/// A target other than the scripted entity.
+fn target(ctx: &ScriptCtx<'_>, f: &'static str, args: &[Value]) -> Result<EntityId, HostError> {
+    let id = entity_arg(ctx, f, args, 0)?;
+    if id == ctx.me {
+        return Err(bad(f, 0, "another entity", "the scripted entity itself"));
+    }
+    Ok(id)
+}
+
+/// `Chase(target)`.
+pub fn chase(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let t = target(ctx, "Chase", args)?;
+    order(ctx, SteerOrder::Chase(t))
+}
+
+/// `Evade(target)`.
+pub fn evade(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let t = target(ctx, "Evade", args)?;
+    order(ctx, SteerOrder::Evade(t))
+}
+
+/// `Intercept(target)`.
+pub fn intercept(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let t = target(ctx, "Intercept", args)?;
+    order(ctx, SteerOrder::Intercept(t))
+}
+
+/// `JoinFlock(flock)`.
+pub fn join_flock(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = str_arg("JoinFlock", args, 0)?;
+    if ctx.world.steering().flock(name).is_none() {
+        let known: Vec<&str> = ctx.world.steering().flocks().keys().map(String::as_str).collect();
+        return Err(bad(
+            "JoinFlock",
+            0,
+            &format!("a flock of the scenario ({})", known.join(", ")),
+            format!("`{name}`"),
+        ));
+    }
+    order(ctx, SteerOrder::JoinFlock(name.to_owned()))
+}
+
+/// `FormUp(captain, slot)`.
+pub fn form_up(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let captain = target(ctx, "FormUp", args)?;
+    if ctx.world.steering().formation_led_by(captain).is_none() {
+        return Err(bad("FormUp", 0, "the captain of a formation", "an entity that leads none"));
+    }
+    let slot = match args.get(1).and_then(Value::as_i64) {
+        Some(s) if s >= 0 => s as usize,
+        _ => return Err(bad("FormUp", 1, "a slot number 0 or more", type_name(args.get(1)))),
+    };
+    order(ctx, SteerOrder::FormUp { captain, slot })
+}
+
+/// `RunPattern(pattern)`.
+pub fn run_pattern(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = str_arg("RunPattern", args, 0)?;
+    if !ctx.world.steering().has_pattern(name) {
+        return Err(bad("RunPattern", 0, "a pattern (patrol, zigzag or the scenario's)", format!("`{name}`")));
+    }
+    order(ctx, SteerOrder::RunPattern(name.to_owned()))
+}
+
+/// `StopSteering()`.
+pub fn stop_steering(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+    order(ctx, SteerOrder::Stop)
+}
+
+/// `SteeringOf(entity)`.
+pub fn steering_of(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let id = entity_arg(ctx, "SteeringOf", args, 0)?;
+    Ok(Value::from(ctx.world.steering().behaviour(id).map_or("", Behaviour::name)))
+}
