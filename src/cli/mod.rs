@@ -7,6 +7,7 @@ mod check;
 mod narrate;
 mod path;
 mod query;
+mod render;
 mod run;
 
 use std::path::PathBuf;
@@ -38,6 +39,8 @@ pub enum Command {
     Query(query::QueryArgs),
     /// Solve every query of a MovingAI scenario file and check the lengths against the optimal ones.
     Path(path::PathArgs),
+    /// Draw a tactical layer of a scenario as a PNG heat map (`--layer list` lists them).
+    Render(render::RenderArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -54,6 +57,7 @@ pub fn main() -> ExitCode {
         Command::Check { paths } => check::check(&paths),
         Command::Query(args) => query::query(&args),
         Command::Path(args) => path::path(&args),
+        Command::Render(args) => render::render(&args),
     };
     match result {
         Ok(code) => code,

@@ -51,6 +51,9 @@ pub struct ScenarioFile {
     /// What the game does during the run.
     #[serde(default)]
     pub timeline: Vec<Spanned<TimelineEntry>>,
+    /// The tactical layers and senses the world keeps (`[field]`, see `field.rs`).
+    #[serde(default)]
+    pub field: Option<super::field::FieldSection>,
 }
 
 fn default_rate() -> Spanned<u32> {

@@ -150,6 +150,9 @@ impl Builder<'_> {
                 player_says.entry(e.tick).or_default().push(text.clone());
             }
         }
+        if let Some(section) = &f.field {
+            world.set_tactical(super::field::build(self.text, self.file, section, &world)?);
+        }
         let name = f.name.clone().unwrap_or_else(|| {
             self.file.file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned())
         });
@@ -234,7 +237,7 @@ fn unknown_field(message: &str) -> Option<(String, Vec<&str>)> {
 }
 
 /// Adds "did you mean" when one of `names` is close to `wrong`.
-fn with_suggestion(err: ScenarioError, wrong: &str, names: &[&str]) -> ScenarioError {
+pub(super) fn with_suggestion(err: ScenarioError, wrong: &str, names: &[&str]) -> ScenarioError {
     let best = names
         .iter()
         .map(|n| (strsim::damerau_levenshtein(&wrong.to_lowercase(), &n.to_lowercase()), *n))

@@ -7,9 +7,11 @@
 //! file, line and column.
 
 mod error;
+mod field;
 mod file;
 mod load;
 
 pub use error::{ScenarioError, SourcePos};
+pub use field::{CoverSection, FieldSection, HearingSection, ScentSection, VisionSection};
 pub use file::{ActionSpec, EntitySpec, Position, RegionSpec, ScenarioFile, TimelineEntry};
 pub use load::{Scenario, load, parse};

@@ -156,6 +156,7 @@ impl Api {
         for f in crate::entities::functions() {
             api.add_function(f);
         }
+        crate::field::functions().into_iter().for_each(|f| api.add_function(f));
         let world = |name: &str, ty: Type, doc: &str| Global {
             name: name.to_owned(),
             ty,

@@ -34,6 +34,7 @@ mod attributes;
 pub mod backend;
 mod context;
 mod entities;
+mod field;
 mod host;
 pub mod limits;
 mod names;
