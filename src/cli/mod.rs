@@ -9,6 +9,7 @@ mod explain;
 mod narrate;
 mod path;
 mod query;
+mod render;
 mod run;
 
 use std::path::PathBuf;
@@ -46,6 +47,8 @@ pub enum Command {
     Query(query::QueryArgs),
     /// Solve every query of a MovingAI scenario file and check the lengths against the optimal ones.
     Path(path::PathArgs),
+    /// Draw a tactical layer of a scenario as a PNG heat map (`--layer list` lists them).
+    Render(render::RenderArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -63,6 +66,7 @@ pub fn main() -> ExitCode {
         Command::Explain(args) => explain::explain(&args),
         Command::Query(args) => query::query(&args),
         Command::Path(args) => path::path(&args),
+        Command::Render(args) => render::render(&args),
     };
     match result {
         Ok(code) => code,

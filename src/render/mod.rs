@@ -17,9 +17,11 @@
 //! ```
 
 mod frame;
+mod legend;
 mod world;
 
 pub use frame::{FrameWriter, RenderError};
+pub use legend::{LEGEND_PX, draw_with_legend, number_text};
 pub use world::draw_world;
 
 use glam::Vec2;
@@ -125,8 +127,7 @@ pub fn draw(scene: &Scene<'_>, style: &Style) -> RgbImage {
             if let Some(&v) = heat.values.get(i).filter(|v| v.is_finite()) {
                 let t = ((v - heat.low) / (heat.high - heat.low)).clamp(0.0, 1.0);
                 let t = if t.is_finite() { t } else { 0.0 };
-                let hot = [(255.0 * t) as u8, 40, (255.0 * (1.0 - t)) as u8];
-                color = blend(color, hot, style.heat_alpha);
+                color = blend(color, heat_rgb(t), style.heat_alpha);
             }
         }
         fill_rect(&mut img, cell.x as u32 * px, cell.y as u32 * px, px, px, color);
@@ -153,6 +154,11 @@ pub fn draw(scene: &Scene<'_>, style: &Style) -> RgbImage {
         put(&mut img, base, a.color);
     }
     img
+}
+
+/// The heat colour of `t` in `[0, 1]`: blue (low) to red (high).
+fn heat_rgb(t: f32) -> [u8; 3] {
+    [(255.0 * t) as u8, 40, (255.0 * (1.0 - t)) as u8]
 }
 
 fn shade(c: [u8; 3], f: f32) -> [u8; 3] {

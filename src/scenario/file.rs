@@ -57,6 +57,9 @@ pub struct ScenarioFile {
     /// Flocks, formations, patterns and pursuers (`docs/scenario.md`, "Steering").
     #[serde(default)]
     pub steering: Option<super::steer::SteeringSection>,
+    /// The tactical layers and senses the world keeps (`[field]`, see `field.rs`).
+    #[serde(default)]
+    pub field: Option<super::field::FieldSection>,
 }
 
 fn default_rate() -> Spanned<u32> {

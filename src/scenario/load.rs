@@ -154,6 +154,9 @@ impl Builder<'_> {
                 player_says.entry(e.tick).or_default().push(text.clone());
             }
         }
+        if let Some(section) = &f.field {
+            world.set_tactical(super::field::build(self.text, self.file, section, &world)?);
+        }
         let name = f.name.clone().unwrap_or_else(|| {
             self.file.file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned())
         });

@@ -7,12 +7,14 @@
 //! file, line and column.
 
 mod error;
+mod field;
 mod file;
 mod load;
 pub mod models;
 mod steer;
 
 pub use error::{ScenarioError, SourcePos};
+pub use field::{CoverSection, FieldSection, HearingSection, ScentSection, VisionSection};
 pub use file::{ActionSpec, EntitySpec, Position, RegionSpec, ScenarioFile, TimelineEntry};
 pub use load::{Scenario, load, parse};
 pub use steer::{AgentEntry, FlockEntry, FormationEntry, PatternEntry, SteeringSection, StepEntry};

@@ -35,6 +35,7 @@ pub mod backend;
 mod context;
 mod decide;
 mod entities;
+mod field;
 mod host;
 pub mod limits;
 mod machines;

@@ -42,6 +42,21 @@ impl Falloff {
         }
     }
 
+    /// The falloff a scenario or attribute names: `linear`, `inverse`, `constant`, or
+    /// `exponential(RATE)` (`exponential` alone is rate 0.5). `None` for anything else.
+    pub fn parse(text: &str) -> Option<Falloff> {
+        match text.trim() {
+            "linear" => Some(Falloff::Linear),
+            "inverse" => Some(Falloff::Inverse),
+            "constant" => Some(Falloff::Constant),
+            "exponential" => Some(Falloff::Exponential { rate: 0.5 }),
+            t => {
+                let rate = t.strip_prefix("exponential(")?.strip_suffix(')')?.trim().parse::<f32>().ok()?;
+                (rate.is_finite() && rate >= 0.0).then_some(Falloff::Exponential { rate })
+            }
+        }
+    }
+
     /// The radius at which this falloff drops below `threshold` for a source of `strength`: the
     /// chapter derives a unit's radius of influence from its falloff and an influence threshold
     /// (L605-607, formula lost). `None` for [`Falloff::Linear`] and [`Falloff::Constant`], whose
@@ -100,6 +115,18 @@ mod tests {
         assert!((e - 2.0 * (-1.0f32).exp()).abs() < 1e-6);
         assert_eq!(Falloff::Constant.at(3.0, 2.0, 2.0), 3.0);
         assert_eq!(Falloff::Constant.at(3.0, 2.0, f32::NAN), 3.0);
+    }
+
+    #[test]
+    fn names_parse() {
+        assert_eq!(Falloff::parse("linear"), Some(Falloff::Linear));
+        assert_eq!(Falloff::parse(" inverse "), Some(Falloff::Inverse));
+        assert_eq!(Falloff::parse("constant"), Some(Falloff::Constant));
+        assert_eq!(Falloff::parse("exponential"), Some(Falloff::Exponential { rate: 0.5 }));
+        assert_eq!(Falloff::parse("exponential( 0.25)"), Some(Falloff::Exponential { rate: 0.25 }));
+        for bad in ["exponential(-1)", "exponential(nan)", "exponential(x)", "cubic", ""] {
+            assert_eq!(Falloff::parse(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -17,6 +17,9 @@
 //! - Terrain analysis: [`cover_layers`], [`visibility_layer`], [`exposure_layer`], [`shadow_at`],
 //!   [`difficulty_layer`].
 //! - Learning and decision maps: [`FragMap`], [`DecisionMaps`] (resource, offense, conflict).
+//! - The running world's maps: [`TacticalMaps`] keeps the layers a [`FieldSpec`] declares (influence
+//!   from entities, derived, terrain, frag and decision maps) and the senses' memory, updated once a
+//!   tick; every layer has a name scripts and `tactica render` use.
 //!
 //! ```
 //! use glam::IVec2;
@@ -44,6 +47,7 @@ mod influence;
 mod kernel;
 mod layer;
 mod learning;
+mod live;
 mod terrain;
 
 pub use automaton::{Automaton, Life, Neighbours, Otostaz, RtsBase, Rule, Threshold, categorise, to_layer};
@@ -58,6 +62,7 @@ pub use influence::{InfluenceMap, Source, SourceId};
 pub use kernel::{Kernel, Separable, binomial_row};
 pub use layer::{Combine, Layer};
 pub use learning::FragMap;
+pub use live::{FieldSpec, LayerKind, TacticalMaps};
 pub use terrain::{
     Cover, CoverParams, Direction, Light, Ruggedness, brightness_at, cover_at, cover_layers, difficulty_layer,
     exposure_layer, ray_length, shadow_at, visibility_layer,

@@ -5,13 +5,17 @@
 //!   above a [`Hearing`] threshold ([`heard_sounds`]).
 //! - Smell: [`ScentTrail`]s that fade as their entity moves on, smelled within a radius and through
 //!   walls by [`smell_at`].
+//! - [`Perception`]: what the world remembers between ticks (the last tick's sounds, scent
+//!   trails) and the declared senses, with per-entity attribute overrides.
 //!
 //! Everything here reads the world and the map; nothing changes them.
 
 mod hearing;
+mod live;
 mod scent;
 mod vision;
 
 pub use hearing::{Heard, Hearing, Sound, SoundLevels, heard_sounds, perceived_level};
+pub use live::{HeardSound, Perception, PerceptionSpec, Smelled};
 pub use scent::{ScentHit, ScentMark, ScentTrail, Smell, smell_at};
 pub use vision::{VisionCone, visible_entities};

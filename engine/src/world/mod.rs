@@ -71,6 +71,8 @@ pub struct World {
     /// The named decision models scripts drive (`FsmStep("guard")`), loaded from the scenario.
     pub models: crate::decide::Models,
     steering: Steering,
+    /// The tactical maps and senses the scenario declares (`None`: it declares none).
+    tactical: Option<Box<crate::field::TacticalMaps>>,
 }
 
 impl World {
@@ -90,6 +92,7 @@ impl World {
             signals: Signals::default(),
             models: crate::decide::Models::default(),
             steering: Steering::default(),
+            tactical: None,
         }
     }
 
@@ -229,6 +232,26 @@ impl World {
         let out = f(self, &mut rng);
         self.rng = rng;
         out
+    }
+
+    /// Keeps `maps` up to date from now on (brought up to date with the world at once).
+    pub fn set_tactical(&mut self, mut maps: crate::field::TacticalMaps) {
+        maps.update(self);
+        self.tactical = Some(Box::new(maps));
+    }
+
+    /// The tactical maps and senses, if the world keeps any.
+    pub fn tactical(&self) -> Option<&crate::field::TacticalMaps> {
+        self.tactical.as_deref()
+    }
+
+    /// Brings the tactical maps up to date with where everyone stands and what happened (the tick
+    /// calls it after the events phase).
+    pub fn update_tactical(&mut self) {
+        if let Some(mut maps) = self.tactical.take() {
+            maps.update(self);
+            self.tactical = Some(maps);
+        }
     }
 
     /// The signals sent so far.

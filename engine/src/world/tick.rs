@@ -116,7 +116,8 @@ impl World {
     }
 
     /// Phase 5: entities that crossed a region border this tick get `enter`/`exit` events — once,
-    /// on the tick they cross, not on every tick they stay (edge-triggered).
+    /// on the tick they cross, not on every tick they stay (edge-triggered). Then the tactical maps
+    /// and senses take in where everyone now stands and what happened this tick.
     pub fn detect_events(&mut self) {
         let tick = self.clock.tick();
         let World { entities, regions, log, .. } = self;
@@ -134,6 +135,7 @@ impl World {
                 }
             }
         }
+        self.update_tactical();
     }
 
     /// Phase 6: the clock moves to the next tick.

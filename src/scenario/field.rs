@@ -1,0 +1,253 @@
+//! The `[field]` section: which tactical layers and senses a scenario's world keeps.
+//!
+//! ```toml
+//! [field]
+//! teams = ["blue", "red"]              # one influence layer each: influence.blue, influence.red
+//! layers = ["control", "frontier", "cover", "exposure", "frag"]
+//! strength = 4.0                       # entities without an `influence` attribute
+//! radius = 8.0                         # … without `influence_radius`
+//! falloff = "linear"                   # … without `influence_falloff`
+//!
+//! [field.hearing]
+//! threshold = 20.0
+//! levels = { gunshot = 110.0 }
+//! ```
+//!
+//! Every key is optional except `teams`; `docs/scenario.md` lists them all.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Deserialize;
+use tactica_engine::field::{CoverParams, Falloff, FieldSpec, LayerKind, Metric, TacticalMaps};
+use tactica_engine::sense::{Hearing, PerceptionSpec, Smell, SoundLevels, VisionCone};
+use tactica_engine::world::World;
+use toml::Spanned;
+
+use super::error::{ScenarioError, SourcePos};
+use super::load::with_suggestion;
+
+/// The `[field]` section as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldSection {
+    /// Teams with an influence layer, in layer order.
+    pub teams: Vec<Spanned<String>>,
+    /// Layers kept besides influence (see [`LayerKind::ALL`] for the names).
+    #[serde(default)]
+    pub layers: Vec<Spanned<String>>,
+    /// `euclidean`, `manhattan` or `chebyshev`.
+    #[serde(default)]
+    pub metric: Option<Spanned<String>>,
+    /// Default influence strength.
+    #[serde(default)]
+    pub strength: Option<Spanned<f32>>,
+    /// Default influence radius in cells.
+    #[serde(default)]
+    pub radius: Option<Spanned<f32>>,
+    /// Default falloff: `linear`, `inverse`, `constant`, `exponential(RATE)`.
+    #[serde(default)]
+    pub falloff: Option<Spanned<String>>,
+    /// How far sight reaches for `visibility` and `exposure`.
+    #[serde(default)]
+    pub sight_range: Option<Spanned<f32>>,
+    /// Rays per cell for `visibility`.
+    #[serde(default)]
+    pub visibility_rays: Option<u32>,
+    /// The frag map's forgetting factor, 0–1.
+    #[serde(default)]
+    pub frag_decay: Option<Spanned<f32>>,
+    /// Side of a decision-map area in cells.
+    #[serde(default)]
+    pub decision_area: Option<Spanned<u32>>,
+    /// The cover estimate.
+    #[serde(default)]
+    pub cover: Option<Spanned<CoverSection>>,
+    /// Everyone's sight.
+    #[serde(default)]
+    pub vision: Option<Spanned<VisionSection>>,
+    /// Everyone's hearing and the sounds' levels.
+    #[serde(default)]
+    pub hearing: Option<Spanned<HearingSection>>,
+    /// Scent trails and noses.
+    #[serde(default)]
+    pub scent: Option<Spanned<ScentSection>>,
+}
+
+/// `[field.cover]`: the ray sampling of 000 §6.1.3.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoverSection {
+    /// Distance of the simulated attackers.
+    pub radius: Option<f32>,
+    /// Random jitter of each attacker (below `radius · sin(360° / directions)`).
+    pub jitter: Option<f32>,
+    /// Attack angles.
+    pub directions: Option<u32>,
+    /// Samples per angle.
+    pub repeats: Option<u32>,
+    /// How far (× radius) an attacker may walk to count as in the same room.
+    pub room_reach: Option<f32>,
+    /// Seed of the estimate's own random generator.
+    pub seed: Option<u64>,
+}
+
+/// `[field.vision]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VisionSection {
+    /// How far everyone sees, in cells.
+    pub range: Option<f32>,
+    /// The full field of view in degrees.
+    pub angle: Option<f32>,
+}
+
+/// `[field.hearing]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HearingSection {
+    /// The quietest level (dB) anyone notices.
+    pub threshold: Option<f32>,
+    /// dB lost per wall cell.
+    pub wall_damping: Option<f32>,
+    /// Sounds farther than this are not heard.
+    pub range: Option<f32>,
+    /// Level of sounds `levels` does not name (default 50).
+    pub default_level: Option<f32>,
+    /// Level (dB at one cell) per sound name, added to the typical ones.
+    #[serde(default)]
+    pub levels: BTreeMap<String, f32>,
+}
+
+/// `[field.scent]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScentSection {
+    /// How strongly entities without a `scent` attribute smell (0: not at all).
+    pub intensity: Option<f32>,
+    /// Share of strength a mark keeps per tick, 0–1.
+    pub fade: Option<f32>,
+    /// Multiplies every scent a nose meets.
+    pub sensitivity: Option<f32>,
+    /// The weakest scent noticed.
+    pub threshold: Option<f32>,
+    /// Share of scent that passes each wall cell, 0–1.
+    pub wall_pass: Option<f32>,
+}
+
+/// Turns the section into tactical maps for `world`, checking every name and number.
+pub(super) fn build(
+    text: &str,
+    file: &Path,
+    section: &FieldSection,
+    world: &World,
+) -> Result<TacticalMaps, ScenarioError> {
+    let err =
+        |span: std::ops::Range<usize>, msg: String| ScenarioError::new(file, SourcePos::of(text, span.start), msg);
+    let mut spec = FieldSpec::default();
+    for t in &section.teams {
+        if spec.teams.contains(t.get_ref()) {
+            return Err(err(t.span(), format!("team `{}` is listed twice", t.get_ref())));
+        }
+        spec.teams.push(t.get_ref().clone());
+    }
+    for l in &section.layers {
+        let kind = LayerKind::parse(l.get_ref()).ok_or_else(|| {
+            let names: Vec<&str> = LayerKind::ALL.iter().map(|(n, _)| *n).collect();
+            with_suggestion(err(l.span(), format!("there is no layer kind `{}`", l.get_ref())), l.get_ref(), &names)
+        })?;
+        spec.layers.insert(kind);
+    }
+    if let Some(m) = &section.metric {
+        spec.metric = match m.get_ref().as_str() {
+            "euclidean" => Metric::Euclidean,
+            "manhattan" => Metric::Manhattan,
+            "chebyshev" => Metric::Chebyshev,
+            other => {
+                let e = err(m.span(), format!("there is no metric `{other}`"));
+                return Err(with_suggestion(e, other, &["euclidean", "manhattan", "chebyshev"]));
+            }
+        };
+    }
+    if let Some(f) = &section.falloff {
+        spec.falloff = Falloff::parse(f.get_ref()).ok_or_else(|| {
+            let e = err(f.span(), format!("there is no falloff `{}`", f.get_ref()));
+            with_suggestion(e, f.get_ref(), &["linear", "inverse", "constant", "exponential"])
+                .hint("one of linear, inverse, constant, exponential(RATE) with RATE ≥ 0")
+        })?;
+    }
+    let number = |v: &Option<Spanned<f32>>, key: &str, lo: f32, hi: f32, default: f32| match v {
+        None => Ok(default),
+        Some(s) if s.get_ref().is_finite() && (lo..=hi).contains(s.get_ref()) => Ok(*s.get_ref()),
+        Some(s) => Err(err(s.span(), format!("`{key}` must be between {lo} and {hi}, not {}", s.get_ref()))),
+    };
+    spec.strength = number(&section.strength, "strength", -1e6, 1e6, spec.strength)?;
+    spec.radius = number(&section.radius, "radius", 0.0, 1e4, spec.radius)?;
+    spec.sight_range = number(&section.sight_range, "sight_range", 0.0, 1e4, spec.sight_range)?;
+    spec.frag_decay = number(&section.frag_decay, "frag_decay", 0.0, 1.0, spec.frag_decay)?;
+    spec.visibility_rays = section.visibility_rays.unwrap_or(spec.visibility_rays).clamp(1, 360);
+    if let Some(a) = &section.decision_area {
+        if *a.get_ref() == 0 {
+            return Err(err(a.span(), "`decision_area` must be at least 1".into()));
+        }
+        spec.decision_area = *a.get_ref();
+    }
+    // The sub-tables: every number must be finite and in range; reported at the table.
+    let check = |span: std::ops::Range<usize>, key: &str, v: Option<f32>, lo: f32, hi: f32, d: f32| match v {
+        None => Ok(d),
+        Some(x) if x.is_finite() && (lo..=hi).contains(&x) => Ok(x),
+        Some(x) => Err(err(span, format!("`{key}` must be between {lo} and {hi}, not {x}"))),
+    };
+    if let Some(c) = &section.cover {
+        let (s, d) = (c.get_ref(), CoverParams::default());
+        spec.cover = CoverParams {
+            radius: check(c.span(), "cover.radius", s.radius, 0.0, 1e3, d.radius)?,
+            jitter: check(c.span(), "cover.jitter", s.jitter, 0.0, 1e3, d.jitter)?,
+            directions: s.directions.unwrap_or(d.directions).min(1024),
+            repeats: s.repeats.unwrap_or(d.repeats).min(1024),
+            room_reach: check(c.span(), "cover.room_reach", s.room_reach, 0.0, 100.0, d.room_reach)?,
+        };
+        spec.cover_seed = s.seed.unwrap_or(0);
+        spec.cover.validate().map_err(|_| {
+            err(
+                c.span(),
+                "cover needs directions ≥ 2, radius > 0 and jitter below radius · sin(360° / directions)".into(),
+            )
+        })?;
+    }
+    let mut senses = PerceptionSpec::default();
+    if let Some(v) = &section.vision {
+        let d = senses.vision;
+        let range = check(v.span(), "vision.range", v.get_ref().range, 0.0, 1e4, d.range)?;
+        let angle = check(v.span(), "vision.angle", v.get_ref().angle, 0.0, 360.0, d.half_angle.to_degrees() * 2.0)?;
+        senses.vision = VisionCone::new(range, angle);
+    }
+    if let Some(h) = &section.hearing {
+        let (s, d) = (h.get_ref(), senses.hearing);
+        senses.hearing = Hearing {
+            threshold: check(h.span(), "hearing.threshold", s.threshold, -1e3, 1e3, d.threshold)?,
+            wall_damping: check(h.span(), "hearing.wall_damping", s.wall_damping, 0.0, 1e3, d.wall_damping)?,
+            range: check(h.span(), "hearing.range", s.range, 0.0, 1e5, d.range)?,
+        };
+        if let Some(l) = s.default_level {
+            senses.default_level = Some(check(h.span(), "hearing.default_level", Some(l), -1e3, 1e3, 0.0)?);
+        }
+        let mut levels = SoundLevels::typical();
+        for (name, &l) in &s.levels {
+            levels.set(name.clone(), check(h.span(), &format!("hearing.levels.{name}"), Some(l), -1e3, 1e3, 0.0)?);
+        }
+        senses.levels = levels;
+    }
+    if let Some(sc) = &section.scent {
+        let (s, d) = (sc.get_ref(), senses.smell);
+        senses.scent = check(sc.span(), "scent.intensity", s.intensity, 0.0, 1e3, senses.scent)?;
+        senses.scent_fade = check(sc.span(), "scent.fade", s.fade, 0.0, 1.0, senses.scent_fade)?;
+        senses.smell = Smell {
+            sensitivity: check(sc.span(), "scent.sensitivity", s.sensitivity, 0.0, 1e6, d.sensitivity)?,
+            threshold: check(sc.span(), "scent.threshold", s.threshold, 0.0, 1e6, d.threshold)?,
+            wall_pass: check(sc.span(), "scent.wall_pass", s.wall_pass, 0.0, 1.0, d.wall_pass)?,
+        };
+    }
+    spec.perception = senses;
+    Ok(TacticalMaps::new(world.map().width(), world.map().height(), spec))
+}
