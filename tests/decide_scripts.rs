@@ -518,7 +518,7 @@ end
     let plan: Vec<&str> = plan.unwrap().iter().map(|&a| p.action(a)).collect();
     assert_eq!(plan, ["go-to-restaurant", "eat", "go-home"]);
     let files = [("office.sched", OFFICE_SCHEDULE), ("errands.toml", ERRANDS), ("plans.toml", DOMAIN)];
-    for (lang, rt) in play_all("crowd", &sc.replace("[globals]", "[globals]"), &files, &s) {
+    for (lang, rt) in play_all("crowd", &sc, &files, &s) {
         // Tick t at 10 ticks a second is 0.1 t seconds = t hours after 9 o'clock.
         for (tick, h) in notes(&rt, "hour") {
             assert!((float(&h) - (9.0 + tick as f64)).abs() < 1e-9, "{lang}");

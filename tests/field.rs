@@ -174,7 +174,8 @@ fn bad_field_sections_are_errors_at_their_line_with_a_hint() {
 
 #[test]
 fn without_a_field_section_layer_functions_fail_and_sight_uses_the_defaults() {
-    let text = SCENARIO.split("[field]").next().unwrap().to_owned() + SCENARIO.split("levels = { drum = 60.0 }").nth(1).unwrap();
+    let text = SCENARIO.split("[field]").next().unwrap().to_owned()
+        + SCENARIO.split("levels = { drum = 60.0 }").nth(1).unwrap();
     // Two calls: a call that fails has its commands dropped, so the `sees` note must come from a
     // call of its own before `LayerAt` fails.
     let lua = "calls = 0\nfunction on_think() calls = calls + 1\nif calls == 1 then Note(\"sees\", CanSee(FindEntity(\"drum\"))) else Note(\"x\", LayerAt(\"tension\", 1, 1)) end end";
