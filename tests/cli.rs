@@ -84,3 +84,76 @@ fn query_prints_the_parsed_query_every_candidate_and_the_result() {
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).1.contains("unknown keyword `gird`"), "{}", text(&o).1);
 }
+
+#[test]
+fn render_lists_layers_suggests_names_and_draws_a_layer_with_its_legend() {
+    let list = tactica(&["render", "examples/tactics", "--layer", "list"]);
+    let (out, err) = text(&list);
+    assert_eq!(list.status.code(), Some(0), "{err}");
+    let names: Vec<&str> = out.lines().map(|l| l.split('\t').next().unwrap()).collect();
+    for layer in ["influence.blue", "influence.red", "cover", "frontier", "tension", "exposure.red"] {
+        assert!(names.contains(&layer), "{layer} missing from {names:?}");
+    }
+
+    let wrong = tactica(&["render", "examples/tactics", "--layer", "influense.blue", "-o", "x.png"]);
+    assert_eq!(wrong.status.code(), Some(1));
+    assert!(text(&wrong).1.contains("did you mean `influence.blue`?"), "{}", text(&wrong).1);
+
+    // The same tick computed through the library, independently of the command.
+    let scenario = tactica::scenario::load(std::path::Path::new("examples/tactics/scenario.toml")).unwrap();
+    let mut rt = tactica::runtime::Runtime::new(scenario, tactica::languages()).unwrap();
+    rt.run(20);
+    let world = rt.world();
+    let maps = world.tactical().expect("the example keeps layers");
+    let map = world.map();
+    let near_entity = |c: glam::IVec2| world.entities().any(|(_, e)| (e.cell() - c).abs().max_element() <= 1);
+    let open: Vec<(glam::IVec2, f32)> = (0..map.len())
+        .map(|i| map.cell_at(i))
+        .filter(|&c| map.passable(c))
+        .map(|c| (c, maps.value_at("influence.blue", c).unwrap()))
+        .collect();
+    let low = open.iter().map(|p| p.1).fold(f32::INFINITY, f32::min);
+    let high = open.iter().map(|p| p.1).fold(f32::NEG_INFINITY, f32::max);
+    assert!(high > low, "the influence varies over the field");
+
+    let dir = std::env::temp_dir().join(format!("tactica-render-{}", std::process::id()));
+    let file = dir.join("influence.png");
+    let drawn = tactica(&[
+        "render",
+        "examples/tactics",
+        "--layer",
+        "influence.blue",
+        "--tick",
+        "20",
+        "--cell-px",
+        "4",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let (out, err) = text(&drawn);
+    assert_eq!(drawn.status.code(), Some(0), "{err}");
+    let range = format!("{}..{}", tactica::render::number_text(low), tactica::render::number_text(high));
+    assert!(out.contains(&format!("(influence.blue at tick 20, {range})")), "{out}");
+
+    let img = image::open(&file).unwrap().to_rgb8();
+    let (w, h) = (map.width() * 4, map.height() * 4);
+    assert_eq!(img.dimensions(), (w, h + tactica::render::LEGEND_PX));
+    let at = |c: glam::IVec2| img.get_pixel(c.x as u32 * 4 + 2, c.y as u32 * 4 + 2).0;
+    let wall = (0..map.len()).map(|i| map.cell_at(i)).find(|&c| !map.passable(c)).unwrap();
+    assert_eq!(at(wall), [60, 60, 70], "walls keep the wall colour");
+    // The legend ramp runs from the lowest value's colour (left) to the highest's (right); a plain
+    // open cell far from any arrow holding the highest or lowest value has exactly that colour.
+    let ramp_y = h + 8;
+    let (ramp_low, ramp_high) = (img.get_pixel(0, ramp_y).0, img.get_pixel(w - 1, ramp_y).0);
+    let plain =
+        |v: f32| open.iter().find(|&&(c, x)| x == v && map.cost(c) == Some(1.0) && !near_entity(c)).map(|p| p.0);
+    if let Some(c) = plain(high) {
+        assert_eq!(at(c), ramp_high, "the strongest cell {c} is drawn in the ramp's top colour");
+    }
+    if let Some(c) = plain(low) {
+        assert_eq!(at(c), ramp_low, "the weakest cell {c} is drawn in the ramp's bottom colour");
+    }
+    assert!(plain(high).is_some() || plain(low).is_some(), "some extreme cell is a plain open cell");
+    assert!(ramp_high[0] > ramp_low[0] && ramp_high[2] < ramp_low[2], "high is red, low is blue");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -72,7 +72,8 @@ impl<'s> Vm<'s> {
         let mut pc = entry as usize;
         loop {
             self.steps += 1;
-            if self.steps > self.limits.max_ops {
+            // `max_ops == 0` means no budget (`ScriptLimits::unlimited`), as in the other backends.
+            if self.limits.max_ops != 0 && self.steps > self.limits.max_ops {
                 return Err(self.error_at(
                     pc,
                     Code::BudgetExceeded,

@@ -612,3 +612,32 @@ fn instance_state_survives_a_reload() {
     assert_eq!(migrated.state(&new, "Ghost"), Some("Evade"));
     let _ = ScriptCtx::new; // the context type is part of the public API
 }
+
+#[test]
+fn an_unlimited_budget_lets_a_long_loop_finish() {
+    // `ScriptLimits::unlimited()` has `max_ops == 0`, meaning no budget, not a budget of nothing.
+    let api = tactica_stdlib::Api::standard();
+    let (script, diags) =
+        tactica_script::check("long.tac", "let n = 0;\nwhile (n < 100000) { n = n + 1; }\nNote(\"n\", n);\n", &api);
+    assert!(diags.is_empty(), "{diags:?}");
+    let script = script.unwrap();
+    let mut world = tactica_engine::world::World::new(tactica_engine::grid::Map::open(4, 4), 10, 1);
+    let me = world.spawn(tactica_engine::world::Entity::new("me", "tester", glam::IVec2::ZERO)).unwrap();
+    let mut inst = script.instantiate();
+    let mut commands = tactica_engine::world::CommandBuffer::default();
+    let mut rng = tactica_engine::world::WorldRng::new(1);
+    script
+        .run_entity(
+            &mut inst,
+            tactica_script::ScriptKind::Behaviour,
+            tactica_script::Trigger::Think,
+            &world,
+            me,
+            &mut commands,
+            &mut rng,
+            None,
+            tactica_stdlib::ScriptLimits::unlimited(),
+        )
+        .expect("no budget means the loop runs to its end");
+    assert!(format!("{commands:?}").contains("100000"), "{commands:?}");
+}
