@@ -272,7 +272,7 @@ fn tac_fill(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError
     let all: Vec<Value> = ctx.world.entity_ids().into_iter().map(Value::Entity).collect();
     let hi = all.len() as i64 - 1;
     ctx.state.insert("a".into(), Value::List(all));
-    ctx.state.insert("stack".into(), Value::List(vec![Value::Int(0), Value::Int(hi)]));
+    ctx.state.insert("stack".into(), Value::List(vec![Value::Int(hi), Value::Int(0)]));
     Ok(Value::Nil)
 }
 
