@@ -37,6 +37,7 @@ mod decide;
 mod entities;
 mod field;
 mod host;
+pub mod lend;
 pub mod limits;
 mod machines;
 mod names;

@@ -15,8 +15,8 @@ use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Type, Valu
 
 use crate::convert::{from_lua, to_lua};
 use crate::error::script_error;
-use crate::lend::{lend, with_lent};
 use crate::sandbox::{Meter, new_state};
+use tactica_stdlib::lend::{lend, with_lent};
 
 /// The name of the coroutine a script may define: started when its entity spawns, it issues
 /// actions one after another and, before any query, waits until they have finished.

@@ -32,7 +32,6 @@
 mod backend;
 mod convert;
 mod error;
-mod lend;
 mod sandbox;
 
 pub use backend::{LuaBackend, SEQUENCE};

@@ -16,7 +16,7 @@ use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError,
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Value, snake_case};
 
 use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, table_to_map, to_dynamic};
-use crate::lend::{lend, with_lent};
+use tactica_stdlib::lend::{lend, with_lent};
 
 /// The function a script may define to run once when its entity spawns, every action it issues
 /// queued after the previous one (Lua runs the same function as a coroutine).

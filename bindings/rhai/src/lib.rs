@@ -30,6 +30,5 @@
 
 mod backend;
 mod convert;
-mod lend;
 
 pub use backend::{RhaiBackend, SEQUENCE};

@@ -1,15 +1,16 @@
-//! Lending the call's [`ScriptCtx`] to the host functions Rhai calls back into.
+//! Lending the call's [`ScriptCtx`] to the host functions a script engine calls back into.
 //!
-//! Rhai's registered functions must be `'static`, but the context borrows the world for one call
-//! only. [`lend`] publishes a pointer to it in a thread-local slot for exactly the duration of
+//! Functions registered with an embedded engine (Lua's, made once per state; Rhai's) must be
+//! `'static`, but the context borrows the world for one call only. [`lend`] publishes a pointer to it in a thread-local slot for exactly the duration of
 //! the script call (a guard restores the slot, also on unwinding), and [`with_lent`] takes it out
 //! of the slot while a host function uses it, so there is never a second `&mut` to it. This is
-//! the `scoped-tls` pattern, written out because the context's type has a lifetime.
+//! the `scoped-tls` pattern, written out because the context's type has a lifetime. Both bindings
+//! share this one slot; the guard makes nested lends (a call inside a call) restore correctly.
 
 use std::cell::Cell;
 use std::ptr;
 
-use tactica_stdlib::ScriptCtx;
+use crate::ScriptCtx;
 
 thread_local! {
     static LENT: Cell<*mut ()> = const { Cell::new(ptr::null_mut()) };
@@ -25,7 +26,7 @@ impl Drop for Restore {
 }
 
 /// Runs `f` with `ctx` lent to the host functions it calls.
-pub(crate) fn lend<R>(ctx: &mut ScriptCtx<'_>, f: impl FnOnce() -> R) -> R {
+pub fn lend<R>(ctx: &mut ScriptCtx<'_>, f: impl FnOnce() -> R) -> R {
     let raw: *mut ScriptCtx<'_> = ctx;
     let previous = LENT.with(|slot| slot.replace(raw.cast::<()>()));
     let _restore = Restore(previous);
@@ -34,7 +35,7 @@ pub(crate) fn lend<R>(ctx: &mut ScriptCtx<'_>, f: impl FnOnce() -> R) -> R {
 
 /// Runs `f` on the lent context; `None` when nothing is lent (a host function called outside a
 /// script call, or from inside another host function).
-pub(crate) fn with_lent<R>(f: impl FnOnce(&mut ScriptCtx<'_>) -> R) -> Option<R> {
+pub fn with_lent<R>(f: impl FnOnce(&mut ScriptCtx<'_>) -> R) -> Option<R> {
     let raw = LENT.with(|slot| slot.replace(ptr::null_mut()));
     if raw.is_null() {
         return None;
