@@ -2,41 +2,11 @@
 //! parser, checker and — when they check — the VM on every trigger, under a small step budget.
 //! The same exercise runs unbounded under cargo-fuzz (`scripts/fuzz`).
 
-use glam::IVec2;
 use proptest::prelude::*;
-use tactica_engine::grid::Map;
-use tactica_engine::world::{CommandBuffer, Entity, World, WorldRng};
-use tactica_script::{Api, ScriptKind, ScriptLimits, Trigger, check, render};
+use tactica_script::{Api, check};
 
 fn exercise(src: &str) {
-    let api = Api::standard();
-    let (script, diags) = check("fuzz.tac", src, &api);
-    let _ = render("fuzz.tac", src, &diags, false);
-    let Some(script) = script else { return };
-    let mut world = World::new(Map::open(8, 8), 10, 1);
-    let mut p = Entity::new("player", "Human", IVec2::new(1, 1));
-    p.tags.insert("player".into());
-    world.spawn(p).unwrap();
-    let me = world.spawn(Entity::new("it", "Troll", IVec2::new(3, 3))).unwrap();
-    world.globals.insert("PlayerArmed".into(), "Dagger".into());
-    let limits = ScriptLimits::new().set_max_ops(2_000);
-    let mut rng = WorldRng::new(3);
-    for kind in [ScriptKind::Attributes, ScriptKind::Behaviour, ScriptKind::Dialogue, ScriptKind::Events] {
-        let mut inst = script.instantiate();
-        for trigger in
-            [Trigger::Spawn, Trigger::Think, Trigger::Tick, Trigger::Encounter, Trigger::Hear, Trigger::Think]
-        {
-            let mut commands = CommandBuffer::default();
-            let heard = (trigger == Trigger::Hear).then_some("what is your name");
-            let _ = script.run_entity(&mut inst, kind, trigger, &world, me, &mut commands, &mut rng, heard, limits);
-        }
-    }
-    for name in script.sequence_names().map(str::to_owned).collect::<Vec<_>>() {
-        let roles: Vec<String> = script.roles(&name).into_iter().map(str::to_owned).collect();
-        let cast: Vec<(&str, _)> = roles.iter().map(|r| (r.as_str(), me)).collect();
-        let mut commands = CommandBuffer::default();
-        let _ = script.start_sequence(&name, "s", &cast, &world, &mut commands, &mut rng, limits);
-    }
+    tactica_script::exercise(src, 2_000);
 }
 
 const WORDS: &[&str] = &[

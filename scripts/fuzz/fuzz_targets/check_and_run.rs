@@ -1,5 +1,5 @@
 //! Lexer, parser, checker, renderer and VM on arbitrary input: nothing may panic or hang. The
-//! same exercise as `tests/robust.rs` (every script kind on every trigger, then every sequence),
+//! same `tactica_script::exercise` as `tests/robust.rs` (every script kind on every trigger, then every sequence),
 //! without proptest's bounds. Every call runs under a small step budget, so an endless loop in a
 //! generated script is a stopped call (E0100), never a hang; libFuzzer's `-timeout` catches any
 //! hang the budget would miss.
@@ -7,40 +7,10 @@
 //! Run it with `.ci/fuzz-tac SECONDS` (cargo-fuzz on stable Rust; see `scripts/fuzz/README.md`).
 #![no_main]
 
-use glam::IVec2;
 use libfuzzer_sys::fuzz_target;
-use tactica_engine::grid::Map;
-use tactica_engine::world::{CommandBuffer, Entity, World, WorldRng};
-use tactica_script::{Api, ScriptKind, ScriptLimits, Trigger, check, render};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(src) = std::str::from_utf8(data) else { return };
-    let api = Api::standard();
-    let (script, diags) = check("fuzz.tac", src, &api);
-    let _ = render("fuzz.tac", src, &diags, false);
-    let Some(script) = script else { return };
-    let mut world = World::new(Map::open(8, 8), 10, 1);
-    let mut p = Entity::new("player", "Human", IVec2::new(1, 1));
-    p.tags.insert("player".into());
-    let _ = world.spawn(p);
-    let Ok(me) = world.spawn(Entity::new("it", "Troll", IVec2::new(3, 3))) else { return };
-    world.globals.insert("PlayerArmed".into(), "Dagger".into());
-    let limits = ScriptLimits::new().set_max_ops(10_000);
-    let mut rng = WorldRng::new(3);
-    for kind in [ScriptKind::Attributes, ScriptKind::Behaviour, ScriptKind::Dialogue, ScriptKind::Events] {
-        let mut inst = script.instantiate();
-        for trigger in
-            [Trigger::Spawn, Trigger::Think, Trigger::Tick, Trigger::Encounter, Trigger::Hear, Trigger::Think]
-        {
-            let mut commands = CommandBuffer::default();
-            let heard = (trigger == Trigger::Hear).then_some("what is your name");
-            let _ = script.run_entity(&mut inst, kind, trigger, &world, me, &mut commands, &mut rng, heard, limits);
-        }
-    }
-    for name in script.sequence_names().map(str::to_owned).collect::<Vec<_>>() {
-        let roles: Vec<String> = script.roles(&name).into_iter().map(str::to_owned).collect();
-        let cast: Vec<(&str, _)> = roles.iter().map(|r| (r.as_str(), me)).collect();
-        let mut commands = CommandBuffer::default();
-        let _ = script.start_sequence(&name, "s", &cast, &world, &mut commands, &mut rng, limits);
+    if let Ok(src) = std::str::from_utf8(data) {
+        tactica_script::exercise(src, 10_000);
     }
 });
