@@ -16,6 +16,10 @@ fn the_modding_example_plays_as_the_guide_says() {
     let said =
         |who: &str, text: &str| trace.contains(&format!("\"entity\":\"{who}\",\"kind\":\"say\",\"text\":\"{text}\""));
     assert!(said("grub", "Run away!"), "{trace}");
+    // Pinned on the map's bottom edge with the hero up-left of it, grub flees along the row.
+    let grub = rt.world().find("grub").and_then(|id| rt.world().entity(id)).unwrap();
+    assert_eq!(grub.cell().y, 6, "{trace}");
+    assert!(grub.cell().x >= 13, "grub fled from (9, 6) to {:?}", grub.cell());
     assert!(said("shaman", "I am Mogg, keeper of the bones."), "{trace}");
     assert!(said("scout", "At the hut."), "{trace}");
     assert!(said("scout", "The shaman is home."), "{trace}");

@@ -141,6 +141,7 @@ impl Builder<'_> {
             })?),
             None => None,
         };
+        world.set_player(player);
         if let Some(steering) = &f.steering {
             super::steer::install(steering, &mut world, self.text, self.file)?;
         }

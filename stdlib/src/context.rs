@@ -10,6 +10,12 @@ use tactica_engine::{Table, Value};
 /// encounter does not spam (DESIGN.md, "When scripts run").
 pub const SAY_COOLDOWN_TICKS: u64 = 50;
 
+/// Whether a state-table key belongs to the host (`__said:…`, sequence bookkeeping): scripts
+/// never see or set such keys, and the bindings carry them across calls untouched.
+pub fn is_private(key: &str) -> bool {
+    key.starts_with("__")
+}
+
 /// How a script's continuing actions reach the entity's queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ActionMode {
@@ -77,14 +83,9 @@ impl<'a> ScriptCtx<'a> {
         self.world.entity(self.me)
     }
 
-    /// The player: the entity tagged `player`, else the one named `player`.
+    /// The player (see [`World::player`]).
     pub fn player(&self) -> Option<&'a Entity> {
-        let world = self.world;
-        world
-            .entities()
-            .find(|(_, e)| e.has_tag("player"))
-            .map(|(_, e)| e)
-            .or_else(|| world.find("player").and_then(|id| world.entity(id)))
+        self.world.player().and_then(|id| self.world.entity(id))
     }
 
     /// Issues a continuing action the way [`ScriptCtx::mode`] says.

@@ -154,9 +154,7 @@ pub fn find_entity(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Hos
 
 /// `Player()`.
 pub fn player(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
-    let world = ctx.world;
-    let id = world.entities().find(|(_, e)| e.has_tag("player")).map(|(id, _)| id).or_else(|| world.find("player"));
-    Ok(handle(id))
+    Ok(handle(ctx.world.player()))
 }
 
 /// `Nearest(kind)`.

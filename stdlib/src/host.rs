@@ -1,6 +1,8 @@
 //! The standard host functions: the action vocabulary and queries of the classic scripts
 //! (reference 002b §4.10), each one plain Rust over a [`ScriptCtx`].
 
+use std::ops::Bound;
+
 use glam::{IVec2, Vec2};
 use tactica_engine::Value;
 use tactica_engine::coord::Action;
@@ -174,20 +176,40 @@ fn cell_arg(f: &'static str, args: &[Value]) -> Result<IVec2, HostError> {
 /// `Say(text)`: an instant line, subject to the per-speaker cooldown of repeated lines.
 pub fn say(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let text = text_arg("Say", args, 0, "string")?;
-    let key = format!("__said:{text}");
+    let key = format!("{SAID}{text}");
     let now = ctx.tick();
-    if let Some(Value::Int(last)) = ctx.state.get(&key)
-        && now.saturating_sub(u64::try_from(*last).unwrap_or(0)) < ctx.say_cooldown
-    {
+    let cooldown = ctx.say_cooldown;
+    let cooling = |last: &Value| match last {
+        Value::Int(last) => now.saturating_sub(u64::try_from(*last).unwrap_or(0)) < cooldown,
+        _ => false,
+    };
+    if ctx.state.get(&key).is_some_and(cooling) {
         return Ok(Value::Nil);
+    }
+    // Only lines still cooling down need remembering. Kept for good, every line a speaker ever
+    // said (a line with a number in it, a taunt file reloaded with new text) stayed in its state,
+    // which every call copies: a thousand goblins slowed by a tenth of a millisecond per reload.
+    let expired: Vec<String> = ctx
+        .state
+        .range::<str, _>((Bound::Included(SAID), Bound::Excluded(SAID_END)))
+        .filter(|(_, last)| !cooling(last))
+        .map(|(k, _)| k.clone())
+        .collect();
+    for k in expired {
+        ctx.state.remove(&k);
     }
     ctx.state.insert(key, Value::Int(i64::try_from(now).unwrap_or(i64::MAX)));
     ctx.perform(Action::Say { text });
     Ok(Value::Nil)
 }
 
+/// The state keys of lines said recently: `__said:` and the line (private: scripts never see it).
+const SAID: &str = "__said:";
+/// The first key after every `__said:` key (`;` follows `:`).
+const SAID_END: &str = "__said;";
+
 /// `DoFlee()`: a move to the passable cell up to [`FLEE_DISTANCE`] cells straight away from the
-/// player. The target depends only on the two cells, so asking again continues the same move.
+/// player, along the open axis when the diagonal is blocked. The target depends only on the two cells, so asking again continues the same move.
 pub fn do_flee(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
     let me = ctx.me().ok_or(HostError::NoSelf)?;
     let Some(player) = ctx.player() else { return Ok(Value::Nil) };
@@ -195,7 +217,13 @@ pub fn do_flee(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostEr
     let away = (here - there).clamp(IVec2::splat(-1), IVec2::ONE);
     let away = if away == IVec2::ZERO { IVec2::X } else { away };
     let map = ctx.world.map();
-    let target = (1..=FLEE_DISTANCE).rev().map(|k| here + away * k).find(|&c| map.passable(c));
+    // Straight away first; pinned against a wall or the map's edge on a diagonal, along the
+    // one axis still open (a goblin in a corner used to stand still and only shout).
+    let directions = [away, IVec2::new(away.x, 0), IVec2::new(0, away.y)];
+    let target = directions
+        .into_iter()
+        .filter(|d| *d != IVec2::ZERO)
+        .find_map(|d| (1..=FLEE_DISTANCE).rev().map(|k| here + d * k).find(|&c| map.passable(c)));
     if let Some(cell) = target {
         ctx.act(Action::MoveTo { target: cell.as_vec2() + Vec2::splat(0.5) });
     }
@@ -338,7 +366,12 @@ pub fn distance_to_player(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Va
 
 #[cfg(test)]
 mod tests {
+    use tactica_engine::Table;
+    use tactica_engine::grid::Map;
+    use tactica_engine::world::{CommandBuffer, Entity, EntityId, World, WorldRng};
+
     use super::*;
+    use crate::SAY_COOLDOWN_TICKS;
 
     #[test]
     fn found_keyword_is_the_books_case_blind_substring() {
@@ -346,5 +379,40 @@ mod tests {
         assert!(!found_keyword("Who are you?", "what"));
         assert!(found_keyword("Hello, what is your name?", "What"));
         assert!(found_keyword("renamed", "name"), "substring, no word boundaries (P32)");
+    }
+
+    /// Says `line` as the goblin at the world's current tick; whether it was said.
+    fn say_now(world: &World, goblin: EntityId, state: &mut Table, line: &str) -> bool {
+        let (mut commands, mut rng) = (CommandBuffer::default(), WorldRng::new(0));
+        let mut ctx = ScriptCtx::new(world, goblin, &mut commands, &mut rng, state);
+        say(&mut ctx, &[Value::from(line)]).unwrap();
+        !commands.is_empty()
+    }
+
+    #[test]
+    fn a_repeated_line_waits_out_the_cooldown_and_only_cooling_lines_are_remembered() {
+        let mut world = World::new(Map::open(4, 4), 10, 0);
+        let goblin = world.spawn(Entity::new("grub", "goblin", IVec2::ZERO)).unwrap();
+        let mut state = Table::new();
+        state.insert("mood".into(), Value::from("cross"));
+        assert!(say_now(&world, goblin, &mut state, "Grr! v0"));
+        assert!(!say_now(&world, goblin, &mut state, "Grr! v0"), "the same tick");
+        for tick in 1..SAY_COOLDOWN_TICKS {
+            world.step(|_, _| {});
+            assert!(!say_now(&world, goblin, &mut state, "Grr! v0"), "tick {tick} is inside the cooldown");
+            assert!(say_now(&world, goblin, &mut state, &format!("Grr! v{tick}")), "a new line is said at once");
+        }
+        let said = |state: &Table| state.keys().filter(|k| k.starts_with(SAID)).count();
+        assert_eq!(said(&state), SAY_COOLDOWN_TICKS as usize, "every line is still cooling down");
+        world.step(|_, _| {});
+        assert!(say_now(&world, goblin, &mut state, "Grr! v0"), "tick 50: the cooldown is over");
+        // The lines of ticks 0 and 1 are 50 and 49 ticks old: only the first has cooled down.
+        assert_eq!(said(&state), SAY_COOLDOWN_TICKS as usize);
+        for _ in 0..SAY_COOLDOWN_TICKS {
+            world.step(|_, _| {});
+        }
+        assert!(say_now(&world, goblin, &mut state, "Hello"));
+        assert_eq!(said(&state), 1, "everything else cooled down and was forgotten");
+        assert_eq!(state.get("mood"), Some(&Value::from("cross")), "the script's own keys are left alone");
     }
 }

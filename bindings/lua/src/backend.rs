@@ -11,7 +11,7 @@ use mlua::thread::ThreadStatus;
 use mlua::{Function, Lua, Thread, Value as LuaValue, Variadic};
 use tactica_engine::world::EntityId;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
-use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Type, Value, snake_case};
+use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Type, Value, is_private, snake_case};
 
 use crate::convert::{from_lua, to_lua};
 use crate::error::script_error;
@@ -41,12 +41,6 @@ for _, g in ipairs(groups) do
   for _, name in ipairs(g.names) do _G[name] = f end
 end
 ";
-
-/// State keys the host functions keep for themselves (say cooldowns, pattern anchors): the
-/// script's `state` table does not show them, and a script cannot overwrite them.
-fn is_private(key: &str) -> bool {
-    key.starts_with("__")
-}
 
 /// One overloaded name of the table: the indices of its overloads in [`Api::function`].
 #[derive(Debug, Clone)]

@@ -13,7 +13,7 @@ use rhai::packages::{
 };
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
-use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Value, snake_case};
+use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Value, is_private, snake_case};
 
 use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, table_to_map, to_dynamic};
 use tactica_stdlib::lend::{lend, with_lent};
@@ -21,11 +21,6 @@ use tactica_stdlib::lend::{lend, with_lent};
 /// The function a script may define to run once when its entity spawns, every action it issues
 /// queued after the previous one (Lua runs the same function as a coroutine).
 pub const SEQUENCE: &str = "sequence";
-
-/// State keys the host functions keep for themselves; the script's `this` map does not show them.
-fn is_private(key: &str) -> bool {
-    key.starts_with("__")
-}
 
 /// Rhai as a Tactica script language.
 pub struct RhaiBackend {
@@ -306,14 +301,11 @@ fn run_call(
     let kept = from_dynamic(&this, limits, 0).map_err(|e| {
         Box::new(EvalAltResult::ErrorRuntime(format!("`this` (the state map): {e}").into(), Position::NONE))
     })?;
-    let Value::Map(mut m) = kept else {
+    let Value::Map(m) = kept else {
         return Err(Box::new(EvalAltResult::ErrorRuntime("`this` must stay a map".into(), Position::NONE)));
     };
-    m.retain(|k, _| !is_private(k));
-    for (k, v) in ctx.state.iter().filter(|(k, _)| is_private(k)) {
-        m.insert(k.clone(), v.clone());
-    }
-    *ctx.state = m;
+    ctx.state.retain(|k, _| is_private(k));
+    ctx.state.extend(m.into_iter().filter(|(k, _)| !is_private(k)));
     Ok(())
 }
 

@@ -73,6 +73,8 @@ pub struct World {
     steering: Steering,
     /// The tactical maps and senses the scenario declares (`None`: it declares none).
     tactical: Option<Box<crate::field::TacticalMaps>>,
+    /// The entity the scenario names as the player, if it names one.
+    player: Option<EntityId>,
 }
 
 impl World {
@@ -93,7 +95,26 @@ impl World {
             models: crate::decide::Models::default(),
             steering: Steering::default(),
             tactical: None,
+            player: None,
         }
+    }
+
+    /// Names the entity that stands for the player (`DistanceToPlayer`, `DoFlee`, `Player()` read it).
+    pub fn set_player(&mut self, id: Option<EntityId>) {
+        self.player = id;
+    }
+
+    /// The player: the entity named by [`World::set_player`] while it lives, else the first entity
+    /// tagged `player`, else the one named `player`.
+    ///
+    /// Scripts ask this on every think tick of every entity, so the named player is kept as a
+    /// handle: the tag search walks every entity, which at a thousand scripted entities made the
+    /// question cost more than the scripts.
+    pub fn player(&self) -> Option<EntityId> {
+        if let Some(id) = self.player.filter(|&id| self.entities.contains_key(id)) {
+            return Some(id);
+        }
+        self.entities.iter().find(|(_, e)| e.has_tag("player")).map(|(id, _)| id).or_else(|| self.find("player"))
     }
 
     /// Adds an entity and logs its spawn.
@@ -298,5 +319,26 @@ impl World {
         let detail = [detail, more].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(": ");
         self.record(Some(id), EventKind::Action { action: "steer".into(), detail });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_player_is_the_named_one_while_it_lives_then_the_tagged_one_then_the_one_called_player() {
+        let mut world = World::new(Map::open(8, 8), 10, 0);
+        let called = world.spawn(Entity::new("player", "human", IVec2::new(0, 0))).unwrap();
+        assert_eq!(world.player(), Some(called), "nothing named or tagged: the entity called `player`");
+        let mut scout = Entity::new("scout", "human", IVec2::new(1, 0));
+        scout.tags.insert("player".into());
+        let tagged = world.spawn(scout).unwrap();
+        assert_eq!(world.player(), Some(tagged), "a `player` tag wins over the name");
+        let hero = world.spawn(Entity::new("hero", "human", IVec2::new(2, 0))).unwrap();
+        world.set_player(Some(hero));
+        assert_eq!(world.player(), Some(hero), "the scenario's `player = \"hero\"` wins over both");
+        world.despawn(hero).unwrap();
+        assert_eq!(world.player(), Some(tagged), "a dead player hands over to the fallbacks");
     }
 }
