@@ -9,6 +9,7 @@
 //! - **landing tick vs normal tick**: the tick the reload lands on (every instance of the file gets
 //!   its `Reload` call, then thinks with the new code) against the median normal tick.
 //! - **compile between ticks**: `reload_changed`'s own time (read, compile, check, swap).
+//! - **drift**: the normal tick before and after all the reloads, which should be the same.
 //!
 //! Criterion times a normal tick and the full write → live loop; a summary line of medians and
 //! ratios is printed (`cargo bench --bench reload`). Targets (issue #6): live within 100 ms of the
@@ -144,6 +145,7 @@ fn ms(d: Duration) -> f64 {
 /// The quick timing loop behind the summary line.
 fn summary(game: &mut Game) {
     const ROUNDS: usize = 15;
+    let before = median(game.normal_ticks(50));
     for ext in LANGUAGES {
         let (mut live, mut compile, mut landing, mut normal) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for _ in 0..ROUNDS {
@@ -168,6 +170,16 @@ fn summary(game: &mut Game) {
             landing.as_secs_f64() / normal.as_secs_f64()
         );
     }
+    // Reloading must not leave anything behind that later ticks pay for (it once did: every taunt
+    // version stayed in each speaker's state, and ticks grew from 5 to 23 ms over 200 reloads).
+    let after = median(game.normal_ticks(50));
+    eprintln!(
+        "normal tick before {} reloads {:.2} ms, after {:.2} ms, ratio {:.2}",
+        ROUNDS * LANGUAGES.len(),
+        ms(before),
+        ms(after),
+        after.as_secs_f64() / before.as_secs_f64()
+    );
 }
 
 fn bench(c: &mut Criterion) {
