@@ -6,11 +6,14 @@
 //! snapshot makes the result independent of the index order and lets the decision pass run in
 //! any order.
 
+use std::ops::Range;
+
 use glam::Vec2;
 
 use super::body::{Control, Vehicle, VehicleLimits};
 use super::chase::intercept_point;
-use super::flock::{ViewMode, ViewParams, heading_force, in_front_cone, in_view, separation_force};
+use super::flock::{ViewMode, ViewParams, heading_force};
+use super::flock_scan::{Keyed, Viewer};
 use super::obstacle::{Circle, Feeler, feeler_force};
 use super::spatial_hash::SpatialHash;
 
@@ -97,36 +100,37 @@ pub struct Flock {
     unit_hash: SpatialHash,
     positions: Vec<Vec2>,
     controls: Vec<Control>,
-    /// Velocities and types in the neighbour source's key order (see `Candidates::visit`).
-    keyed_velocity: Vec<Vec2>,
-    keyed_type: Vec<u8>,
+    /// The units' data in the neighbour source's key order.
+    keyed: Keyed,
+    /// Each unit's key (`u32::MAX`: not among the candidates, a non-finite position).
+    key_of: Vec<u32>,
 }
 
-/// Neighbour candidates around a point: the spatial hash, or every unit (the book's loop).
+/// Where a unit's neighbour candidates come from: the spatial hash, or every unit (the book's
+/// loop). Candidates are named by *key*, their index in [`Keyed`].
 trait Candidates {
-    /// Calls `f(key, index, position)`; `key` indexes the per-unit data handed to the decision
-    /// (slot order for the hash, unit order for all pairs).
-    fn visit(&self, center: Vec2, radius: f32, f: impl FnMut(usize, u32, Vec2));
-    /// A cache-friendly order to decide the units in, if any.
+    /// Calls `run` with the key ranges that hold every candidate within `radius` of `center`
+    /// (and possibly more: the scan tests distances itself).
+    fn runs(&self, center: Vec2, radius: f32, run: &mut dyn FnMut(Range<usize>));
+    /// The units in key order, if it differs from unit order (then units are also decided in it,
+    /// so neighbouring decisions read memory already in cache).
     fn order(&self) -> Option<&[u32]>;
 }
 
 impl Candidates for SpatialHash {
-    fn visit(&self, center: Vec2, radius: f32, f: impl FnMut(usize, u32, Vec2)) {
-        self.for_each_slot_within(center, radius, f);
+    fn runs(&self, center: Vec2, radius: f32, run: &mut dyn FnMut(Range<usize>)) {
+        self.for_each_run_within(center, radius, run);
     }
     fn order(&self) -> Option<&[u32]> {
         Some(SpatialHash::order(self))
     }
 }
 
-struct AllPairs<'a>(&'a [Vec2]);
+struct AllPairs(usize);
 
-impl Candidates for AllPairs<'_> {
-    fn visit(&self, _center: Vec2, _radius: f32, mut f: impl FnMut(usize, u32, Vec2)) {
-        for (j, &p) in self.0.iter().enumerate() {
-            f(j, j as u32, p);
-        }
+impl Candidates for AllPairs {
+    fn runs(&self, _center: Vec2, _radius: f32, run: &mut dyn FnMut(Range<usize>)) {
+        run(0..self.0);
     }
     fn order(&self) -> Option<&[u32]> {
         None
@@ -157,8 +161,8 @@ impl Flock {
             unit_hash: SpatialHash::new(max_len * radius),
             positions: Vec::with_capacity(n),
             controls: Vec::with_capacity(n),
-            keyed_velocity: Vec::with_capacity(n),
-            keyed_type: Vec::with_capacity(n),
+            keyed: Keyed::default(),
+            key_of: Vec::with_capacity(n),
         }
     }
 
@@ -197,11 +201,7 @@ impl Flock {
         self.positions.extend(self.units.iter().map(|u| u.position));
         let mut hash = std::mem::replace(&mut self.unit_hash, SpatialHash::new(1.0));
         hash.rebuild(&self.positions);
-        self.unit_type.resize(self.units.len(), 0);
-        self.keyed_velocity.clear();
-        self.keyed_velocity.extend(hash.order().iter().map(|&i| self.units[i as usize].velocity));
-        self.keyed_type.clear();
-        self.keyed_type.extend(hash.order().iter().map(|&i| self.unit_type[i as usize]));
+        self.key(Some(hash.order()));
         self.decide_with(&hash, quarry);
         self.unit_hash = hash;
     }
@@ -209,16 +209,29 @@ impl Flock {
     /// The decision pass with the book's all-pairs neighbour loop: the same results as
     /// [`Flock::decide`] (up to summation order), at quadratic cost. For comparison.
     pub fn decide_all_pairs(&mut self, quarry: Option<Quarry>) {
-        self.positions.clear();
-        self.positions.extend(self.units.iter().map(|u| u.position));
-        let positions = std::mem::take(&mut self.positions);
-        self.unit_type.resize(self.units.len(), 0);
-        self.keyed_velocity.clear();
-        self.keyed_velocity.extend(self.units.iter().map(|u| u.velocity));
-        self.keyed_type.clear();
-        self.keyed_type.extend_from_slice(&self.unit_type);
-        self.decide_with(&AllPairs(&positions), quarry);
-        self.positions = positions;
+        self.key(None);
+        self.decide_with(&AllPairs(self.units.len()), quarry);
+    }
+
+    /// Fills [`Keyed`] and `key_of` for keys in `order` (`None`: unit order).
+    fn key(&mut self, order: Option<&[u32]>) {
+        let n = self.units.len();
+        self.unit_type.resize(n, 0);
+        let (units, types) = (&self.units, &self.unit_type);
+        self.key_of.clear();
+        match order {
+            Some(order) => {
+                self.keyed.fill(order.iter().map(|&i| (&units[i as usize], types[i as usize])));
+                self.key_of.resize(n, u32::MAX);
+                for (k, &i) in order.iter().enumerate() {
+                    self.key_of[i as usize] = k as u32;
+                }
+            }
+            None => {
+                self.keyed.fill(units.iter().zip(types.iter().copied()));
+                self.key_of.extend(0..n as u32);
+            }
+        }
     }
 
     /// Moves every unit by its decided control.
@@ -241,70 +254,61 @@ impl Flock {
         // Each unit's decision depends only on the snapshot, so any order gives the same result;
         // the hash's spatial order keeps neighbouring queries in cache. Units with non-finite
         // positions are not in the hash; then fall back to index order.
-        let mut decide = |i: usize| {
-            let (control, leader) = self.decide_unit(i, candidates, quarry);
+        let mut decide = |i: usize, me: &Vehicle, key: usize| {
+            let (control, leader) = self.decide_unit(i, me, key, candidates, quarry);
             controls[i] = control;
             leaders[i] = leader;
         };
         match candidates.order().filter(|o| o.len() == n) {
-            Some(order) => order.iter().for_each(|&i| decide(i as usize)),
-            None => (0..n).for_each(&mut decide),
+            Some(order) => {
+                for (k, &i) in order.iter().enumerate() {
+                    decide(i as usize, &self.keyed.vehicle(k), k);
+                }
+            }
+            None => {
+                for (i, me) in self.units.iter().enumerate() {
+                    decide(i, me, self.key_of.get(i).map_or(usize::MAX, |&k| k as usize));
+                }
+            }
         }
         self.controls = controls;
         self.leaders = leaders;
     }
 
     /// `DoUnitAI(i)` (Ex. 4-2 … 4-14).
-    fn decide_unit(&self, i: usize, candidates: &impl Candidates, quarry: Option<Quarry>) -> (Control, bool) {
+    fn decide_unit(
+        &self,
+        i: usize,
+        me: &Vehicle,
+        key: usize,
+        candidates: &impl Candidates,
+        quarry: Option<Quarry>,
+    ) -> (Control, bool) {
         let p = &self.params;
-        let vp = &p.view_params;
-        let me = &self.units[i];
-        let my_type = self.unit_type[i];
         let frame = me.frame();
         let len = me.length;
-        let view_radius = p.view.map_or(0.0, |m| vp.radius(m)) * len;
-        let sep_radius = p.separation_factor * len;
-        let narrow_radius = vp.narrow_radius * len;
         let electing = p.leader_force > 0.0 && quarry.is_some();
-        let reach = view_radius.max(sep_radius).max(if electing { narrow_radius } else { 0.0 });
-
-        let (mut sum_pos, mut sum_vel, mut count, mut ahead) = (Vec2::ZERO, Vec2::ZERO, 0u32, 0u32);
-        let mut fs = 0.0f32;
-        let mut throttle = 1.0f32;
-
-        let (view2, sep2, narrow2, reach2) =
-            (view_radius.powi(2), sep_radius.powi(2), narrow_radius.powi(2), reach.powi(2));
-        candidates.visit(me.position, reach, |key, j, pos| {
-            let d = pos - me.position;
-            let d2 = d.length_squared();
-            if d2 > reach2 || j as usize == i {
-                return;
-            }
-            let w = frame.to_local(d);
-            if electing && d2 <= narrow2 && in_front_cone(w, vp.front_angle_factor) {
-                ahead += 1;
-            }
-            if d2 <= view2 && self.keyed_type[key] == my_type && p.view.is_some_and(|mode| in_view(mode, w, vp)) {
-                sum_pos += pos;
-                sum_vel += self.keyed_velocity[key];
-                count += 1;
-            }
-            if d2 <= sep2 && in_view(p.separation_view, w, vp) {
-                let dist = d2.sqrt();
-                fs += separation_force(w, dist, sep_radius, p.separation);
-                if w.y > 0.0 && w.x.abs() < len && p.brake_floor < 1.0 {
-                    let t = p.brake_floor + (1.0 - p.brake_floor) * (dist / sep_radius);
-                    throttle = throttle.min(t);
-                }
-            }
-        });
+        let viewer = Viewer::new(key, me.position, me.heading, len, self.unit_type[i], p, electing);
+        let near = viewer.scan(&self.keyed, |run| candidates.runs(me.position, viewer.reach(), run));
+        let (count, ahead, throttle) = (near.flockmates, near.ahead, near.throttle);
+        let mut fs = near.separation;
         if count > 0 {
-            let centre = sum_pos / count as f32;
+            let centre = near.position_sum / count as f32;
             fs += heading_force(&frame, me.heading, centre - me.position, p.cohesion);
-            fs += heading_force(&frame, me.heading, sum_vel / count as f32, p.alignment);
+            fs += heading_force(&frame, me.heading, near.velocity_sum / count as f32, p.alignment);
         }
-        let feeler_reach = p.feeler.visibility_factor * len + self.max_obstacle_radius + p.feeler.clearance;
-        self.obstacle_hash.for_each_within(me.position, feeler_reach, |k, _| {
+        // Only obstacles whose centre lies in the feeler's capsule (within radius + clearance of
+        // the feeler) can push. Facing forward only, that capsule fits in a circle round the
+        // feeler's midpoint, a third the area of the circle round the unit; the others add 0.
+        let feeler = p.feeler.visibility_factor * len;
+        let margin = self.max_obstacle_radius + p.feeler.clearance;
+        let unit_heading = (me.heading.length_squared() - 1.0).abs() < 1e-3;
+        let (centre, feeler_reach) = if p.feeler.ignore_behind && unit_heading {
+            (me.position + me.heading * (feeler * 0.5), feeler * 0.5 + margin)
+        } else {
+            (me.position, feeler + margin)
+        };
+        self.obstacle_hash.for_each_within(centre, feeler_reach, |k, _| {
             fs += feeler_force(me, self.obstacles[k as usize], &p.feeler);
         });
         let mut leader = false;

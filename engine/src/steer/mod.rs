@@ -22,6 +22,7 @@ mod agents;
 mod body;
 mod chase;
 mod flock;
+mod flock_scan;
 mod flock_sim;
 mod formation;
 mod los_chase;
