@@ -65,7 +65,7 @@ impl Keyed {
         for _ in 0..LANES {
             self.x.push(f32::INFINITY);
             self.y.push(f32::INFINITY);
-            for v in [&mut self.vx, &mut self.hx, &mut self.hy, &mut self.length] {
+            for v in [&mut self.vx, &mut self.vy, &mut self.hx, &mut self.hy, &mut self.length] {
                 v.push(0.0);
             }
             self.kind.push(-1.0);
@@ -159,14 +159,39 @@ pub(super) struct Neighbourhood {
     pub throttle: f32,
 }
 
-/// Running sums.
-struct Sums {
+/// The first `n` lanes, for a run's last, partial chunk.
+const TAIL: [BVec4A; LANES] = [
+    BVec4A::new(false, false, false, false),
+    BVec4A::new(true, false, false, false),
+    BVec4A::new(true, true, false, false),
+    BVec4A::new(true, true, true, false),
+];
+
+/// Running sums of one unit's scan.
+pub(super) struct Sums {
     position: Vec2,
     velocity: Vec2,
     count: u32,
     ahead: u32,
     force: f32,
     throttle: Vec4,
+}
+
+impl Sums {
+    pub(super) fn new() -> Self {
+        Sums { position: Vec2::ZERO, velocity: Vec2::ZERO, count: 0, ahead: 0, force: 0.0, throttle: Vec4::ONE }
+    }
+
+    pub(super) fn finish(self) -> Neighbourhood {
+        Neighbourhood {
+            position_sum: self.position,
+            velocity_sum: self.velocity,
+            flockmates: self.count,
+            ahead: self.ahead,
+            separation: self.force,
+            throttle: self.throttle.min_element().min(1.0),
+        }
+    }
 }
 
 /// The set lanes of a mask, lowest first.
@@ -225,36 +250,41 @@ impl Viewer {
     }
 
     /// Adds up the candidates of every run `runs` calls back with.
+    #[cfg(test)]
     pub(super) fn scan(&self, keyed: &Keyed, runs: impl FnOnce(&mut dyn FnMut(Range<usize>))) -> Neighbourhood {
-        let mut sums =
-            Sums { position: Vec2::ZERO, velocity: Vec2::ZERO, count: 0, ahead: 0, force: 0.0, throttle: Vec4::ONE };
-        runs(&mut |run: Range<usize>| {
-            let mut k = run.start;
-            while k < run.end {
-                self.chunk(keyed, k, run.end, &mut sums);
-                k += LANES;
-            }
-        });
-        Neighbourhood {
-            position_sum: sums.position,
-            velocity_sum: sums.velocity,
-            flockmates: sums.count,
-            ahead: sums.ahead,
-            separation: sums.force,
-            throttle: sums.throttle.min_element().min(1.0),
+        let mut sums = Sums::new();
+        runs(&mut |run: Range<usize>| self.scan_run(keyed, run, &mut sums));
+        sums.finish()
+    }
+
+    /// Adds the candidates with keys in `run` to `sums`.
+    #[inline]
+    pub(super) fn scan_run(&self, keyed: &Keyed, run: Range<usize>, sums: &mut Sums) {
+        let mut k = run.start;
+        while k + LANES <= run.end {
+            self.chunk(keyed, k, BVec4A::splat(true), sums);
+            k += LANES;
+        }
+        if k < run.end {
+            self.chunk(keyed, k, TAIL[run.end - k], sums);
         }
     }
 
-    /// Candidates `start .. min(start + LANES, end)`, one per lane.
+    /// Candidates `start .. start + LANES`, one per lane, those in `lanes` only.
     #[inline(always)]
-    fn chunk(&self, keyed: &Keyed, start: usize, end: usize, sums: &mut Sums) {
+    fn chunk(&self, keyed: &Keyed, start: usize, mut lanes: BVec4A, sums: &mut Sums) {
+        // Itself: never in any view anyway (its offset is zero, so `wy > 0` and `wy < 0` both
+        // fail), but a unit with a broken heading should not rely on that.
+        let me = self.key.wrapping_sub(start);
+        if me < LANES {
+            lanes.set(me, false);
+        }
         let x = Vec4::from_slice(&keyed.x[start..start + LANES]);
         let y = Vec4::from_slice(&keyed.y[start..start + LANES]);
         let dx = x - Vec4::splat(self.position.x);
         let dy = y - Vec4::splat(self.position.y);
         let d2 = dx * dx + dy * dy;
-        let real = |l: usize| start + l < end && start + l != self.key;
-        let counts = d2.cmple(Vec4::splat(self.reach2)) & BVec4A::new(real(0), real(1), real(2), real(3));
+        let counts = d2.cmple(Vec4::splat(self.reach2)) & lanes;
         if !counts.any() {
             return;
         }
@@ -273,12 +303,17 @@ impl Viewer {
                 & d2.cmple(Vec4::splat(self.view2))
                 & kind.cmpeq(Vec4::splat(self.kind))
                 & view.sees(awx, wy, in_front);
-            for l in lanes_of(mate) {
-                let k = start + l;
-                sums.position += Vec2::new(keyed.x[k], keyed.y[k]);
-                sums.velocity += Vec2::new(keyed.vx[k], keyed.vy[k]);
-                sums.count += 1;
+            // In candidate order, adding +0 for the others: the same sums as adding the mates
+            // alone (a sum that starts at +0 never becomes −0), without a branch per mate.
+            let vx = Vec4::from_slice(&keyed.vx[start..start + LANES]);
+            let vy = Vec4::from_slice(&keyed.vy[start..start + LANES]);
+            let pick = |v: Vec4| Vec4::select(mate, v, Vec4::ZERO).to_array();
+            let (px, py, vx, vy) = (pick(x), pick(y), pick(vx), pick(vy));
+            for l in 0..LANES {
+                sums.position += Vec2::new(px[l], py[l]);
+                sums.velocity += Vec2::new(vx[l], vy[l]);
             }
+            sums.count += mate.bitmask().count_ones();
         }
         let near = counts & d2.cmple(Vec4::splat(self.sep2)) & self.separation_view.sees(awx, wy, in_front);
         // Most runs of four hold nobody that close.
@@ -370,7 +405,9 @@ mod tests {
                 ..FlockParams::default()
             };
             let forward = Vec2::from_angle(angle);
-            let viewer = Viewer::new(key, Vec2::new(0.5, -0.25), forward, 1.0, kind, &params, electing);
+            // The viewer is one of the units (key < len) or stands apart.
+            let position = units.get(key).map_or(Vec2::new(0.5, -0.25), |u| u.0);
+            let viewer = Viewer::new(key, position, forward, 1.0, kind, &params, electing);
             let mut keyed = Keyed::default();
             let vehicles: Vec<(Vehicle, u8)> =
                 units.iter().map(|&(p, v, k)| (Vehicle { position: p, velocity: v, heading: Vec2::Y, length: 1.0 }, k)).collect();

@@ -13,7 +13,7 @@ use glam::Vec2;
 use super::body::{Control, Vehicle, VehicleLimits};
 use super::chase::intercept_point;
 use super::flock::{ViewMode, ViewParams, heading_force};
-use super::flock_scan::{Keyed, Viewer};
+use super::flock_scan::{Keyed, Sums, Viewer};
 use super::obstacle::{Circle, Feeler, feeler_force};
 use super::spatial_hash::SpatialHash;
 
@@ -111,14 +111,14 @@ pub struct Flock {
 trait Candidates {
     /// Calls `run` with the key ranges that hold every candidate within `radius` of `center`
     /// (and possibly more: the scan tests distances itself).
-    fn runs(&self, center: Vec2, radius: f32, run: &mut dyn FnMut(Range<usize>));
+    fn runs(&self, center: Vec2, radius: f32, run: impl FnMut(Range<usize>));
     /// The units in key order, if it differs from unit order (then units are also decided in it,
     /// so neighbouring decisions read memory already in cache).
     fn order(&self) -> Option<&[u32]>;
 }
 
 impl Candidates for SpatialHash {
-    fn runs(&self, center: Vec2, radius: f32, run: &mut dyn FnMut(Range<usize>)) {
+    fn runs(&self, center: Vec2, radius: f32, run: impl FnMut(Range<usize>)) {
         self.for_each_run_within(center, radius, run);
     }
     fn order(&self) -> Option<&[u32]> {
@@ -129,7 +129,7 @@ impl Candidates for SpatialHash {
 struct AllPairs(usize);
 
 impl Candidates for AllPairs {
-    fn runs(&self, _center: Vec2, _radius: f32, run: &mut dyn FnMut(Range<usize>)) {
+    fn runs(&self, _center: Vec2, _radius: f32, mut run: impl FnMut(Range<usize>)) {
         run(0..self.0);
     }
     fn order(&self) -> Option<&[u32]> {
@@ -289,7 +289,9 @@ impl Flock {
         let len = me.length;
         let electing = p.leader_force > 0.0 && quarry.is_some();
         let viewer = Viewer::new(key, me.position, me.heading, len, self.unit_type[i], p, electing);
-        let near = viewer.scan(&self.keyed, |run| candidates.runs(me.position, viewer.reach(), run));
+        let mut sums = Sums::new();
+        candidates.runs(me.position, viewer.reach(), |run| viewer.scan_run(&self.keyed, run, &mut sums));
+        let near = sums.finish();
         let (count, ahead, throttle) = (near.flockmates, near.ahead, near.throttle);
         let mut fs = near.separation;
         if count > 0 {
