@@ -360,22 +360,6 @@ mod tests {
         }
     }
 
-    /// Whether the graph "within `r` of each other" over `pts` is connected (breadth-first).
-    fn connected(pts: &[Vec2], r: f32) -> bool {
-        let mut seen = vec![false; pts.len()];
-        let mut stack = vec![0];
-        seen[0] = true;
-        while let Some(i) = stack.pop() {
-            for j in 0..pts.len() {
-                if !seen[j] && pts[i].distance(pts[j]) <= r {
-                    seen[j] = true;
-                    stack.push(j);
-                }
-            }
-        }
-        seen.iter().all(|&s| s)
-    }
-
     #[test]
     fn flock_stays_connected_and_collision_free_around_obstacles() {
         // Six starting flocks (sizes and spacings) so the outcome is not one lucky trajectory.
@@ -422,7 +406,7 @@ mod tests {
                     min_obstacle = min_obstacle.min(pts[i].distance(o.center) - o.radius);
                 }
             }
-            if !connected(&pts, 10.0) {
+            if !super::super::connected(&pts, 10.0) {
                 disconnected += 1;
             }
         }

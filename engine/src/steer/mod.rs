@@ -52,3 +52,23 @@ pub use physics_pattern::{
 };
 pub use potential::{LennardJones, force_to_control, sum_forces, swarm_forces};
 pub use spatial_hash::SpatialHash;
+
+/// Whether the graph "within `r` of each other" over `pts` is connected (depth-first): the flock
+/// tests' measure of a flock holding together.
+#[cfg(test)]
+fn connected(pts: &[glam::Vec2], r: f32) -> bool {
+    let mut seen = vec![false; pts.len()];
+    let mut stack = vec![0];
+    if let Some(first) = seen.first_mut() {
+        *first = true;
+    }
+    while let Some(i) = stack.pop() {
+        for j in 0..pts.len() {
+            if !seen[j] && pts[i].distance(pts[j]) <= r {
+                seen[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    seen.iter().all(|&s| s)
+}

@@ -95,20 +95,7 @@ fn walled_room() -> Map {
     m
 }
 
-fn connected(pts: &[Vec2], r: f32) -> bool {
-    let mut seen = vec![false; pts.len()];
-    let mut stack = vec![0];
-    seen[0] = true;
-    while let Some(i) = stack.pop() {
-        for j in 0..pts.len() {
-            if !seen[j] && pts[i].distance(pts[j]) <= r {
-                seen[j] = true;
-                stack.push(j);
-            }
-        }
-    }
-    seen.iter().all(|&s| s)
-}
+use super::super::connected;
 
 #[test]
 fn a_flock_circles_a_walled_room_connected_and_out_of_the_walls() {
