@@ -157,6 +157,9 @@ pub(super) struct Neighbourhood {
     pub separation: f32,
     /// The speed fraction braking behind close units allows (1: no braking).
     pub throttle: f32,
+    /// The squared distance to the nearest unit in reach, of any kind and in any direction
+    /// (infinite when none is): whether this unit may touch another after the move.
+    pub nearest2: f32,
 }
 
 /// The first `n` lanes, for a run's last, partial chunk.
@@ -175,11 +178,20 @@ pub(super) struct Sums {
     ahead: u32,
     force: f32,
     throttle: Vec4,
+    nearest2: Vec4,
 }
 
 impl Sums {
     pub(super) fn new() -> Self {
-        Sums { position: Vec2::ZERO, velocity: Vec2::ZERO, count: 0, ahead: 0, force: 0.0, throttle: Vec4::ONE }
+        Sums {
+            position: Vec2::ZERO,
+            velocity: Vec2::ZERO,
+            count: 0,
+            ahead: 0,
+            force: 0.0,
+            throttle: Vec4::ONE,
+            nearest2: Vec4::INFINITY,
+        }
     }
 
     pub(super) fn finish(self) -> Neighbourhood {
@@ -190,6 +202,7 @@ impl Sums {
             ahead: self.ahead,
             separation: self.force,
             throttle: self.throttle.min_element().min(1.0),
+            nearest2: self.nearest2.min_element(),
         }
     }
 }
@@ -288,6 +301,7 @@ impl Viewer {
         if !counts.any() {
             return;
         }
+        sums.nearest2 = sums.nearest2.min(Vec4::select(counts, d2, Vec4::INFINITY));
         // The candidates in the viewer's body frame (`Frame::to_local`).
         let wx = dx * self.right.x + dy * self.right.y;
         let wy = dx * self.forward.x + dy * self.forward.y;
@@ -356,6 +370,7 @@ mod tests {
             ahead: 0,
             separation: 0.0,
             throttle: 1.0,
+            nearest2: f32::INFINITY,
         };
         for (j, &(pos, vel, kind)) in units.iter().enumerate() {
             let d = pos - viewer.position;
@@ -363,6 +378,7 @@ mod tests {
             if d2 > viewer.reach2 || j == viewer.key {
                 continue;
             }
+            n.nearest2 = n.nearest2.min(d2);
             let w = Vec2::new(d.dot(viewer.right), d.dot(viewer.forward));
             if viewer.electing && d2 <= viewer.narrow2 && in_front_cone(w, vp.front_angle_factor) {
                 n.ahead += 1;
