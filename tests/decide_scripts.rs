@@ -136,37 +136,8 @@ end
     }
 }
 
-/// The threat rule base of chapter 10 (Ex. 10-6, Table 10-3).
-const THREAT: &str = r#"
-[inputs.distance]
-close  = { shape = "triangle", x0 = -30, x1 = 0, x2 = 30 }
-medium = { shape = "trapezoid", x0 = 10, x1 = 30, x2 = 50, x3 = 70 }
-far    = { shape = "grade", x0 = 50, x1 = 70 }
-
-[inputs.size]
-tiny     = { shape = "triangle", x0 = -10, x1 = 0, x2 = 10 }
-small    = { shape = "trapezoid", x0 = 2.5, x1 = 10, x2 = 15, x3 = 20 }
-moderate = { shape = "trapezoid", x0 = 15, x1 = 20, x2 = 25, x3 = 30 }
-large    = { shape = "grade", x0 = 25, x1 = 30 }
-
-[outputs.threat]
-low    = { value = 10, shape = { shape = "triangle", x0 = 0, x1 = 10, x2 = 20 } }
-medium = { value = 30, shape = { shape = "triangle", x0 = 20, x1 = 30, x2 = 40 } }
-high   = { value = 50, shape = { shape = "triangle", x0 = 40, x1 = 50, x2 = 60 } }
-
-[[matrices]]
-rows = "size"
-row_sets = ["tiny", "small", "moderate", "large"]
-columns = "distance"
-column_sets = ["close", "medium", "far"]
-output = "threat"
-cells = [
-  ["medium", "low", "low"],
-  ["high", "low", "low"],
-  ["high", "medium", "low"],
-  ["high", "high", "medium"],
-]
-"#;
+/// The threat rule base of chapter 10 (Ex. 10-6, Table 10-3), the engine's own test data.
+const THREAT: &str = include_str!("../engine/src/decide/fuzzy/threat.toml");
 
 #[test]
 fn fuzzy_threat_assessment_defuzzifies_to_the_chapters_number() {

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::host::ScriptHost;
+use crate::host::{ScriptError, ScriptHost};
 use crate::runtime::Runtime;
 use crate::scenario;
 use tactica_engine::grid;
@@ -86,7 +86,7 @@ fn check_file(f: &Path, host: &mut ScriptHost) -> Findings {
             Err(e) => vec![format!("error: {e}")],
             Ok(s) => match Runtime::new(s, crate::languages()) {
                 Ok(_) => Vec::new(),
-                Err(errs) => errs.iter().map(|e| e.rendered.clone().unwrap_or_else(|| format!("error: {e}"))).collect(),
+                Err(errs) => errs.iter().map(ScriptError::report).collect(),
             },
         },
         "map" => grid::load_movingai(f).err().map(|e| format!("error: {e}")).into_iter().collect(),
@@ -101,7 +101,7 @@ fn check_file(f: &Path, host: &mut ScriptHost) -> Findings {
             }
             match host.check_source(f, &source) {
                 Ok(()) => Vec::new(),
-                Err(errs) => errs.iter().map(|e| e.rendered.clone().unwrap_or_else(|| format!("error: {e}"))).collect(),
+                Err(errs) => errs.iter().map(ScriptError::report).collect(),
             }
         }
     };

@@ -12,10 +12,13 @@ mod query;
 mod render;
 mod run;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use crate::runtime::Runtime;
+use crate::scenario::{self, Scenario};
 
 /// Tactica: a runtime that gives game characters their brains.
 #[derive(Debug, Parser)]
@@ -75,4 +78,25 @@ pub fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The scenario at `path` (a file, or a folder holding `scenario.toml`); on failure the error is
+/// printed and the exit code is 1.
+fn load_scenario(path: &Path) -> Result<Scenario, ExitCode> {
+    let file = if path.is_dir() { path.join("scenario.toml") } else { path.to_path_buf() };
+    scenario::load(&file).map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(1)
+    })
+}
+
+/// A runtime for `scenario` in every language; on failure every script's report is printed and
+/// the exit code is 1.
+fn start(scenario: Scenario) -> Result<Runtime, ExitCode> {
+    Runtime::new(scenario, crate::languages()).map_err(|errors| {
+        for e in &errors {
+            eprintln!("{}", e.report());
+        }
+        ExitCode::from(1)
+    })
 }

@@ -10,8 +10,6 @@ use glam::Vec2;
 use tactica_engine::field::TacticalMaps;
 
 use crate::render::{Arrow, HeatLayer, Scene, Style, draw_with_legend, number_text};
-use crate::runtime::Runtime;
-use crate::scenario;
 
 /// Arguments of `tactica render`.
 #[derive(Debug, Args)]
@@ -34,29 +32,20 @@ pub struct RenderArgs {
 
 /// Plays the scenario to the tick asked for, then draws or lists its layers.
 pub fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
-    let path = if args.scenario.is_dir() { args.scenario.join("scenario.toml") } else { args.scenario.clone() };
-    let scenario = match scenario::load(&path) {
+    let scenario = match super::load_scenario(&args.scenario) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(1));
-        }
+        Err(code) => return Ok(code),
     };
-    let mut rt = match Runtime::new(scenario, crate::languages()) {
+    let mut rt = match super::start(scenario) {
         Ok(rt) => rt,
-        Err(errors) => {
-            for e in &errors {
-                eprintln!("{}", e.rendered.clone().unwrap_or_else(|| format!("error: {e}")));
-            }
-            return Ok(ExitCode::from(1));
-        }
+        Err(code) => return Ok(code),
     };
     rt.run(args.tick);
     let world = rt.world();
     let Some(maps) = world.tactical() else {
         eprintln!(
             "error: {} keeps no tactical layers\n  hint: add a [field] section (docs/scenario.md)",
-            path.display()
+            rt.file().display()
         );
         return Ok(ExitCode::from(1));
     };
@@ -68,7 +57,7 @@ pub fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if maps.layer(&args.layer).is_none() {
-        eprintln!("error: {} keeps no layer `{}`", path.display(), args.layer);
+        eprintln!("error: {} keeps no layer `{}`", rt.file().display(), args.layer);
         eprintln!("  hint: {}", suggestion(&args.layer, &maps.layer_names()));
         return Ok(ExitCode::from(1));
     }

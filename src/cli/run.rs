@@ -12,7 +12,6 @@ use super::narrate::narrate;
 use crate::reload::FileWatcher;
 use crate::render;
 use crate::runtime::Runtime;
-use crate::scenario;
 
 /// Arguments of `tactica run`.
 #[derive(Debug, Args)]
@@ -52,25 +51,16 @@ fn watch(rt: &Runtime) -> anyhow::Result<FileWatcher> {
 
 /// Plays the scenario and prints what happened.
 pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let path = if args.scenario.is_dir() { args.scenario.join("scenario.toml") } else { args.scenario.clone() };
-    let mut scenario = match scenario::load(&path) {
+    let mut scenario = match super::load_scenario(&args.scenario) {
         Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(1));
-        }
+        Err(code) => return Ok(code),
     };
     if let Some(seed) = args.seed {
         scenario.world.reseed(seed);
     }
-    let mut rt = match Runtime::new(scenario, crate::languages()) {
+    let mut rt = match super::start(scenario) {
         Ok(rt) => rt,
-        Err(errors) => {
-            for e in &errors {
-                eprintln!("{}", e.rendered.clone().unwrap_or_else(|| format!("error: {e}")));
-            }
-            return Ok(ExitCode::from(1));
-        }
+        Err(code) => return Ok(code),
     };
     let ticks = match (args.ticks, args.watch) {
         (Some(n), _) => n,
@@ -79,7 +69,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     };
     let watcher = if args.watch { Some(watch(&rt)?) } else { None };
     let shown = if ticks == u64::MAX { "until interrupted".to_owned() } else { format!("for {ticks} ticks") };
-    println!("Playing {} ({}) {shown} at {} Hz", rt.name(), path.display(), rt.world().clock().rate());
+    println!("Playing {} ({}) {shown} at {} Hz", rt.name(), rt.file().display(), rt.world().clock().rate());
     let period = Duration::from_secs_f64(1.0 / f64::from(rt.world().clock().rate()));
     let mut next = Instant::now();
     let mut frames = args.render.as_ref().map(render::FrameWriter::new).transpose()?;

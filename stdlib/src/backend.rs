@@ -72,6 +72,11 @@ impl ScriptError {
     pub fn new(file: impl Into<PathBuf>, line: u32, column: u32, message: impl Into<String>) -> Self {
         ScriptError { file: file.into(), line, column, message: message.into(), rendered: None }
     }
+
+    /// What to show a person: the full report where there is one, else `error: file:line:col: …`.
+    pub fn report(&self) -> String {
+        self.rendered.clone().unwrap_or_else(|| format!("error: {self}"))
+    }
 }
 
 /// A compiled program inside one backend.
