@@ -104,7 +104,8 @@ pub fn separation_force(w: Vec2, distance: f32, threshold: f32, force: f32) -> f
         return 0.0;
     }
     let m = if w.x > 0.0 { -1.0 } else { 1.0 };
-    m * force * threshold / distance.max(threshold * 0.01)
+    // The floor keeps a zero threshold (and distance) at no force rather than 0/0.
+    m * force * threshold / distance.max(threshold * 0.01).max(f32::MIN_POSITIVE)
 }
 
 #[cfg(test)]

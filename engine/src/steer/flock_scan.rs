@@ -10,11 +10,15 @@
 //! mispredicted branches (a candidate is in reach, in view, in the separation radius about as
 //! often as not).
 //!
-//! The tests and forces are computed four lanes at a time; the sums then take the selected lanes
-//! in candidate order, exactly as the candidate-by-candidate loop added them. The results are
-//! bit-for-bit those of that loop, which matters more than it seems: a flock is chaotic, and a
-//! change in the last bit of one sum (as lane-wise partial sums give) sends it on a different
-//! trajectory after a few hundred ticks.
+//! **The sums are fixed-point, so their order does not matter.** Each neighbour's offset,
+//! velocity and separation push is rounded once to a whole number of steps (a step is a 2¹⁶th of
+//! the largest value the term can take) and the whole numbers are added. Those additions are
+//! exact: they are done in `f32` lanes only while every partial sum stays below 2²⁴ steps, and
+//! then flushed into `f64` totals. Exact sums are the same whichever order the neighbours come
+//! in: lane by lane, from a hash of any cell size, or from the all-pairs loop. Float sums are not: their last bit depends on the
+//! order, and a flock is chaotic, so a different neighbour structure used to send the same flock
+//! on a different trajectory within a few hundred ticks. Now the neighbour source is free to
+//! change for speed without changing a single decision.
 
 use std::ops::Range;
 
@@ -26,7 +30,7 @@ use super::flock::{ViewMode, ViewParams};
 /// Candidates processed together: one `Vec4` (SSE2 on x86-64, NEON on ARM, plain floats elsewhere).
 pub(super) const LANES: usize = 4;
 /// Per-unit data in the neighbour source's key order, padded with [`LANES`] unreachable entries
-/// so any run can be read in whole chunks of eight.
+/// so any run can be read in whole chunks of [`LANES`].
 #[derive(Debug, Clone, Default)]
 pub(super) struct Keyed {
     x: Vec<f32>,
@@ -39,6 +43,8 @@ pub(super) struct Keyed {
     hx: Vec<f32>,
     hy: Vec<f32>,
     length: Vec<f32>,
+    /// The largest velocity component: the range of the fixed-point velocity sums.
+    velocity_bound: f32,
 }
 
 impl Keyed {
@@ -51,11 +57,15 @@ impl Keyed {
         }
         self.length.clear();
         self.length.reserve(n);
+        let mut bound = 0.0f32;
         for (u, k) in units {
             self.x.push(u.position.x);
             self.y.push(u.position.y);
-            self.vx.push(u.velocity.x);
-            self.vy.push(u.velocity.y);
+            // A broken velocity counts as none: one infinite term would swamp a fixed-point sum.
+            let v = if u.velocity.is_finite() { u.velocity } else { Vec2::ZERO };
+            bound = bound.max(v.x.abs()).max(v.y.abs());
+            self.vx.push(v.x);
+            self.vy.push(v.y);
             self.kind.push(f32::from(k));
             self.hx.push(u.heading.x);
             self.hy.push(u.heading.y);
@@ -70,6 +80,7 @@ impl Keyed {
             }
             self.kind.push(-1.0);
         }
+        self.velocity_bound = bound;
     }
 
     /// The unit with key `k`, as it was when the keys were filled.
@@ -118,6 +129,34 @@ impl ViewTest {
     }
 }
 
+/// Fixed-point terms are rounded to a 2¹⁶th of the largest value they can take.
+const FIXED: f32 = 65_536.0;
+/// Chunks whose terms a lane may add before it is flushed into the `f64` totals: each term is at
+/// most 2¹⁶ steps (a little more with rounding), so 128 of them stay below 2²⁴, where `f32`
+/// still holds every whole number exactly.
+const FLUSH_EVERY: u32 = 128;
+/// Adding and subtracting 1.5 × 2²³ rounds an `f32` below 2²² to the nearest whole number
+/// (ties to even) on every IEEE machine, four lanes at once, without a conversion to integers.
+const ROUNDER: f32 = 12_582_912.0;
+
+/// The factor that maps `[−bound, bound]` onto ±2¹⁶ steps (0 for no usable bound: the terms then
+/// count as 0).
+fn fixed_scale(bound: f32) -> f32 {
+    if bound.is_finite() && bound > 0.0 { FIXED / bound } else { 0.0 }
+}
+
+/// The lanes of `v` (already scaled to steps) that `keep` selects, as whole numbers of steps;
+/// the others 0.
+#[inline(always)]
+fn steps(keep: BVec4A, v: Vec4) -> Vec4 {
+    Vec4::select(keep, (v + Vec4::splat(ROUNDER)) - Vec4::splat(ROUNDER), Vec4::ZERO)
+}
+
+/// A fixed-point total back in the units it was scaled from.
+fn unfixed(total: f64, scale: f32) -> f32 {
+    if scale > 0.0 { (total / f64::from(scale)) as f32 } else { 0.0 }
+}
+
 /// The deciding unit: where it is, which way it faces, and the radii and rules it applies.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Viewer {
@@ -142,18 +181,24 @@ pub(super) struct Viewer {
     front_factor: f32,
     separation_force: f32,
     brake_floor: f32,
+    /// Fixed-point scales of the offsets (bound: the reach), velocities (the flock's largest
+    /// component) and separation pushes (bound: 101 × the force, the push at the closest).
+    offset_scale: f32,
+    velocity_scale: f32,
+    push_scale: f32,
 }
 
 /// What a unit's neighbours add up to.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct Neighbourhood {
-    /// Sum of the positions and velocities of the flockmates in view (same kind, view radius).
-    pub position_sum: Vec2,
+    /// Sum of the offsets (position minus the viewer's) and velocities of the flockmates in view
+    /// (same kind, view radius), each term rounded to the fixed-point step.
+    pub offset_sum: Vec2,
     pub velocity_sum: Vec2,
     pub flockmates: u32,
     /// Units in the narrow front cone within the narrow radius (counted only when electing).
     pub ahead: u32,
-    /// The separation forces' sum.
+    /// The separation forces' sum, each term rounded to the fixed-point step.
     pub separation: f32,
     /// The speed fraction braking behind close units allows (1: no braking).
     pub throttle: f32,
@@ -172,11 +217,13 @@ const TAIL: [BVec4A; LANES] = [
 
 /// Running sums of one unit's scan.
 pub(super) struct Sums {
-    position: Vec2,
-    velocity: Vec2,
+    /// Whole numbers of steps since the last flush: offsets x and y, velocities x and y, pushes.
+    lanes: [Vec4; 5],
+    /// Chunks added to `lanes` since the last flush.
+    pending: u32,
+    totals: [f64; 5],
     count: u32,
     ahead: u32,
-    force: f32,
     throttle: Vec4,
     nearest2: Vec4,
 }
@@ -184,43 +231,43 @@ pub(super) struct Sums {
 impl Sums {
     pub(super) fn new() -> Self {
         Sums {
-            position: Vec2::ZERO,
-            velocity: Vec2::ZERO,
+            lanes: [Vec4::ZERO; 5],
+            pending: 0,
+            totals: [0.0; 5],
             count: 0,
             ahead: 0,
-            force: 0.0,
             throttle: Vec4::ONE,
             nearest2: Vec4::INFINITY,
         }
     }
 
-    pub(super) fn finish(self) -> Neighbourhood {
+    fn flush(&mut self) {
+        for (total, lane) in self.totals.iter_mut().zip(&mut self.lanes) {
+            *total += lane.to_array().iter().map(|&v| f64::from(v)).sum::<f64>();
+            *lane = Vec4::ZERO;
+        }
+        self.pending = 0;
+    }
+
+    /// What the scanned neighbours of `viewer` add up to.
+    pub(super) fn finish(mut self, viewer: &Viewer) -> Neighbourhood {
+        self.flush();
+        let t = self.totals;
         Neighbourhood {
-            position_sum: self.position,
-            velocity_sum: self.velocity,
+            offset_sum: Vec2::new(unfixed(t[0], viewer.offset_scale), unfixed(t[1], viewer.offset_scale)),
+            velocity_sum: Vec2::new(unfixed(t[2], viewer.velocity_scale), unfixed(t[3], viewer.velocity_scale)),
             flockmates: self.count,
             ahead: self.ahead,
-            separation: self.force,
+            separation: unfixed(t[4], viewer.push_scale),
             throttle: self.throttle.min_element().min(1.0),
             nearest2: self.nearest2.min_element(),
         }
     }
 }
 
-/// The set lanes of a mask, lowest first.
-fn lanes_of(mask: BVec4A) -> impl Iterator<Item = usize> {
-    let mut bits = mask.bitmask();
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let l = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            l
-        })
-    })
-}
-
 impl Viewer {
-    /// The viewer for a unit at `position` facing `forward` (a unit vector), `length` long.
+    /// The viewer for a unit at `position` facing `forward` (a unit vector), `length` long, among
+    /// the units of `keyed`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         key: usize,
@@ -230,6 +277,7 @@ impl Viewer {
         kind: u8,
         params: &super::FlockParams,
         electing: bool,
+        keyed: &Keyed,
     ) -> Self {
         let vp = &params.view_params;
         let view_radius = params.view.map_or(0.0, |m| vp.radius(m)) * length;
@@ -254,6 +302,9 @@ impl Viewer {
             front_factor: vp.front_angle_factor,
             separation_force: params.separation,
             brake_floor: params.brake_floor,
+            offset_scale: fixed_scale(reach),
+            velocity_scale: fixed_scale(keyed.velocity_bound),
+            push_scale: fixed_scale(101.0 * params.separation.abs()),
         }
     }
 
@@ -267,7 +318,7 @@ impl Viewer {
     pub(super) fn scan(&self, keyed: &Keyed, runs: impl FnOnce(&mut dyn FnMut(Range<usize>))) -> Neighbourhood {
         let mut sums = Sums::new();
         runs(&mut |run: Range<usize>| self.scan_run(keyed, run, &mut sums));
-        sums.finish()
+        sums.finish(self)
     }
 
     /// Adds the candidates with keys in `run` to `sums`.
@@ -301,6 +352,10 @@ impl Viewer {
         if !counts.any() {
             return;
         }
+        if sums.pending == FLUSH_EVERY {
+            sums.flush();
+        }
+        sums.pending += 1;
         sums.nearest2 = sums.nearest2.min(Vec4::select(counts, d2, Vec4::INFINITY));
         // The candidates in the viewer's body frame (`Frame::to_local`).
         let wx = dx * self.right.x + dy * self.right.y;
@@ -317,16 +372,13 @@ impl Viewer {
                 & d2.cmple(Vec4::splat(self.view2))
                 & kind.cmpeq(Vec4::splat(self.kind))
                 & view.sees(awx, wy, in_front);
-            // In candidate order, adding +0 for the others: the same sums as adding the mates
-            // alone (a sum that starts at +0 never becomes −0), without a branch per mate.
             let vx = Vec4::from_slice(&keyed.vx[start..start + LANES]);
             let vy = Vec4::from_slice(&keyed.vy[start..start + LANES]);
-            let pick = |v: Vec4| Vec4::select(mate, v, Vec4::ZERO).to_array();
-            let (px, py, vx, vy) = (pick(x), pick(y), pick(vx), pick(vy));
-            for l in 0..LANES {
-                sums.position += Vec2::new(px[l], py[l]);
-                sums.velocity += Vec2::new(vx[l], vy[l]);
-            }
+            let l = &mut sums.lanes;
+            l[0] += steps(mate, dx * self.offset_scale);
+            l[1] += steps(mate, dy * self.offset_scale);
+            l[2] += steps(mate, vx * self.velocity_scale);
+            l[3] += steps(mate, vy * self.velocity_scale);
             sums.count += mate.bitmask().count_ones();
         }
         let near = counts & d2.cmple(Vec4::splat(self.sep2)) & self.separation_view.sees(awx, wy, in_front);
@@ -338,11 +390,9 @@ impl Viewer {
         // the neighbour's side.
         let dist = d2.sqrt();
         let side = Vec4::select(wx.cmpgt(Vec4::ZERO), Vec4::NEG_ONE, Vec4::ONE);
-        let push = side * (self.separation_force * self.sep_radius / dist.max(Vec4::splat(self.sep_radius * 0.01)));
-        let push = push.to_array();
-        for l in lanes_of(near) {
-            sums.force += push[l];
-        }
+        let closest = Vec4::splat((self.sep_radius * 0.01).max(f32::MIN_POSITIVE));
+        let push = side * (self.separation_force * self.sep_radius / dist.max(closest));
+        sums.lanes[4] += steps(near, push * self.push_scale);
         if self.brake_floor < 1.0 {
             let behind = near & in_front & awx.cmplt(Vec4::splat(self.length));
             let t = self.brake_floor + (1.0 - self.brake_floor) * (dist / self.sep_radius);
@@ -360,59 +410,85 @@ mod tests {
     use super::*;
 
     /// The candidate-by-candidate loop the lanes replace, written with the rule functions of
-    /// `flock`.
+    /// `flock` and adding the same fixed-point terms in `f64`.
     fn reference(viewer: &Viewer, params: &FlockParams, units: &[(Vec2, Vec2, u8)]) -> Neighbourhood {
         let vp = &params.view_params;
-        let mut n = Neighbourhood {
-            position_sum: Vec2::ZERO,
-            velocity_sum: Vec2::ZERO,
-            flockmates: 0,
-            ahead: 0,
-            separation: 0.0,
-            throttle: 1.0,
-            nearest2: f32::INFINITY,
-        };
+        let fixed = |v: f32, scale: f32| f64::from((v * scale + ROUNDER) - ROUNDER);
+        let mut totals = [0.0f64; 5];
+        let (mut flockmates, mut ahead, mut throttle, mut nearest2) = (0, 0, 1.0f32, f32::INFINITY);
+        // The lanes see velocities bounded by the flock's largest component.
+        let bound = units.iter().fold(0.0f32, |b, u| b.max(u.1.x.abs()).max(u.1.y.abs()));
+        let velocity_scale = fixed_scale(bound);
         for (j, &(pos, vel, kind)) in units.iter().enumerate() {
             let d = pos - viewer.position;
             let d2 = d.length_squared();
             if d2 > viewer.reach2 || j == viewer.key {
                 continue;
             }
-            n.nearest2 = n.nearest2.min(d2);
+            nearest2 = nearest2.min(d2);
             let w = Vec2::new(d.dot(viewer.right), d.dot(viewer.forward));
             if viewer.electing && d2 <= viewer.narrow2 && in_front_cone(w, vp.front_angle_factor) {
-                n.ahead += 1;
+                ahead += 1;
             }
             if d2 <= viewer.view2 && f32::from(kind) == viewer.kind && params.view.is_some_and(|m| in_view(m, w, vp)) {
-                n.position_sum += pos;
-                n.velocity_sum += vel;
-                n.flockmates += 1;
+                totals[0] += fixed(d.x, viewer.offset_scale);
+                totals[1] += fixed(d.y, viewer.offset_scale);
+                totals[2] += fixed(vel.x, velocity_scale);
+                totals[3] += fixed(vel.y, velocity_scale);
+                flockmates += 1;
             }
             if d2 <= viewer.sep2 && in_view(params.separation_view, w, vp) {
                 let dist = d2.sqrt();
-                n.separation += separation_force(w, dist, viewer.sep_radius, params.separation);
+                totals[4] += fixed(separation_force(w, dist, viewer.sep_radius, params.separation), viewer.push_scale);
                 if w.y > 0.0 && w.x.abs() < viewer.length && params.brake_floor < 1.0 {
-                    n.throttle =
-                        n.throttle.min(params.brake_floor + (1.0 - params.brake_floor) * (dist / viewer.sep_radius));
+                    throttle =
+                        throttle.min(params.brake_floor + (1.0 - params.brake_floor) * (dist / viewer.sep_radius));
                 }
             }
         }
-        n
+        Neighbourhood {
+            offset_sum: Vec2::new(unfixed(totals[0], viewer.offset_scale), unfixed(totals[1], viewer.offset_scale)),
+            velocity_sum: Vec2::new(unfixed(totals[2], velocity_scale), unfixed(totals[3], velocity_scale)),
+            flockmates,
+            ahead,
+            separation: unfixed(totals[4], viewer.push_scale),
+            throttle,
+            nearest2,
+        }
     }
 
     fn mode(k: u8) -> ViewMode {
         [ViewMode::Wide, ViewMode::Limited, ViewMode::Narrow][usize::from(k % 3)]
     }
 
+    fn keyed(units: &[(Vec2, Vec2, u8)]) -> Keyed {
+        let mut keyed = Keyed::default();
+        let vehicles: Vec<(Vehicle, u8)> = units
+            .iter()
+            .map(|&(p, v, k)| (Vehicle { position: p, velocity: v, heading: Vec2::Y, length: 1.0 }, k))
+            .collect();
+        keyed.fill(vehicles.iter().map(|(v, k)| (v, *k)));
+        keyed
+    }
+
+    /// Scans `units` in two runs split at `split` (chunks straddle the split and the end).
+    fn scan_split(viewer: &Viewer, units: &[(Vec2, Vec2, u8)], split: usize) -> Neighbourhood {
+        let split = split.min(units.len());
+        viewer.scan(&keyed(units), |run| {
+            run(0..split);
+            run(split..units.len());
+        })
+    }
+
     proptest! {
         #[test]
-        fn lanes_add_up_what_the_candidate_loop_does(
+        fn lanes_add_up_what_the_candidate_loop_does_in_any_order(
             units in prop::collection::vec(((-12.0f32..12.0, -12.0f32..12.0), (-3.0f32..3.0, -3.0f32..3.0), 0u8..2), 0..40),
             angle in 0.0f32..std::f32::consts::TAU,
             (view, sep_view, kind, electing, key) in (0u8..4, 0u8..3, 0u8..2, any::<bool>(), 0usize..45),
-            (split, brake_floor) in (0usize..40, 0.2f32..1.2),
+            (split, brake_floor, rotation) in (0usize..40, 0.2f32..1.2, 0usize..40),
         ) {
-            let units: Vec<(Vec2, Vec2, u8)> =
+            let mut units: Vec<(Vec2, Vec2, u8)> =
                 units.into_iter().map(|((x, y), (vx, vy), k)| (Vec2::new(x, y), Vec2::new(vx, vy), k)).collect();
             let params = FlockParams {
                 view: (view < 3).then(|| mode(view)),
@@ -423,20 +499,39 @@ mod tests {
             let forward = Vec2::from_angle(angle);
             // The viewer is one of the units (key < len) or stands apart.
             let position = units.get(key).map_or(Vec2::new(0.5, -0.25), |u| u.0);
-            let viewer = Viewer::new(key, position, forward, 1.0, kind, &params, electing);
-            let mut keyed = Keyed::default();
-            let vehicles: Vec<(Vehicle, u8)> =
-                units.iter().map(|&(p, v, k)| (Vehicle { position: p, velocity: v, heading: Vec2::Y, length: 1.0 }, k)).collect();
-            keyed.fill(vehicles.iter().map(|(v, k)| (v, *k)));
-            // Two runs, split anywhere: chunks straddle the split and the end.
-            let split = split.min(units.len());
-            let got = viewer.scan(&keyed, |run| {
-                run(0..split);
-                run(split..units.len());
-            });
-            let want = reference(&viewer, &params, &units);
-            // Bit for bit: the lanes add what the loop adds, in the loop's order.
-            prop_assert_eq!(got, want);
+            let viewer = Viewer::new(key, position, forward, 1.0, kind, &params, electing, &keyed(&units));
+            let got = scan_split(&viewer, &units, split);
+            // Bit for bit: the lanes add what the loop adds.
+            prop_assert_eq!(got, reference(&viewer, &params, &units));
+            // And the order does not matter: the same candidates reversed and rotated (the
+            // viewer's own key moving with it) give the same sums to the last bit.
+            units.reverse();
+            let n = units.len();
+            if n > 0 {
+                units.rotate_left(rotation % n);
+            }
+            let moved = if key < n { (n - 1 - key + n - rotation % n) % n } else { key };
+            let viewer = Viewer { key: moved, ..viewer };
+            prop_assert_eq!(scan_split(&viewer, &units, split), got);
         }
+    }
+
+    #[test]
+    fn a_crowd_too_big_for_one_flush_adds_up_exactly() {
+        // 2,000 units within a few lengths: hundreds of chunks in one run, so the `f32` lanes are
+        // flushed into the `f64` totals several times over; the sums still equal the `f64` loop's.
+        let units: Vec<(Vec2, Vec2, u8)> = (0..2000)
+            .map(|i| {
+                let a = i as f32 * 2.399_963;
+                let r = (i as f32).sqrt() * 0.12;
+                (Vec2::from_angle(a) * r, Vec2::from_angle(a * 3.0) * 5.9, 0)
+            })
+            .collect();
+        let params = FlockParams::default();
+        let viewer = Viewer::new(7, units[7].0, Vec2::Y, 1.0, 0, &params, true, &keyed(&units));
+        let got = scan_split(&viewer, &units, 1234);
+        assert_eq!(got, reference(&viewer, &params, &units));
+        assert!(got.flockmates > 1000 && got.ahead > 100, "{got:?}");
+        assert!(got.separation.abs() > 0.0 && got.offset_sum != Vec2::ZERO);
     }
 }

@@ -17,6 +17,10 @@ use super::flock_scan::{Keyed, Sums, Viewer};
 use super::obstacle::{Circle, Feeler, feeler_force};
 use super::spatial_hash::SpatialHash;
 
+/// Contact passes per move at most: one pass can push a unit into a third, so a squeezed crowd
+/// needs a few (DetourCrowd runs four).
+pub(super) const CONTACT_PASSES: usize = 8;
+
 /// The rules a flock applies and their weights. Forces are fractions of a unit's maximum steering
 /// force; their sum is clamped to `[−1, 1]` by [`Vehicle::step`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -225,7 +229,7 @@ impl Flock {
     }
 
     /// The decision pass with the book's all-pairs neighbour loop: the same results as
-    /// [`Flock::decide`] (up to summation order), at quadratic cost. For comparison.
+    /// [`Flock::decide`], bit for bit, at quadratic cost. For comparison.
     pub fn decide_all_pairs(&mut self, quarry: Option<Quarry>) {
         self.key(None);
         self.decide_with(&AllPairs(self.units.len()), quarry);
@@ -260,17 +264,22 @@ impl Flock {
             let control = self.controls.get(i).copied().unwrap_or(Control::CRUISE);
             unit.step(control, &self.types[t].limits, dt);
         }
-        self.resolve_contacts(dt);
+        for _ in 0..CONTACT_PASSES {
+            if !self.contact_pass(dt) {
+                break;
+            }
+        }
     }
 
     /// One Jacobi pass over the pairs nearer than their contact distance
-    /// (`contact × mean length`): each unit moves away from the other by half the overlap. Only
-    /// units whose nearest neighbour at the decision was within reach of a touch after one move
-    /// take part, so a spread-out flock pays one comparison per unit.
-    fn resolve_contacts(&mut self, dt: f32) {
+    /// (`contact × mean length`): each unit moves away from the other by half the overlap.
+    /// Returns whether any unit was pushed. Only units whose nearest neighbour at the decision
+    /// was within reach of a touch after one move take part, so a spread-out flock pays one
+    /// comparison per unit.
+    pub(super) fn contact_pass(&mut self, dt: f32) -> bool {
         let c = self.params.contact;
         if c.is_nan() || c <= 0.0 || self.nearest.len() != self.units.len() {
-            return;
+            return false;
         }
         let max_len = self.units.iter().map(|u| u.length).fold(0.0f32, f32::max);
         let max_speed = self.types.iter().map(|t| t.limits.max_speed).fold(0.0f32, f32::max);
@@ -284,7 +293,7 @@ impl Flock {
         self.touching.clear();
         self.touching.extend((0..self.units.len() as u32).filter(|&i| everyone || self.nearest[i as usize] < flag));
         if self.touching.len() < 2 {
-            return;
+            return false;
         }
         self.touching_at.clear();
         self.touching_at.extend(self.touching.iter().map(|&i| self.units[i as usize].position));
@@ -313,9 +322,12 @@ impl Flock {
                 pushes[b] -= push;
             });
         }
+        let mut pushed = false;
         for (k, &i) in self.touching.iter().enumerate() {
+            pushed |= self.pushes[k] != Vec2::ZERO;
             self.units[i as usize].position += self.pushes[k];
         }
+        pushed
     }
 
     fn decide_with(&mut self, candidates: &impl Candidates, quarry: Option<Quarry>) {
@@ -368,15 +380,15 @@ impl Flock {
         let frame = me.frame();
         let len = me.length;
         let electing = p.leader_force > 0.0 && quarry.is_some();
-        let viewer = Viewer::new(key, me.position, me.heading, len, self.unit_type[i], p, electing);
+        let viewer = Viewer::new(key, me.position, me.heading, len, self.unit_type[i], p, electing, &self.keyed);
         let mut sums = Sums::new();
         candidates.runs(me.position, viewer.reach(), |run| viewer.scan_run(&self.keyed, run, &mut sums));
-        let near = sums.finish();
+        let near = sums.finish(&viewer);
         let (count, ahead, throttle) = (near.flockmates, near.ahead, near.throttle);
         let mut fs = near.separation;
         if count > 0 {
-            let centre = near.position_sum / count as f32;
-            fs += heading_force(&frame, me.heading, centre - me.position, p.cohesion);
+            // Toward the flockmates' centre: their mean offset.
+            fs += heading_force(&frame, me.heading, near.offset_sum / count as f32, p.cohesion);
             fs += heading_force(&frame, me.heading, near.velocity_sum / count as f32, p.alignment);
         }
         // Only obstacles whose centre lies in the feeler's capsule (within radius + clearance of
@@ -440,26 +452,54 @@ mod tests {
         }
     }
 
+    /// 24 starting flocks (sizes 20–48, spacings 1.8–2.5) chase a quarry through a ring of
+    /// obstacles for 1,000 ticks each. On every tick of every flock no two bodies overlap (the
+    /// contact pass holds them at a touch at worst) and no unit enters an obstacle; every flock
+    /// keeps up with the quarry and ends connected. Staying linked on every tick is a tendency,
+    /// not a guarantee: the quarry flies through the obstacles, so parts of a flock go round
+    /// either side, and a part can lose sight of the rest for a while. Measured: 16 of the 24
+    /// never split; the others rejoined within 63 ticks; 240 of the 24,000 flock-ticks split.
     #[test]
-    fn flock_stays_connected_and_collision_free_around_obstacles() {
-        // Six starting flocks (sizes and spacings) so the outcome is not one lucky trajectory.
-        for (n, spacing) in [(30, 2.0f32), (30, 1.8), (30, 2.3), (25, 2.0), (40, 2.0), (36, 2.5)] {
-            let (min_pair, min_obstacle, disconnected, behind) =
-                run_ring(n, spacing, FlockParams { leader_force: 1.0, ..Default::default() });
-            // Bodies are 0.4 lengths wide: centres nearer than that would overlap.
-            assert!(min_pair > 0.4, "{n}/{spacing}: closest pair {min_pair}");
-            assert!(min_obstacle > 0.0, "{n}/{spacing}: a unit entered an obstacle ({min_obstacle})");
-            assert!(min_obstacle < 3.0, "{n}/{spacing}: the flock did pass close to obstacles ({min_obstacle})");
-            assert_eq!(disconnected, 0, "{n}/{spacing}: ticks on which the flock fell apart");
-            assert!(behind < 25.0, "{n}/{spacing}: it kept up with the quarry ({behind})");
+    fn flocks_stay_collision_free_and_rejoin_round_obstacles() {
+        let (mut never_split, mut split, mut longest) = (0, 0, 0);
+        for n in [20usize, 25, 30, 36, 40, 48] {
+            for spacing in [1.8f32, 2.0, 2.2, 2.5] {
+                let r = run_ring(n, spacing, FlockParams { leader_force: 1.0, ..Default::default() });
+                let width = FlockParams::default().contact;
+                assert!(r.min_pair >= width - 1e-4, "{n}/{spacing}: bodies overlapped: {r:?}");
+                assert!(r.min_obstacle > 0.0, "{n}/{spacing}: a unit entered an obstacle: {r:?}");
+                assert!(r.min_obstacle < 3.0, "{n}/{spacing}: it did pass close to obstacles: {r:?}");
+                assert!(r.joined_at_end, "{n}/{spacing}: it ended split: {r:?}");
+                assert!(r.behind < 35.0, "{n}/{spacing}: it kept up with the quarry (at most 27.2 measured): {r:?}");
+                never_split += usize::from(r.split == 0);
+                split += r.split;
+                longest = longest.max(r.longest_split);
+            }
         }
+        assert!(never_split >= 12, "only {never_split} of 24 flocks never split (16 measured)");
+        assert!(longest <= 120, "a flock stayed split for {longest} ticks (63 measured)");
+        assert!(split <= 480, "split on {split} of 24,000 flock-ticks (240 measured)");
     }
 
-    /// A flock of `n` chasing a quarry that circles through a ring of obstacles for 1,000 ticks:
-    /// the closest pair, the closest approach to an obstacle's edge, the ticks on which the flock
-    /// was not connected (link: the view radius, 10 lengths), and the final distance from its
-    /// centre to the quarry.
-    fn run_ring(n: usize, spacing: f32, params: FlockParams) -> (f32, f32, usize, f32) {
+    /// What [`run_ring`] measured.
+    #[derive(Debug)]
+    struct Ring {
+        /// The closest two units came.
+        min_pair: f32,
+        /// The closest a unit came to an obstacle's edge.
+        min_obstacle: f32,
+        /// Ticks on which the flock was not connected (link: 10 lengths, past the view radius).
+        split: usize,
+        /// The longest run of such ticks.
+        longest_split: usize,
+        /// Whether it was connected on the last tick.
+        joined_at_end: bool,
+        /// The final distance from its centre to the quarry.
+        behind: f32,
+    }
+
+    /// A flock of `n` chasing a quarry that circles through a ring of obstacles for 1,000 ticks.
+    fn run_ring(n: usize, spacing: f32, params: FlockParams) -> Ring {
         let mut flock = Flock::new(grid_flock(n, spacing), vec![unit_type()], params);
         let obstacles: Vec<Circle> = (0..8)
             .map(|k| {
@@ -468,8 +508,15 @@ mod tests {
             })
             .collect();
         flock.set_obstacles(obstacles.clone());
-        let (mut min_pair, mut min_obstacle, mut disconnected) = (f32::MAX, f32::MAX, 0);
-        let dt = 0.05;
+        let mut r = Ring {
+            min_pair: f32::MAX,
+            min_obstacle: f32::MAX,
+            split: 0,
+            longest_split: 0,
+            joined_at_end: false,
+            behind: 0.0,
+        };
+        let (dt, mut stretch) = (0.05, 0);
         let mut quarry = Quarry { position: Vec2::ZERO, velocity: Vec2::ZERO };
         for tick in 0..1000 {
             // The quarry circles through the ring of obstacles; the flock's leaders chase it.
@@ -480,41 +527,20 @@ mod tests {
             let pts: Vec<Vec2> = flock.units.iter().map(|u| u.position).collect();
             for i in 0..pts.len() {
                 for j in i + 1..pts.len() {
-                    min_pair = min_pair.min(pts[i].distance(pts[j]));
+                    r.min_pair = r.min_pair.min(pts[i].distance(pts[j]));
                 }
                 for o in &obstacles {
-                    min_obstacle = min_obstacle.min(pts[i].distance(o.center) - o.radius);
+                    r.min_obstacle = r.min_obstacle.min(pts[i].distance(o.center) - o.radius);
                 }
             }
-            if !super::super::connected(&pts, 10.0) {
-                disconnected += 1;
-            }
+            r.joined_at_end = super::super::connected(&pts, 10.0);
+            stretch = if r.joined_at_end { 0 } else { stretch + 1 };
+            r.split += usize::from(!r.joined_at_end);
+            r.longest_split = r.longest_split.max(stretch);
         }
         let centre = flock.units.iter().map(|u| u.position).sum::<Vec2>() / flock.units.len() as f32;
-        (min_pair, min_obstacle, disconnected, centre.distance(quarry.position))
-    }
-
-    /// Not only the six flocks above but 24 (sizes 20–48, spacings 1.8–2.5): on every tick of
-    /// every one, no two bodies overlap (the contact pass holds them at a touch at worst) and no
-    /// unit enters an obstacle. Staying linked is a tendency, not a guarantee: a ring of obstacles
-    /// splits some flocks for a while (measured: 398 of the 24,000 flock-ticks; 6 of the 24 flocks
-    /// split at some point, for 31 to 159 ticks).
-    #[test]
-    fn twenty_four_flocks_never_overlap_or_enter_obstacles_and_rarely_split() {
-        let (mut worst_pair, mut worst_obstacle, mut split) = (f32::MAX, f32::MAX, 0);
-        for n in [20usize, 25, 30, 36, 40, 48] {
-            for spacing in [1.8f32, 2.0, 2.2, 2.5] {
-                let (pair, obstacle, disconnected, _) =
-                    run_ring(n, spacing, FlockParams { leader_force: 1.0, ..Default::default() });
-                worst_pair = worst_pair.min(pair);
-                worst_obstacle = worst_obstacle.min(obstacle);
-                split += disconnected;
-            }
-        }
-        let width = FlockParams::default().contact;
-        assert!(worst_pair >= width - 1e-4, "bodies overlapped: centres {worst_pair} apart");
-        assert!(worst_obstacle > 0.0, "a unit entered an obstacle ({worst_obstacle})");
-        assert!(split <= 720, "split on {split} of 24,000 flock-ticks (measured 398)");
+        r.behind = centre.distance(quarry.position);
+        r
     }
 
     #[test]
@@ -557,9 +583,9 @@ mod tests {
         flock.decide(quarry);
         let (hashed, leaders) = (flock.controls().to_vec(), flock.leaders().to_vec());
         flock.decide_all_pairs(quarry);
-        for (a, b) in hashed.iter().zip(flock.controls()) {
-            assert!((a.steer - b.steer).abs() < 1e-4 && a.throttle == b.throttle, "{a:?} vs {b:?}");
-        }
+        // Bit for bit: the neighbour sums are fixed-point, so the order the candidates come in
+        // (hash cells or unit index) does not matter.
+        assert_eq!(hashed, flock.controls());
         assert_eq!(leaders, flock.leaders());
         assert!(leaders.iter().any(|&l| l) && !leaders.iter().all(|&l| l));
     }

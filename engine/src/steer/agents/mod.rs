@@ -22,7 +22,7 @@ pub use walls::{slide, wall_circles};
 
 use super::body::{Control, Vehicle, VehicleLimits};
 use super::chase::intercept_point;
-use super::flock_sim::Quarry;
+use super::flock_sim::{CONTACT_PASSES, Quarry};
 use super::formation::follow_slot;
 use super::obstacle::Circle;
 use super::physics_pattern::{PATROL_PATTERN, PhysicsPattern, ZIGZAG_PATTERN};
@@ -339,7 +339,57 @@ impl Steering {
             }
         }
         self.controls = controls;
+        self.separate_flocks(entities, map, log, tick, dt);
         self.catches(entities, log, tick);
+    }
+
+    /// The flocks' contact pass ([`FlockParams::contact`](super::FlockParams::contact)): members that ended the move nearer
+    /// than their bodies' width are pushed apart, and a push into a wall slides along it.
+    fn separate_flocks(
+        &mut self,
+        entities: &mut SlotMap<EntityId, Entity>,
+        map: &Map,
+        log: &mut EventLog,
+        tick: u64,
+        dt: f32,
+    ) {
+        let names: Vec<String> = self.flocks.keys().cloned().collect();
+        for name in names {
+            let members: Vec<EntityId> =
+                self.flock_members(&name).into_iter().filter(|id| self.agents[id].vehicle.is_some()).collect();
+            let group = self.flocks.get_mut(&name).expect("listed above");
+            // The flock's units are this tick's decision snapshot, one per member in this order.
+            if group.flock.units.len() != members.len() {
+                continue;
+            }
+            for (unit, id) in group.flock.units.iter_mut().zip(&members) {
+                unit.position = self.agents[id].vehicle.expect("filtered above").position;
+            }
+            // Walls stop pushes as they stop moves, so each pass starts from where the last
+            // one's pushes slid to.
+            for _ in 0..CONTACT_PASSES {
+                if !group.flock.contact_pass(dt) {
+                    break;
+                }
+                for (unit, id) in group.flock.units.iter_mut().zip(&members) {
+                    let (Some(v), Some(e)) =
+                        (self.agents.get_mut(id).and_then(|a| a.vehicle.as_mut()), entities.get_mut(*id))
+                    else {
+                        continue;
+                    };
+                    if unit.position == v.position {
+                        continue;
+                    }
+                    let from = v.position;
+                    let to = slide(map, from, unit.position);
+                    (v.position, e.position, unit.position) = (to, to, to);
+                    let (a, b) = (from.floor().as_ivec2(), to.floor().as_ivec2());
+                    if a != b {
+                        log.push(tick, Some(&e.name), EventKind::Move { from: a.to_array(), to: b.to_array() });
+                    }
+                }
+            }
+        }
     }
 
     /// Reads every agent's position from its entity and its limits from the entity's speed.
