@@ -15,6 +15,7 @@
 //! counts exactly one warm tick (`STEER_ONE_TICK_PEER=1` does the same for the all-pairs peer).
 //! `STEER_REPS=N` times N warm ticks instead, each from the same state, for `perf record`.
 
+use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -31,13 +32,22 @@ const DENSITY: f32 = 0.05;
 fn flock(n: usize, seed: u64) -> Flock {
     let mut rng = Pcg64::seed_from_u64(seed);
     let side = (n as f32 / DENSITY).sqrt();
-    let units = (0..n)
-        .map(|_| {
-            let p = Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side));
-            let a: f32 = rng.random_range(0.0..std::f32::consts::TAU);
-            Vehicle::new(p, Vec2::from_angle(a), 5.0, 1.0)
-        })
-        .collect();
+    // Random places, but no two bodies inside each other (bodies are 0.4 wide): a flock that
+    // starts overlapped would time the contact pass prising thousands of pairs apart, which a
+    // flock in play never needs.
+    let mut taken: HashMap<(i32, i32), Vec<Vec2>> = HashMap::new();
+    let mut units = Vec::with_capacity(n);
+    while units.len() < n {
+        let p = Vec2::new(rng.random_range(0.0..side), rng.random_range(0.0..side));
+        let cell = (p.x.floor() as i32, p.y.floor() as i32);
+        let near = (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (cell.0 + dx, cell.1 + dy)));
+        if near.filter_map(|c| taken.get(&c)).flatten().any(|q| q.distance(p) < 0.4) {
+            continue;
+        }
+        taken.entry(cell).or_default().push(p);
+        let a: f32 = rng.random_range(0.0..std::f32::consts::TAU);
+        units.push(Vehicle::new(p, Vec2::from_angle(a), 5.0, 1.0));
+    }
     let ty = UnitType {
         limits: VehicleLimits { max_speed: 6.0, max_turn_rate: 3.0, acceleration: 10.0 },
         interceptor: false,

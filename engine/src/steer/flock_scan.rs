@@ -129,8 +129,6 @@ impl ViewTest {
     }
 }
 
-/// Fixed-point terms are rounded to a 2¹⁶th of the largest value they can take.
-const FIXED: f32 = 65_536.0;
 /// Chunks whose terms a lane may add before it is flushed into the `f64` totals: each term is at
 /// most 2¹⁶ steps (a little more with rounding), so 128 of them stay below 2²⁴, where `f32`
 /// still holds every whole number exactly.
@@ -139,10 +137,16 @@ const FLUSH_EVERY: u32 = 128;
 /// (ties to even) on every IEEE machine, four lanes at once, without a conversion to integers.
 const ROUNDER: f32 = 12_582_912.0;
 
-/// The factor that maps `[−bound, bound]` onto ±2¹⁶ steps (0 for no usable bound: the terms then
-/// count as 0).
+/// The power of two that maps `[−bound, bound]` into ±2¹⁶ steps (0 for no usable bound: the
+/// terms then count as 0). A power of two, so scaling is exact and undoing it is a multiply.
 fn fixed_scale(bound: f32) -> f32 {
-    if bound.is_finite() && bound > 0.0 { FIXED / bound } else { 0.0 }
+    if !(bound.is_normal() && bound > 0.0) {
+        return 0.0;
+    }
+    // bound < 2^(e − 126) for its biased exponent e, so bound × 2^(142 − e) < 2^16.
+    let e = (bound.to_bits() >> 23) as i32;
+    let biased = 142 - e + 127;
+    if (1..=254).contains(&biased) { f32::from_bits((biased as u32) << 23) } else { 0.0 }
 }
 
 /// The lanes of `v` (already scaled to steps) that `keep` selects, as whole numbers of steps;
@@ -152,9 +156,9 @@ fn steps(keep: BVec4A, v: Vec4) -> Vec4 {
     Vec4::select(keep, (v + Vec4::splat(ROUNDER)) - Vec4::splat(ROUNDER), Vec4::ZERO)
 }
 
-/// A fixed-point total back in the units it was scaled from.
-fn unfixed(total: f64, scale: f32) -> f32 {
-    if scale > 0.0 { (total / f64::from(scale)) as f32 } else { 0.0 }
+/// A fixed-point total (exact, so the same in any order) back in the units it was scaled from.
+fn unfixed(total: f32, scale: f32) -> f32 {
+    if scale > 0.0 { total * (1.0 / scale) } else { 0.0 }
 }
 
 /// The deciding unit: where it is, which way it faces, and the radii and rules it applies.
@@ -221,6 +225,8 @@ pub(super) struct Sums {
     lanes: [Vec4; 5],
     /// Chunks added to `lanes` since the last flush.
     pending: u32,
+    /// Whether `totals` holds anything.
+    flushed: bool,
     totals: [f64; 5],
     count: u32,
     ahead: u32,
@@ -233,6 +239,7 @@ impl Sums {
         Sums {
             lanes: [Vec4::ZERO; 5],
             pending: 0,
+            flushed: false,
             totals: [0.0; 5],
             count: 0,
             ahead: 0,
@@ -247,12 +254,20 @@ impl Sums {
             *lane = Vec4::ZERO;
         }
         self.pending = 0;
+        self.flushed = true;
     }
 
     /// What the scanned neighbours of `viewer` add up to.
     pub(super) fn finish(mut self, viewer: &Viewer) -> Neighbourhood {
-        self.flush();
-        let t = self.totals;
+        // Up to 32 chunks, each lane is below 2²¹ steps and the four lanes' sum below 2²³: `f32`
+        // adds them exactly. Past that, the `f64` totals do. Either way the total is exact, and
+        // rounding it to `f32` gives the same value.
+        let t = if self.flushed || self.pending > 32 {
+            self.flush();
+            self.totals.map(|t| t as f32)
+        } else {
+            self.lanes.map(|l| l.element_sum())
+        };
         Neighbourhood {
             offset_sum: Vec2::new(unfixed(t[0], viewer.offset_scale), unfixed(t[1], viewer.offset_scale)),
             velocity_sum: Vec2::new(unfixed(t[2], viewer.velocity_scale), unfixed(t[3], viewer.velocity_scale)),
@@ -415,6 +430,7 @@ mod tests {
         let vp = &params.view_params;
         let fixed = |v: f32, scale: f32| f64::from((v * scale + ROUNDER) - ROUNDER);
         let mut totals = [0.0f64; 5];
+        let unfixed = |t: f64, scale: f32| unfixed(t as f32, scale);
         let (mut flockmates, mut ahead, mut throttle, mut nearest2) = (0, 0, 1.0f32, f32::INFINITY);
         // The lanes see velocities bounded by the flock's largest component.
         let bound = units.iter().fold(0.0f32, |b, u| b.max(u.1.x.abs()).max(u.1.y.abs()));

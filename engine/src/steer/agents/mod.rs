@@ -367,8 +367,11 @@ impl Steering {
             }
             // Walls stop pushes as they stop moves, so each pass starts from where the last
             // one's pushes slid to.
+            if !group.flock.start_contacts(dt) {
+                continue;
+            }
             for _ in 0..CONTACT_PASSES {
-                if !group.flock.contact_pass(dt) {
+                if !group.flock.contact_pass() {
                     break;
                 }
                 for (unit, id) in group.flock.units.iter_mut().zip(&members) {
