@@ -323,6 +323,13 @@ impl Viewer {
         }
     }
 
+    /// The same viewer for another unit of its length and type: key `key`, at `position`, facing
+    /// `forward`.
+    #[inline]
+    pub(super) fn at(self, key: usize, position: Vec2, forward: Vec2) -> Self {
+        Viewer { key, position, forward, right: Vec2::new(forward.y, -forward.x), ..self }
+    }
+
     /// How far candidates are looked for.
     pub(super) fn reach(&self) -> f32 {
         self.reach2.sqrt()
@@ -337,7 +344,7 @@ impl Viewer {
     }
 
     /// Adds the candidates with keys in `run` to `sums`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn scan_run(&self, keyed: &Keyed, run: Range<usize>, sums: &mut Sums) {
         let mut k = run.start;
         while k + LANES <= run.end {

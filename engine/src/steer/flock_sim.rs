@@ -15,6 +15,7 @@ use super::chase::intercept_point;
 use super::flock::{ViewMode, ViewParams, heading_force};
 use super::flock_scan::{Keyed, Sums, Viewer};
 use super::obstacle::{Circle, Feeler, feeler_force};
+use super::obstacle_cells::ObstacleCells;
 use super::spatial_hash::SpatialHash;
 
 /// Contact passes per move at most: one pass can push a unit into a third, so a squeezed crowd
@@ -106,7 +107,10 @@ pub struct Flock {
     leaders: Vec<bool>,
     obstacles: Vec<Circle>,
     max_obstacle_radius: f32,
-    obstacle_hash: SpatialHash,
+    /// The obstacles' centres, and the grid of which a feeler may touch (rebuilt when the
+    /// feelers reach farther than it answers for).
+    obstacle_centres: Vec<Vec2>,
+    obstacle_cells: ObstacleCells,
     unit_hash: SpatialHash,
     positions: Vec<Vec2>,
     controls: Vec<Control>,
@@ -137,6 +141,7 @@ trait Candidates {
 }
 
 impl Candidates for SpatialHash {
+    #[inline(always)]
     fn runs(&self, center: Vec2, radius: f32, run: impl FnMut(Range<usize>)) {
         self.for_each_run_within(center, radius, run);
     }
@@ -148,6 +153,7 @@ impl Candidates for SpatialHash {
 struct AllPairs(usize);
 
 impl Candidates for AllPairs {
+    #[inline(always)]
     fn runs(&self, _center: Vec2, _radius: f32, mut run: impl FnMut(Range<usize>)) {
         run(0..self.0);
     }
@@ -176,7 +182,8 @@ impl Flock {
             leaders: vec![false; n],
             obstacles: Vec::new(),
             max_obstacle_radius: 0.0,
-            obstacle_hash: SpatialHash::new(max_len * params.feeler.visibility_factor),
+            obstacle_centres: Vec::new(),
+            obstacle_cells: ObstacleCells::default(),
             unit_hash: SpatialHash::new(max_len * radius),
             positions: Vec::with_capacity(n),
             controls: Vec::with_capacity(n),
@@ -194,14 +201,22 @@ impl Flock {
     /// Replaces the obstacles.
     pub fn set_obstacles(&mut self, obstacles: Vec<Circle>) {
         self.max_obstacle_radius = obstacles.iter().map(|c| c.radius).fold(0.0, f32::max);
-        let centers: Vec<Vec2> = obstacles.iter().map(|c| c.center).collect();
-        self.obstacle_hash.rebuild(&centers);
+        self.obstacle_centres = obstacles.iter().map(|c| c.center).collect();
+        self.obstacle_cells = ObstacleCells::build(&self.obstacle_centres, self.feeler_reach());
         self.obstacles = obstacles;
     }
 
     /// The obstacles.
     pub fn obstacles(&self) -> &[Circle] {
         &self.obstacles
+    }
+
+    /// How far from a unit's feeler query centre an obstacle's centre may be and still push it,
+    /// for the longest unit (see `decide_unit`).
+    fn feeler_reach(&self) -> f32 {
+        let max_len = self.units.iter().map(|u| u.length).fold(0.0f32, f32::max);
+        let feeler = self.params.feeler.visibility_factor * max_len;
+        feeler + self.max_obstacle_radius + self.params.feeler.clearance
     }
 
     /// Which units led on the last decision (the book draws them red).
@@ -359,6 +374,32 @@ impl Flock {
     }
 
     fn decide_with(&mut self, candidates: &impl Candidates, quarry: Option<Quarry>) {
+        // Units may have grown (or the params changed) since the obstacles were listed.
+        let reach = self.feeler_reach();
+        if !self.obstacles.is_empty() && reach > self.obstacle_cells.reach() {
+            self.obstacle_cells = ObstacleCells::build(&self.obstacle_centres, reach);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked just above.
+            unsafe { self.decide_with_avx2(candidates, quarry) };
+            return;
+        }
+        self.decide_each(candidates, quarry);
+    }
+
+    /// [`Flock::decide_each`] compiled for AVX2 machines: the same four-lane code, but with
+    /// three-operand VEX instructions it needs fewer register copies and spills. No fused
+    /// multiply-adds are formed (Rust never contracts `a * b + c`), so the results are the same
+    /// bit for bit on every machine.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn decide_with_avx2(&mut self, candidates: &impl Candidates, quarry: Option<Quarry>) {
+        self.decide_each(candidates, quarry);
+    }
+
+    #[inline(always)]
+    fn decide_each(&mut self, candidates: &impl Candidates, quarry: Option<Quarry>) {
         let n = self.units.len();
         self.unit_type.resize(n, 0);
         let (mut controls, mut leaders) = (std::mem::take(&mut self.controls), std::mem::take(&mut self.leaders));
@@ -372,8 +413,21 @@ impl Flock {
         let mut nearest = std::mem::take(&mut self.nearest);
         nearest.clear();
         nearest.resize(n, f32::INFINITY);
+        // Units of one length and type share everything in their viewer but where they are.
+        let electing = self.params.leader_force > 0.0 && quarry.is_some();
+        let mut shared: Option<Viewer> = None;
         let mut decide = |i: usize, me: &Vehicle, key: usize| {
-            let (control, leader, near2) = self.decide_unit(i, me, key, candidates, quarry);
+            let kind = self.unit_type[i];
+            let viewer = match shared.filter(|v| v.length == me.length && v.kind == f32::from(kind)) {
+                Some(v) => v.at(key, me.position, me.heading),
+                None => {
+                    let v =
+                        Viewer::new(key, me.position, me.heading, me.length, kind, &self.params, electing, &self.keyed);
+                    shared = Some(v);
+                    v
+                }
+            };
+            let (control, leader, near2) = self.decide_unit(i, me, &viewer, candidates, quarry);
             controls[i] = control;
             leaders[i] = leader;
             nearest[i] = near2.sqrt();
@@ -396,22 +450,22 @@ impl Flock {
     }
 
     /// `DoUnitAI(i)` (Ex. 4-2 … 4-14).
+    #[inline(always)]
     fn decide_unit(
         &self,
         i: usize,
         me: &Vehicle,
-        key: usize,
+        viewer: &Viewer,
         candidates: &impl Candidates,
         quarry: Option<Quarry>,
     ) -> (Control, bool, f32) {
         let p = &self.params;
         let frame = me.frame();
         let len = me.length;
-        let electing = p.leader_force > 0.0 && quarry.is_some();
-        let viewer = Viewer::new(key, me.position, me.heading, len, self.unit_type[i], p, electing, &self.keyed);
+        let electing = viewer.electing;
         let mut sums = Sums::new();
         candidates.runs(me.position, viewer.reach(), |run| viewer.scan_run(&self.keyed, run, &mut sums));
-        let near = sums.finish(&viewer);
+        let near = sums.finish(viewer);
         let (count, ahead, throttle) = (near.flockmates, near.ahead, near.throttle);
         let mut fs = near.separation;
         if count > 0 {
@@ -430,8 +484,8 @@ impl Flock {
         } else {
             (me.position, feeler + margin)
         };
-        self.obstacle_hash.for_each_within(centre, feeler_reach, |k, _| {
-            fs += feeler_force(me, self.obstacles[k as usize], &p.feeler);
+        self.obstacle_cells.for_each_within(&self.obstacle_centres, centre, feeler_reach, |k| {
+            fs += feeler_force(me, self.obstacles[k], &p.feeler);
         });
         let mut leader = false;
         if let Some(q) = quarry.filter(|_| electing) {

@@ -27,6 +27,7 @@ mod flock_sim;
 mod formation;
 mod los_chase;
 mod obstacle;
+mod obstacle_cells;
 mod pattern;
 mod physics_pattern;
 mod potential;

@@ -173,6 +173,7 @@ impl SpatialHash {
     /// that may hold points within `radius` of `center`: one contiguous range per row of cells,
     /// rows in order. Unlike [`SpatialHash::for_each_slot_within`] it does not test distances, so
     /// a caller that tests them itself, many at a time, reads each run as one slice.
+    #[inline]
     pub fn for_each_run_within(&self, center: Vec2, radius: f32, mut run: impl FnMut(std::ops::Range<usize>)) {
         if self.items.is_empty() || radius.is_nan() || radius < 0.0 || !center.is_finite() {
             return;
