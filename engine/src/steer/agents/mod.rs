@@ -343,8 +343,9 @@ impl Steering {
         self.catches(entities, log, tick);
     }
 
-    /// The flocks' contact pass ([`FlockParams::contact`](super::FlockParams::contact)): members that ended the move nearer
-    /// than their bodies' width are pushed apart, and a push into a wall slides along it.
+    /// The flocks' contact pass ([`FlockParams::contact`](super::FlockParams::contact)):
+    /// members that ended the move nearer than their bodies' width are pushed apart, and a push
+    /// into a wall slides along it.
     fn separate_flocks(
         &mut self,
         entities: &mut SlotMap<EntityId, Entity>,
