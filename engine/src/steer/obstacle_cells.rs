@@ -101,15 +101,20 @@ impl ObstacleCells {
         }
     }
 
-    /// Calls `visit(k)` for every listed centre `centres[k]` within `radius` (at most
-    /// [`ObstacleCells::reach`]) of `point`, in ascending `k`.
+    /// Calls `visit(k)` for every centre `centres[k]` (the ones the lists were built from) within
+    /// `radius` of `point`, in ascending `k`. Radii up to [`ObstacleCells::reach`] read one
+    /// cell's list; a larger one (the lists are stale) tests every centre.
     #[inline]
     pub(super) fn for_each_within(&self, centres: &[Vec2], point: Vec2, radius: f32, mut visit: impl FnMut(usize)) {
-        debug_assert!(
-            radius <= self.reach || radius.is_nan(),
-            "query radius {radius} beyond the lists' {}",
-            self.reach
-        );
+        let r2 = radius * radius;
+        if radius > self.reach {
+            for (k, c) in centres.iter().enumerate() {
+                if c.distance_squared(point) <= r2 {
+                    visit(k);
+                }
+            }
+            return;
+        }
         let c = (point - self.origin) / self.cell;
         // Also false for NaN: a point off the grid is farther than the reach from every centre.
         if !(c.x >= 0.0 && c.y >= 0.0 && c.x < self.grid_w as f32 && c.y < self.grid_h as f32) {
@@ -117,7 +122,6 @@ impl ObstacleCells {
         }
         let cell = c.y as usize * self.grid_w + c.x as usize;
         let (Some(&s), Some(&e)) = (self.start.get(cell), self.start.get(cell + 1)) else { return };
-        let r2 = radius * radius;
         for &k in &self.items[s as usize..e as usize] {
             if centres[k as usize].distance_squared(point) <= r2 {
                 visit(k as usize);
@@ -147,6 +151,15 @@ mod tests {
                 (0..centres.len()).filter(|&k| centres[k].distance_squared(point) <= radius * radius).collect();
             prop_assert_eq!(got, want);
         }
+    }
+
+    #[test]
+    fn a_radius_beyond_the_reach_still_finds_everything() {
+        let centres = [Vec2::new(0.0, 0.0), Vec2::new(9.0, 0.0), Vec2::new(30.0, 0.0)];
+        let cells = ObstacleCells::build(&centres, 2.0);
+        let mut found = Vec::new();
+        cells.for_each_within(&centres, Vec2::new(1.0, 0.0), 10.0, |k| found.push(k));
+        assert_eq!(found, [0, 1]);
     }
 
     #[test]

@@ -333,10 +333,7 @@ impl Steering {
             e.position = to;
             e.velocity = v.velocity;
             e.heading = v.heading.y.atan2(v.heading.x);
-            let (a, b) = (from.floor().as_ivec2(), to.floor().as_ivec2());
-            if a != b {
-                log.push(tick, Some(&e.name), EventKind::Move { from: a.to_array(), to: b.to_array() });
-            }
+            log_move(log, tick, &e.name, from, to);
         }
         self.controls = controls;
         self.separate_flocks(entities, map, log, tick, dt);
@@ -387,10 +384,7 @@ impl Steering {
                     let from = v.position;
                     let to = slide(map, from, unit.position);
                     (v.position, e.position, unit.position) = (to, to, to);
-                    let (a, b) = (from.floor().as_ivec2(), to.floor().as_ivec2());
-                    if a != b {
-                        log.push(tick, Some(&e.name), EventKind::Move { from: a.to_array(), to: b.to_array() });
-                    }
+                    log_move(log, tick, &e.name, from, to);
                 }
             }
         }
@@ -553,6 +547,14 @@ fn intercept_aim(v: &Vehicle, prey: Vec2, prey_vel: Vec2) -> Vec2 {
     match intercept_point(v.position, v.velocity, prey, prey_vel) {
         Some(hit) if !behind => hit.point,
         _ => prey,
+    }
+}
+
+/// Logs a `Move` when a steered entity changed cells.
+fn log_move(log: &mut EventLog, tick: u64, name: &str, from: Vec2, to: Vec2) {
+    let (a, b) = (from.floor().as_ivec2(), to.floor().as_ivec2());
+    if a != b {
+        log.push(tick, Some(name), EventKind::Move { from: a.to_array(), to: b.to_array() });
     }
 }
 
