@@ -214,8 +214,7 @@ impl Flock {
     /// How far from a unit's feeler query centre an obstacle's centre may be and still push it,
     /// for the longest unit (see `decide_unit`).
     fn feeler_reach(&self) -> f32 {
-        let max_len = self.units.iter().map(|u| u.length).fold(0.0f32, f32::max);
-        let feeler = self.params.feeler.visibility_factor * max_len;
+        let feeler = self.params.feeler.visibility_factor * self.longest();
         feeler + self.max_obstacle_radius + self.params.feeler.clearance
     }
 
@@ -320,9 +319,14 @@ impl Flock {
         self.touching.len() >= 2
     }
 
+    /// The longest unit's length (0 for none).
+    fn longest(&self) -> f32 {
+        self.units.iter().map(|u| u.length).fold(0.0f32, f32::max)
+    }
+
     /// The widest contact distance: `contact × the longest length`.
     fn contact_reach(&self) -> f32 {
-        self.params.contact * self.units.iter().map(|u| u.length).fold(0.0f32, f32::max)
+        self.params.contact * self.longest()
     }
 
     /// One Jacobi pass over the pairs of the picked units nearer than their contact distance
