@@ -87,12 +87,13 @@ fn the_meadow_plays_a_catch_a_connected_flock_and_a_formation_round_the_corner()
     eprintln!(
         "meadow: flock split on {disconnected} of {ticks} ticks, main group never below {smallest_main}, worst slot error {worst_slot:.3}"
     );
-    // Round the pillars the flock splits and rejoins: measured 207 of 600 ticks split, the main
-    // group never under 9 of 16 (an earlier build, its sums different in the last bit and
-    // without the contact pass, measured 135 and 9: a flock is chaotic). The bounds hold it near
-    // that; a flock that stays apart fails.
-    assert!(disconnected <= 300, "the flock was split on {disconnected} of {ticks} ticks");
-    assert!(smallest_main >= 9, "the main group fell to {smallest_main} birds");
+    // Round the pillars parts of the flock go either side; regrouping (on in the scenario)
+    // turns a part that falls behind back to the rest. Measured: split on 26 of 600 ticks, the
+    // main group never under 15 of 16 (without regrouping: 253 and 7; a flock is chaotic, and
+    // other builds measured 135–207 and 9). The bounds hold it near that; a flock that stays
+    // apart fails.
+    assert!(disconnected <= 120, "the flock was split on {disconnected} of {ticks} ticks");
+    assert!(smallest_main >= 13, "the main group fell to {smallest_main} birds");
 
     // The deer grazed until the wolf came near; its Lua script then made it evade; the faster
     // wolf caught it and stopped.

@@ -13,7 +13,8 @@
 //! `measured_tick`, and exit, so
 //! `STEER_ONE_TICK=50000 valgrind --tool=callgrind --toggle-collect='*measured_tick*' <bench binary>`
 //! counts exactly one warm tick (`STEER_ONE_TICK_PEER=1` does the same for the all-pairs peer).
-//! `STEER_REPS=N` times N warm ticks instead, each from the same state, for `perf record`.
+//! `STEER_REPS=N` times N warm ticks instead, each from the same state, for `perf record`;
+//! with `STEER_PHASES=1` as well it prints the fastest decision pass and move of the N.
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -107,6 +108,21 @@ fn bench(c: &mut Criterion) {
         f.tick(DT, q);
         let reps = std::env::var("STEER_REPS").ok().and_then(|v| v.parse::<usize>().ok()).unwrap_or(1);
         let copy = f.clone();
+        if std::env::var_os("STEER_PHASES").is_some() {
+            let (mut td, mut ta) = (f64::MAX, f64::MAX);
+            for _ in 0..reps {
+                f.clone_from(&copy);
+                let t0 = Instant::now();
+                f.decide(q);
+                let t1 = Instant::now();
+                f.apply(DT);
+                let t2 = Instant::now();
+                td = td.min((t1 - t0).as_secs_f64() * 1e3);
+                ta = ta.min((t2 - t1).as_secs_f64() * 1e3);
+            }
+            eprintln!("phases: decide {td:.3} ms apply {ta:.3} ms");
+            std::process::exit(0);
+        }
         for _ in 0..reps {
             f.clone_from(&copy);
             measured_tick(&mut f, q, peer);

@@ -97,6 +97,12 @@ pub struct FlockEntry {
     /// Feeler length in body lengths.
     #[serde(default)]
     pub feeler_length: Option<f32>,
+    /// Steering weight that turns a part of the flock that has lost the rest back to it (0: off).
+    #[serde(default)]
+    pub regroup: Option<f32>,
+    /// How near, in body lengths, members must be to count as one part when regrouping.
+    #[serde(default)]
+    pub regroup_link: Option<f32>,
     /// Leaders (units with nobody ahead) chase this entity.
     #[serde(default)]
     pub leaders_chase: Option<Spanned<String>>,
@@ -336,6 +342,8 @@ fn flock(
         alignment: f.alignment.unwrap_or(d.alignment),
         separation: f.separation.unwrap_or(d.separation),
         leader_force: if f.leaders_chase.is_some() { 1.0 } else { 0.0 },
+        regroup: f.regroup.unwrap_or(d.regroup),
+        regroup_link: cx.positive(entry, "regroup_link", f.regroup_link, d.regroup_link)?,
         ..d
     };
     params.feeler.visibility_factor =
@@ -343,7 +351,7 @@ fn flock(
     let length = cx.positive(entry, "length", f.length, 1.0)?;
     // The default clearance (1 unit) is sized for body length 1; keep it proportional.
     params.feeler.clearance = d.feeler.clearance * length;
-    if ![params.cohesion, params.alignment, params.separation].iter().all(|w| w.is_finite()) {
+    if ![params.cohesion, params.alignment, params.separation, params.regroup].iter().all(|w| w.is_finite()) {
         return Err(cx.err(entry, "flock weights must be finite numbers"));
     }
     let quarry = match &f.leaders_chase {

@@ -45,6 +45,10 @@ pub(super) struct Keyed {
     length: Vec<f32>,
     /// The largest velocity component: the range of the fixed-point velocity sums.
     velocity_bound: f32,
+    /// The velocities in whole steps of [`fixed_scale`]`(velocity_bound)`, rounded once here
+    /// rather than by every viewer that sees them (the same for all).
+    vx_steps: Vec<f32>,
+    vy_steps: Vec<f32>,
 }
 
 impl Keyed {
@@ -81,6 +85,12 @@ impl Keyed {
             self.kind.push(-1.0);
         }
         self.velocity_bound = bound;
+        let scale = fixed_scale(bound);
+        let round = |v: &f32| (v * scale + ROUNDER) - ROUNDER;
+        self.vx_steps.clear();
+        self.vx_steps.extend(self.vx.iter().map(round));
+        self.vy_steps.clear();
+        self.vy_steps.extend(self.vy.iter().map(round));
     }
 
     /// The unit with key `k`, as it was when the keys were filled.
@@ -97,7 +107,7 @@ impl Keyed {
 /// A field of view as flags and factors, so the test is arithmetic on a lane (Ex. 4-3):
 /// ahead (`wy > 0`, and for the narrow view `|wx| < wy·F`), or in the wide view's side wedges
 /// behind (`wy < 0` and `|wx| > −wy·B`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 struct ViewTest {
     narrow: bool,
     wide: bool,
@@ -182,6 +192,8 @@ pub(super) struct Viewer {
     /// `None`: no cohesion or alignment.
     view: Option<ViewTest>,
     separation_view: ViewTest,
+    /// Whether separation looks through the flocking view (the default): then one test serves both.
+    same_view: bool,
     front_factor: f32,
     separation_force: f32,
     brake_floor: f32,
@@ -314,6 +326,7 @@ impl Viewer {
             electing,
             view: params.view.map(|m| ViewTest::new(m, vp)),
             separation_view: ViewTest::new(params.separation_view, vp),
+            same_view: params.view.map(|m| ViewTest::new(m, vp)) == Some(ViewTest::new(params.separation_view, vp)),
             front_factor: vp.front_angle_factor,
             separation_force: params.separation,
             brake_floor: params.brake_floor,
@@ -388,22 +401,26 @@ impl Viewer {
             let ahead = counts & d2.cmple(Vec4::splat(self.narrow2)) & in_front & awx.cmplt(wy * self.front_factor);
             sums.ahead += ahead.bitmask().count_ones();
         }
+        let mut seen = None;
         if let Some(view) = &self.view {
             let kind = Vec4::from_slice(&keyed.kind[start..start + LANES]);
-            let mate = counts
-                & d2.cmple(Vec4::splat(self.view2))
-                & kind.cmpeq(Vec4::splat(self.kind))
-                & view.sees(awx, wy, in_front);
-            let vx = Vec4::from_slice(&keyed.vx[start..start + LANES]);
-            let vy = Vec4::from_slice(&keyed.vy[start..start + LANES]);
+            let sees = view.sees(awx, wy, in_front);
+            seen = Some(sees);
+            let mate = counts & d2.cmple(Vec4::splat(self.view2)) & kind.cmpeq(Vec4::splat(self.kind)) & sees;
+            let vx = Vec4::from_slice(&keyed.vx_steps[start..start + LANES]);
+            let vy = Vec4::from_slice(&keyed.vy_steps[start..start + LANES]);
             let l = &mut sums.lanes;
             l[0] += steps(mate, dx * self.offset_scale);
             l[1] += steps(mate, dy * self.offset_scale);
-            l[2] += steps(mate, vx * self.velocity_scale);
-            l[3] += steps(mate, vy * self.velocity_scale);
+            l[2] += Vec4::select(mate, vx, Vec4::ZERO);
+            l[3] += Vec4::select(mate, vy, Vec4::ZERO);
             sums.count += mate.bitmask().count_ones();
         }
-        let near = counts & d2.cmple(Vec4::splat(self.sep2)) & self.separation_view.sees(awx, wy, in_front);
+        let sees = match seen {
+            Some(sees) if self.same_view => sees,
+            _ => self.separation_view.sees(awx, wy, in_front),
+        };
+        let near = counts & d2.cmple(Vec4::splat(self.sep2)) & sees;
         // Most runs of four hold nobody that close.
         if !near.any() {
             return;

@@ -16,6 +16,7 @@ use super::flock::{ViewMode, ViewParams, heading_force};
 use super::flock_scan::{Keyed, Sums, Viewer};
 use super::obstacle::{Circle, Feeler, feeler_force};
 use super::obstacle_cells::ObstacleCells;
+use super::regroup::Regroup;
 use super::spatial_hash::SpatialHash;
 
 /// Contact passes per move at most: one pass can push a unit into a third, so a squeezed crowd
@@ -52,9 +53,20 @@ pub struct FlockParams {
     pub brake_floor: f32,
     /// Ours, not the book's: the bodies' width in body lengths. Steering alone does not keep
     /// bodies apart (two units turning into each other, a crowd squeezed past an obstacle), so
-    /// after each move [`Flock::apply`] pushes apart any two units nearer than this, each by half
-    /// the overlap, as DetourCrowd's collision pass does. 0 disables it.
+    /// after each move [`Flock::apply`] pushes apart any two units nearer than this, as
+    /// DetourCrowd's collision pass does, and moves every unit whose body (half this wide)
+    /// overlaps an obstacle out onto its rim. 0 disables the pushes (units still end outside
+    /// obstacles, as points).
     pub contact: f32,
+    /// Ours, not the book's: steering force that turns a part of the flock that has lost sight
+    /// of the rest back to it (see the `regroup` module); the part's units stop leading meanwhile.
+    /// 0 (the default) disables it, and the flock is the book's: wide views split round
+    /// obstacles and may or may not meet again.
+    pub regroup: f32,
+    /// Ours: how near, in body lengths, units must be to count as one part of the flock when
+    /// regrouping. Shorter than the view radius, so a part turns back while the rest is still
+    /// in sight rather than once it is lost.
+    pub regroup_link: f32,
 }
 
 impl Default for FlockParams {
@@ -71,6 +83,8 @@ impl Default for FlockParams {
             leader_force: 0.0,
             brake_floor: 0.4,
             contact: 0.4,
+            regroup: 0.0,
+            regroup_link: 5.0,
         }
     }
 }
@@ -105,6 +119,7 @@ pub struct Flock {
     /// The rules.
     pub params: FlockParams,
     leaders: Vec<bool>,
+    regroup: Regroup,
     obstacles: Vec<Circle>,
     max_obstacle_radius: f32,
     /// The obstacles' centres, and the grid of which a feeler may touch (rebuilt when the
@@ -120,10 +135,10 @@ pub struct Flock {
     key_of: Vec<u32>,
     /// Each unit's distance to its nearest neighbour at the last decision.
     nearest: Vec<f32>,
-    /// The units that may touch after a move, and their pushes (scratch for `apply`).
+    /// The units that may touch after a move, and where they stood at the start of a contact
+    /// pass (scratch for `apply`).
     touching: Vec<u32>,
     touching_at: Vec<Vec2>,
-    pushes: Vec<Vec2>,
     /// Which of them had another within the contact reach (scratch for `contact_pass`).
     close: Vec<bool>,
     contact_hash: SpatialHash,
@@ -132,9 +147,9 @@ pub struct Flock {
 /// Where a unit's neighbour candidates come from: the spatial hash, or every unit (the book's
 /// loop). Candidates are named by *key*, their index in [`Keyed`].
 trait Candidates {
-    /// Calls `run` with the key ranges that hold every candidate within `radius` of `center`
-    /// (and possibly more: the scan tests distances itself).
-    fn runs(&self, center: Vec2, radius: f32, run: impl FnMut(Range<usize>));
+    /// The key ranges that hold every candidate within `radius` of `center` (and possibly more:
+    /// the scan tests distances itself).
+    fn runs(&self, center: Vec2, radius: f32) -> impl Iterator<Item = Range<usize>>;
     /// The units in key order, if it differs from unit order (then units are also decided in it,
     /// so neighbouring decisions read memory already in cache).
     fn order(&self) -> Option<&[u32]>;
@@ -142,8 +157,8 @@ trait Candidates {
 
 impl Candidates for SpatialHash {
     #[inline(always)]
-    fn runs(&self, center: Vec2, radius: f32, run: impl FnMut(Range<usize>)) {
-        self.for_each_run_within(center, radius, run);
+    fn runs(&self, center: Vec2, radius: f32) -> impl Iterator<Item = Range<usize>> {
+        self.runs_within(center, radius)
     }
     fn order(&self) -> Option<&[u32]> {
         Some(SpatialHash::order(self))
@@ -154,8 +169,8 @@ struct AllPairs(usize);
 
 impl Candidates for AllPairs {
     #[inline(always)]
-    fn runs(&self, _center: Vec2, _radius: f32, mut run: impl FnMut(Range<usize>)) {
-        run(0..self.0);
+    fn runs(&self, _center: Vec2, _radius: f32) -> impl Iterator<Item = Range<usize>> {
+        std::iter::once(0..self.0)
     }
     fn order(&self) -> Option<&[u32]> {
         None
@@ -180,11 +195,12 @@ impl Flock {
             types,
             params,
             leaders: vec![false; n],
+            regroup: Regroup::default(),
             obstacles: Vec::new(),
             max_obstacle_radius: 0.0,
             obstacle_centres: Vec::new(),
             obstacle_cells: ObstacleCells::default(),
-            unit_hash: SpatialHash::new(max_len * radius),
+            unit_hash: SpatialHash::with_columns(max_len * radius, 4),
             positions: Vec::with_capacity(n),
             controls: Vec::with_capacity(n),
             keyed: Keyed::default(),
@@ -192,7 +208,6 @@ impl Flock {
             nearest: Vec::with_capacity(n),
             touching: Vec::new(),
             touching_at: Vec::new(),
-            pushes: Vec::new(),
             close: Vec::new(),
             contact_hash: SpatialHash::new(max_len * params.contact.max(0.01)),
         }
@@ -212,9 +227,11 @@ impl Flock {
     }
 
     /// How far from a unit's feeler query centre an obstacle's centre may be and still push it,
-    /// for the longest unit (see `decide_unit`).
+    /// for the longest unit facing a unit direction (see `decide_unit`; a unit whose heading has
+    /// gone bad asks farther, and the lists answer that by testing every obstacle).
     fn feeler_reach(&self) -> f32 {
         let feeler = self.params.feeler.visibility_factor * self.longest();
+        let feeler = if self.params.feeler.ignore_behind { feeler * 0.5 } else { feeler };
         feeler + self.max_obstacle_radius + self.params.feeler.clearance
     }
 
@@ -245,6 +262,7 @@ impl Flock {
         self.positions.extend(self.units.iter().map(|u| u.position));
         let mut hash = std::mem::replace(&mut self.unit_hash, SpatialHash::new(1.0));
         hash.rebuild(&self.positions);
+        self.find_stragglers();
         self.key(Some(hash.order()));
         pass(self, &hash, quarry);
         self.unit_hash = hash;
@@ -253,8 +271,22 @@ impl Flock {
     /// The decision pass with the book's all-pairs neighbour loop: the same results as
     /// [`Flock::decide`], bit for bit, at quadratic cost. For comparison.
     pub fn decide_all_pairs(&mut self, quarry: Option<Quarry>) {
+        self.positions.clear();
+        self.positions.extend(self.units.iter().map(|u| u.position));
+        self.find_stragglers();
         self.key(None);
         self.decide_with(&AllPairs(self.units.len()), quarry);
+    }
+
+    /// Finds the parts of the flock apart from the rest, when regrouping is on: units are
+    /// linked within [`FlockParams::regroup_link`] lengths (of the longest unit).
+    fn find_stragglers(&mut self) {
+        if self.params.regroup.is_nan() || self.params.regroup <= 0.0 {
+            return;
+        }
+        let link = self.params.regroup_link * self.longest();
+        self.unit_type.resize(self.units.len(), 0);
+        self.regroup.update(&self.positions, &self.unit_type, link);
     }
 
     /// Fills [`Keyed`] and `key_of` for keys in `order` (`None`: unit order). When `order`
@@ -289,33 +321,57 @@ impl Flock {
             let control = self.controls.get(i).copied().unwrap_or(Control::CRUISE);
             unit.step(control, &self.types[t].limits, dt);
         }
-        if self.start_contacts(dt) {
+        // Feelers steer round obstacles but cannot promise to (a unit shoved by its neighbours,
+        // a turn too tight for its turn rate): contact pushes stop at obstacles' rims, and every
+        // unit ends the move outside them, as DetourCrowd's collision pass keeps agents off walls.
+        let (body, max_radius) = (0.5 * self.params.contact.max(0.0), self.max_obstacle_radius);
+        let cells = std::mem::take(&mut self.obstacle_cells);
+        let (centres, obstacles) = (std::mem::take(&mut self.obstacle_centres), std::mem::take(&mut self.obstacles));
+        let clear = |position: Vec2, length: f32, moving: Vec2| {
+            out_of_obstacles(&cells, &centres, &obstacles, max_radius, position, body * length, moving)
+        };
+        if self.start_contacts() {
             for _ in 0..CONTACT_PASSES {
-                if !self.contact_pass() {
+                if !self.contact_pass(|_, length, from, to| clear(to, length, to - from)) {
                     break;
                 }
             }
         }
+        if !obstacles.is_empty() {
+            for u in &mut self.units {
+                u.position = clear(u.position, u.length, u.heading);
+            }
+        }
+        (self.obstacle_cells, self.obstacle_centres, self.obstacles) = (cells, centres, obstacles);
     }
 
-    /// Picks the units that may touch after a move by `dt` for the first [`Flock::contact_pass`]:
-    /// those whose nearest neighbour at the decision was within reach of a touch after one move,
-    /// so a spread-out flock pays one comparison per unit. False when the pass is off or nobody
-    /// can touch.
-    pub(super) fn start_contacts(&mut self, dt: f32) -> bool {
+    /// Picks the units that may touch after the move for the first [`Flock::contact_pass`]: two
+    /// units can have closed by at most the sum of how far each moved since the decision, so a
+    /// unit whose nearest neighbour then was farther than the contact reach plus its own move
+    /// and the longest move cannot touch anyone. A spread-out flock pays one comparison per
+    /// unit. False when the pass is off or nobody can touch.
+    ///
+    /// The moves are measured, not bounded by the unit types' speed limits: a world steers its
+    /// flocks' members with limits of its own.
+    pub(super) fn start_contacts(&mut self) -> bool {
         let c = self.params.contact;
         self.touching.clear();
-        if c.is_nan() || c <= 0.0 || self.nearest.len() != self.units.len() {
+        let n = self.units.len();
+        if c.is_nan() || c <= 0.0 || self.nearest.len() != n {
             return false;
         }
-        let max_speed = self.types.iter().map(|t| t.limits.max_speed).fold(0.0f32, f32::max);
-        let flag = self.contact_reach() + 2.0 * max_speed * dt.abs();
+        let moved = |i: usize| self.positions.get(i).map_or(f32::INFINITY, |&p| p.distance(self.units[i].position));
+        let longest_move = (0..n).map(moved).fold(0.0f32, f32::max);
+        let reach = self.contact_reach() + longest_move;
         // The decision saw neighbours out to at least the separation radius; beyond it, a unit
-        // with none in sight is not known to be clear, so a long step checks everyone.
+        // with none in sight is not known to be clear, so a long move checks everyone.
         let min_len = self.units.iter().map(|u| u.length).fold(f32::INFINITY, f32::min);
         let seen = self.params.separation_factor * min_len;
-        let everyone = flag >= seen || flag.is_nan() || seen.is_nan();
-        self.touching.extend((0..self.units.len() as u32).filter(|&i| everyone || self.nearest[i as usize] < flag));
+        // NaN anywhere (a broken length, a unit that moved to infinity) checks everyone too.
+        let everyone =
+            (reach + longest_move).partial_cmp(&seen) != Some(std::cmp::Ordering::Less) || self.positions.len() != n;
+        self.touching
+            .extend((0..n as u32).filter(|&i| everyone || self.nearest[i as usize] < reach + moved(i as usize)));
         self.touching.len() >= 2
     }
 
@@ -329,35 +385,44 @@ impl Flock {
         self.params.contact * self.longest()
     }
 
-    /// One Jacobi pass over the pairs of the picked units nearer than their contact distance
-    /// (`contact × mean length`): each unit moves away from the other by half the overlap.
+    /// One Gauss–Seidel pass over the pairs of the picked units nearer than their contact
+    /// distance (`contact × mean length`): each pair is parted at once, the first unit by half
+    /// the overlap and the second by whatever is left, each move passed through `constrain(unit,
+    /// length, from, to) -> where it may go` (obstacles, walls). So a unit pinned against a wall or in a
+    /// corner leaves the whole push to its partner, and a row of units squeezed against a wall
+    /// settles in a few passes; parting all pairs at once from the same snapshot (Jacobi)
+    /// lost every push a wall took and left such rows overlapped.
+    ///
     /// Returns whether any unit was pushed. The next pass looks only at the units that had
     /// another within reach in this one: pushes are small, so a unit that was clear of everyone
     /// is left for the next move's first pass (which checks every unit that may touch).
-    pub(super) fn contact_pass(&mut self) -> bool {
+    pub(super) fn contact_pass(&mut self, mut constrain: impl FnMut(usize, f32, Vec2, Vec2) -> Vec2) -> bool {
         let c = self.params.contact;
         if self.touching.len() < 2 || c.is_nan() || c <= 0.0 {
             return false;
         }
-        let reach = self.contact_reach();
+        // Pairs are found where the units stood at the start of the pass, a little farther out
+        // than a touch: a pass moves a unit by at most half a body width per partner.
+        let reach = 1.5 * self.contact_reach();
         self.touching_at.clear();
         self.touching_at.extend(self.touching.iter().map(|&i| self.units[i as usize].position));
         self.contact_hash.rebuild(&self.touching_at);
-        self.pushes.clear();
-        self.pushes.resize(self.touching.len(), Vec2::ZERO);
         self.close.clear();
         self.close.resize(self.touching.len(), false);
-        for a in 0..self.touching.len() {
-            let (pa, la) = (self.touching_at[a], self.units[self.touching[a] as usize].length);
-            let (hash, units, touching) = (&self.contact_hash, &self.units, &self.touching);
-            let (pushes, close) = (&mut self.pushes, &mut self.close);
-            hash.for_each_within(pa, reach, |b, pb| {
+        let mut pushed = false;
+        let (hash, touching, at) = (&self.contact_hash, &self.touching, &self.touching_at);
+        let (units, close) = (&mut self.units, &mut self.close);
+        for a in 0..touching.len() {
+            let ia = touching[a] as usize;
+            hash.for_each_within(at[a], reach, |b, _| {
                 let b = b as usize;
                 if b <= a {
                     return;
                 }
                 (close[a], close[b]) = (true, true);
-                let gap = c * 0.5 * (la + units[touching[b] as usize].length);
+                let ib = touching[b] as usize;
+                let gap = c * 0.5 * (units[ia].length + units[ib].length);
+                let (pa, pb) = (units[ia].position, units[ib].position);
                 let d = pa - pb;
                 let dist = d.length();
                 if dist >= gap {
@@ -366,15 +431,13 @@ impl Flock {
                 // Coincident units part along x, the lower index to −x: any fixed choice keeps
                 // the result deterministic.
                 let away = if dist > 0.0 { d / dist } else { Vec2::NEG_X };
-                let push = away * (0.5 * (gap - dist));
-                pushes[a] += push;
-                pushes[b] -= push;
+                let overlap = gap - dist;
+                let to_a = constrain(ia, units[ia].length, pa, pa + away * (0.5 * overlap));
+                let left = overlap - (to_a - pa).dot(away).max(0.0);
+                let to_b = constrain(ib, units[ib].length, pb, pb - away * left);
+                pushed |= to_a != pa || to_b != pb;
+                (units[ia].position, units[ib].position) = (to_a, to_b);
             });
-        }
-        let mut pushed = false;
-        for (k, &i) in self.touching.iter().enumerate() {
-            pushed |= self.pushes[k] != Vec2::ZERO;
-            self.units[i as usize].position += self.pushes[k];
         }
         let close = &self.close;
         let mut k = 0;
@@ -429,31 +492,22 @@ impl Flock {
         // Units of one length and type share everything in their viewer but where they are.
         let electing = self.params.leader_force > 0.0 && quarry.is_some();
         let mut shared: Option<Viewer> = None;
-        let mut decide = |i: usize, me: &Vehicle, key: usize| {
-            let kind = self.unit_type[i];
-            let viewer = match shared.filter(|v| v.length == me.length && v.kind == f32::from(kind)) {
-                Some(v) => v.at(key, me.position, me.heading),
-                None => {
-                    let v =
-                        Viewer::new(key, me.position, me.heading, me.length, kind, &self.params, electing, &self.keyed);
-                    shared = Some(v);
-                    v
-                }
-            };
-            let (control, leader, near2) = self.decide_unit(i, me, &viewer, candidates, quarry);
-            controls[i] = control;
-            leaders[i] = leader;
-            nearest[i] = near2.sqrt();
-        };
+        // Plain loops calling `#[inline(always)]` methods rather than one closure for both: a
+        // closure is compiled as a function of its own, without the AVX2 of `decide_with_avx2`.
         match candidates.order().filter(|o| o.len() == n) {
             Some(order) => {
                 for (k, &i) in order.iter().enumerate() {
-                    decide(i as usize, &self.keyed.vehicle(k), k);
+                    let i = i as usize;
+                    let me = self.keyed.vehicle(k);
+                    let viewer = self.viewer(&mut shared, i, &me, k, electing);
+                    (controls[i], leaders[i], nearest[i]) = self.decide_unit(i, &me, &viewer, candidates, quarry);
                 }
             }
             None => {
                 for (i, me) in self.units.iter().enumerate() {
-                    decide(i, me, self.key_of.get(i).map_or(usize::MAX, |&k| k as usize));
+                    let key = self.key_of.get(i).map_or(usize::MAX, |&k| k as usize);
+                    let viewer = self.viewer(&mut shared, i, me, key, electing);
+                    (controls[i], leaders[i], nearest[i]) = self.decide_unit(i, me, &viewer, candidates, quarry);
                 }
             }
         }
@@ -462,7 +516,23 @@ impl Flock {
         self.nearest = nearest;
     }
 
-    /// `DoUnitAI(i)` (Ex. 4-2 … 4-14).
+    /// Unit `i`'s viewer (key `key`): `shared` moved to it when `shared` is of its length and
+    /// type, else a new one, which becomes `shared`.
+    #[inline(always)]
+    fn viewer(&self, shared: &mut Option<Viewer>, i: usize, me: &Vehicle, key: usize, electing: bool) -> Viewer {
+        let kind = self.unit_type[i];
+        match shared.filter(|v| v.length == me.length && v.kind == f32::from(kind)) {
+            Some(v) => v.at(key, me.position, me.heading),
+            None => {
+                let v = Viewer::new(key, me.position, me.heading, me.length, kind, &self.params, electing, &self.keyed);
+                *shared = Some(v);
+                v
+            }
+        }
+    }
+
+    /// `DoUnitAI(i)` (Ex. 4-2 … 4-14): its control, whether it leads, and the distance to its
+    /// nearest neighbour.
     #[inline(always)]
     fn decide_unit(
         &self,
@@ -477,7 +547,9 @@ impl Flock {
         let len = me.length;
         let electing = viewer.electing;
         let mut sums = Sums::new();
-        candidates.runs(me.position, viewer.reach(), |run| viewer.scan_run(&self.keyed, run, &mut sums));
+        for run in candidates.runs(me.position, viewer.reach()) {
+            viewer.scan_run(&self.keyed, run, &mut sums);
+        }
         let near = sums.finish(viewer);
         let (count, ahead, throttle) = (near.flockmates, near.ahead, near.throttle);
         let mut fs = near.separation;
@@ -500,9 +572,13 @@ impl Flock {
         self.obstacle_cells.for_each_within(&self.obstacle_centres, centre, feeler_reach, |k| {
             fs += feeler_force(me, self.obstacles[k], &p.feeler);
         });
+        let straggler = if p.regroup > 0.0 { self.regroup.target(i) } else { None };
+        if let Some(target) = straggler {
+            fs += heading_force(&frame, me.heading, target - me.position, p.regroup);
+        }
         let mut leader = false;
         if let Some(q) = quarry.filter(|_| electing) {
-            leader = ahead == 0;
+            leader = ahead == 0 && straggler.is_none();
             if leader {
                 let t = self.unit_type[i] as usize;
                 let interceptor = self.types.get(t).is_some_and(|t| t.interceptor);
@@ -522,8 +598,38 @@ impl Flock {
                     };
             }
         }
-        (Control { steer: fs, throttle }, leader, near.nearest2)
+        (Control { steer: fs, throttle }, leader, near.nearest2.sqrt())
     }
+}
+
+/// `position` moved out of every obstacle (`max_radius` the largest radius) that a body `body` in
+/// radius there would overlap, onto
+/// the rim straight out from its centre (at the very centre: back along `moving`, the way the
+/// unit came, or −x if it was not moving).
+fn out_of_obstacles(
+    cells: &ObstacleCells,
+    centres: &[Vec2],
+    obstacles: &[Circle],
+    max_radius: f32,
+    position: Vec2,
+    body: f32,
+    moving: Vec2,
+) -> Vec2 {
+    if obstacles.is_empty() {
+        return position;
+    }
+    let mut p = position;
+    cells.for_each_within(centres, position, max_radius + body, |k| {
+        let o = obstacles[k];
+        let rim = o.radius + body;
+        let d = p - o.center;
+        let dist = d.length();
+        if dist < rim {
+            let away = if dist > 0.0 { d / dist } else { -moving.try_normalize().unwrap_or(Vec2::X) };
+            p = o.center + away * rim;
+        }
+    });
+    p
 }
 
 #[cfg(test)]
@@ -548,14 +654,16 @@ mod tests {
     }
 
     /// 24 starting flocks (sizes 20–48, spacings 1.8–2.5) chase a quarry through a ring of
-    /// obstacles for 1,000 ticks each. On every tick of every flock no two bodies overlap (the
-    /// contact pass holds them at a touch at worst) and no unit enters an obstacle; every flock
-    /// keeps up with the quarry and ends connected. Staying linked on every tick is a tendency,
-    /// not a guarantee: the quarry flies through the obstacles, so parts of a flock go round
-    /// either side, and a part can lose sight of the rest for a while. Measured: 18 of the 24
-    /// never split; the others rejoined within 129 ticks; 262 of the 24,000 flock-ticks split.
-    /// (A build whose sums differed in the last bit measured 16, 63 and 240: a flock is chaotic,
-    /// so the bounds leave room for other trajectories.)
+    /// obstacles for 1,000 ticks each, with the book's rules only. On every tick of every flock
+    /// no two bodies overlap (the contact pass holds them at a touch at worst) and no body
+    /// overlaps an obstacle (units end each move outside them); every flock keeps up with the
+    /// quarry and ends connected. Staying linked on every tick is only a tendency with the
+    /// book's wide view, as the book says (002a L2188): the quarry flies through the obstacles,
+    /// so parts of a flock go round either side, and a part can lose sight of the rest for a
+    /// while. Measured: 17 of the 24 never split; the others rejoined within 187 ticks; 427 of
+    /// the 24,000 flock-ticks split. (Builds whose arithmetic differed in the last bit measured
+    /// 16–18, 63–129 and 240–262: a flock is chaotic, so the bounds leave room for other
+    /// trajectories.) [`FlockParams::regroup`] keeps them together: see the next test.
     #[test]
     fn flocks_stay_collision_free_and_rejoin_round_obstacles() {
         let (mut never_split, mut split, mut longest) = (0, 0, 0);
@@ -564,7 +672,7 @@ mod tests {
                 let r = run_ring(n, spacing, FlockParams { leader_force: 1.0, ..Default::default() });
                 let width = FlockParams::default().contact;
                 assert!(r.min_pair >= width - 1e-4, "{n}/{spacing}: bodies overlapped: {r:?}");
-                assert!(r.min_obstacle > 0.0, "{n}/{spacing}: a unit entered an obstacle: {r:?}");
+                assert!(r.min_obstacle >= width / 2.0 - 1e-4, "{n}/{spacing}: a body entered an obstacle: {r:?}");
                 assert!(r.min_obstacle < 3.0, "{n}/{spacing}: it did pass close to obstacles: {r:?}");
                 assert!(r.joined_at_end, "{n}/{spacing}: it ended split: {r:?}");
                 assert!(r.behind < 35.0, "{n}/{spacing}: it kept up with the quarry (at most 27.2 measured): {r:?}");
@@ -573,9 +681,36 @@ mod tests {
                 longest = longest.max(r.longest_split);
             }
         }
-        assert!(never_split >= 12, "only {never_split} of 24 flocks never split (18 measured)");
-        assert!(longest <= 250, "a flock stayed split for {longest} ticks (129 measured)");
-        assert!(split <= 600, "split on {split} of 24,000 flock-ticks (262 measured)");
+        assert!(never_split >= 12, "only {never_split} of 24 flocks never split (17 measured)");
+        assert!(longest <= 250, "a flock stayed split for {longest} ticks (187 measured)");
+        assert!(split <= 600, "split on {split} of 24,000 flock-ticks (427 measured)");
+    }
+
+    /// The same 24 flocks with regrouping on (force 3, parts linked within 5 lengths): a part
+    /// that falls more than 5 lengths behind the rest, still in sight of it (the view is 8),
+    /// turns back to the nearest member of the flock. Measured: all 24 stay linked within 10
+    /// lengths on every one of their 1,000 ticks. Other settings and last-bit changes measured
+    /// 20–24 flocks that never split and up to 240 split flock-ticks in all (against 17 and 427
+    /// without regrouping), so the bounds are those.
+    #[test]
+    fn regrouping_flocks_stay_linked_round_obstacles() {
+        let (mut never_split, mut split) = (0, 0);
+        for n in [20usize, 25, 30, 36, 40, 48] {
+            for spacing in [1.8f32, 2.0, 2.2, 2.5] {
+                let params = FlockParams { leader_force: 1.0, regroup: 3.0, ..Default::default() };
+                let r = run_ring(n, spacing, params);
+                let width = params.contact;
+                assert!(r.min_pair >= width - 1e-4, "{n}/{spacing}: bodies overlapped: {r:?}");
+                assert!(r.min_obstacle >= width / 2.0 - 1e-4, "{n}/{spacing}: a body entered an obstacle: {r:?}");
+                assert!(r.joined_at_end, "{n}/{spacing}: it ended split: {r:?}");
+                // Parts turning back slow the chase a little (at most 35.1 measured).
+                assert!(r.behind < 40.0, "{n}/{spacing}: it kept up with the quarry: {r:?}");
+                never_split += usize::from(r.split == 0);
+                split += r.split;
+            }
+        }
+        assert!(never_split >= 20, "only {never_split} of 24 flocks never split (24 measured)");
+        assert!(split <= 300, "split on {split} of 24,000 flock-ticks (0 measured)");
     }
 
     /// What [`run_ring`] measured.

@@ -31,6 +31,7 @@ mod obstacle_cells;
 mod pattern;
 mod physics_pattern;
 mod potential;
+mod regroup;
 mod spatial_hash;
 
 pub use agents::{
@@ -52,7 +53,7 @@ pub use physics_pattern::{
     MIN_STEER_FRACTION, PATROL_PATTERN, PatternStep, PatternTracker, PhysicsPattern, ZIGZAG_PATTERN,
 };
 pub use potential::{LennardJones, force_to_control, sum_forces, swarm_forces};
-pub use spatial_hash::SpatialHash;
+pub use spatial_hash::{RunsWithin, SpatialHash};
 
 /// Whether the graph "within `r` of each other" over `pts` is connected (depth-first): the flock
 /// tests' measure of a flock holding together.

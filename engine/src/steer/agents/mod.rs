@@ -336,21 +336,14 @@ impl Steering {
             log_move(log, tick, &e.name, from, to);
         }
         self.controls = controls;
-        self.separate_flocks(entities, map, log, tick, dt);
+        self.separate_flocks(entities, map, log, tick);
         self.catches(entities, log, tick);
     }
 
     /// The flocks' contact pass ([`FlockParams::contact`](super::FlockParams::contact)):
     /// members that ended the move nearer than their bodies' width are pushed apart, and a push
     /// into a wall slides along it.
-    fn separate_flocks(
-        &mut self,
-        entities: &mut SlotMap<EntityId, Entity>,
-        map: &Map,
-        log: &mut EventLog,
-        tick: u64,
-        dt: f32,
-    ) {
+    fn separate_flocks(&mut self, entities: &mut SlotMap<EntityId, Entity>, map: &Map, log: &mut EventLog, tick: u64) {
         let names: Vec<String> = self.flocks.keys().cloned().collect();
         for name in names {
             let members: Vec<EntityId> =
@@ -363,28 +356,26 @@ impl Steering {
             for (unit, id) in group.flock.units.iter_mut().zip(&members) {
                 unit.position = self.agents[id].vehicle.expect("filtered above").position;
             }
-            // Walls stop pushes as they stop moves, so each pass starts from where the last
-            // one's pushes slid to.
-            if !group.flock.start_contacts(dt) {
+            // Walls stop pushes as they stop moves: each push slides along them, and what a wall
+            // takes of a push the partner takes.
+            if !group.flock.start_contacts() {
                 continue;
             }
             for _ in 0..CONTACT_PASSES {
-                if !group.flock.contact_pass() {
+                if !group.flock.contact_pass(|_, _, from, to| slide(map, from, to)) {
                     break;
                 }
-                for (unit, id) in group.flock.units.iter_mut().zip(&members) {
-                    let (Some(v), Some(e)) =
-                        (self.agents.get_mut(id).and_then(|a| a.vehicle.as_mut()), entities.get_mut(*id))
-                    else {
-                        continue;
-                    };
-                    if unit.position == v.position {
-                        continue;
-                    }
+            }
+            for (unit, id) in group.flock.units.iter().zip(&members) {
+                let (Some(v), Some(e)) =
+                    (self.agents.get_mut(id).and_then(|a| a.vehicle.as_mut()), entities.get_mut(*id))
+                else {
+                    continue;
+                };
+                if unit.position != v.position {
                     let from = v.position;
-                    let to = slide(map, from, unit.position);
-                    (v.position, e.position, unit.position) = (to, to, to);
-                    log_move(log, tick, &e.name, from, to);
+                    (v.position, e.position) = (unit.position, unit.position);
+                    log_move(log, tick, &e.name, from, unit.position);
                 }
             }
         }

@@ -120,7 +120,7 @@ fn walled_room_laps(n: i32, shift: i32) -> Laps {
     // The guide walks round the central block; the flock's leaders chase it.
     let lap = [[34, 4], [34, 25], [4, 25], [4, 4]].map(|c| Vec2::new(c[0] as f32 + 0.5, c[1] as f32 + 0.5));
     w.entity_mut(guide).unwrap().actions.push(crate::coord::Action::FollowPath { points: [lap; 3].concat(), next: 0 });
-    let params = FlockParams { leader_force: 1.0, ..FlockParams::default() };
+    let params = FlockParams { leader_force: 1.0, regroup: 3.0, ..FlockParams::default() };
     let spec = FlockSpec { params, length: 0.5, quarry: Some(guide), ..FlockSpec::default() };
     w.steering_mut().add_flock("birds", spec);
     let mut birds = Vec::new();
@@ -149,12 +149,13 @@ fn walled_room_laps(n: i32, shift: i32) -> Laps {
     laps
 }
 
-/// Six flocks (10, 12 and 14 birds, starting in two places) each fly three laps of a walled room
-/// behind a guide. Every flock stays out of the walls, keeps its bodies apart, goes round and
-/// keeps up. Staying linked is only a tendency here: the room's corridors are 6 to 8 body
-/// lengths wide, and squeezing round the corners splits a flock for a while (measured: 99 to 328
-/// of 1,000 ticks per flock, 1,241 of 6,000 in all; a flock is chaotic, and an earlier build whose
-/// sums differed in the last bit measured 26 for the 12-bird flock that now splits on 210).
+/// Six flocks (10, 12 and 14 birds, starting in two places), regrouping on, each fly three laps
+/// of a walled room behind a guide. Every flock stays out of the walls, keeps its bodies apart,
+/// goes round and keeps up. Staying linked is only a tendency here: the room's corridors are 6
+/// to 8 body lengths wide, and squeezing round the corners splits a flock for a while (measured
+/// with regrouping: 0 to 244 of 1,000 ticks per flock, 427 of 6,000 in all; without it, 1,571,
+/// and one flock fell 9.7 behind its guide; a flock is chaotic, and builds whose arithmetic
+/// differed in the last bit measured 26 and 210 for one flock).
 #[test]
 fn flocks_circle_a_walled_room_out_of_the_walls_and_mostly_linked() {
     let mut split = 0;
@@ -162,17 +163,17 @@ fn flocks_circle_a_walled_room_out_of_the_walls_and_mostly_linked() {
         for shift in [1, 2] {
             let laps = walled_room_laps(n, shift);
             assert_eq!(laps.in_wall, 0, "{n}/{shift}: no bird ever stood in a wall: {laps:?}");
-            // Bodies are 0.5 long and 0.2 wide. The contact pass holds them at a touch; a body
-            // pinned against a wall can be squeezed a little, since the wall takes none of the
-            // push (measured 0.1926 at worst).
-            assert!(laps.closest > 0.2 * 0.95, "{n}/{shift}: bodies overlapped: {laps:?}");
+            // Bodies are 0.5 long and 0.2 wide. The contact pass holds them at a touch; a crowd
+            // pressed into a corner can squeeze a body a little before the passes run out
+            // (measured 0.1903 at worst).
+            assert!(laps.closest > 0.2 * 0.9, "{n}/{shift}: bodies overlapped: {laps:?}");
             // It followed the guide round the block: out to the far corners and back with it.
             assert!(laps.farthest > 20.0, "{n}/{shift}: the flock went round: {laps:?}");
             assert!(laps.behind < 8.0, "{n}/{shift}: the flock kept up with the guide: {laps:?}");
             split += laps.split;
         }
     }
-    assert!(split <= 1800, "split on {split} of 6,000 flock-ticks (1,241 measured)");
+    assert!(split <= 900, "split on {split} of 6,000 flock-ticks (427 measured)");
 }
 
 /// An L-shaped corridor 12 wide: up the west side to y = 6, then east along the north side.
