@@ -135,6 +135,8 @@ pub struct Flock {
     key_of: Vec<u32>,
     /// Each unit's distance to its nearest neighbour at the last decision.
     nearest: Vec<f32>,
+    /// Whether the unit's feeler query at the last decision met an obstacle (see `apply`).
+    near_obstacle: Vec<bool>,
     /// The units that may touch after a move, and where they stood at the start of a contact
     /// pass (scratch for `apply`).
     touching: Vec<u32>,
@@ -206,6 +208,7 @@ impl Flock {
             keyed: Keyed::default(),
             key_of: Vec::with_capacity(n),
             nearest: Vec::with_capacity(n),
+            near_obstacle: Vec::with_capacity(n),
             touching: Vec::new(),
             touching_at: Vec::new(),
             close: Vec::new(),
@@ -338,17 +341,29 @@ impl Flock {
             }
         }
         if !obstacles.is_empty() {
-            for u in &mut self.units {
-                u.position = clear(u.position, u.length, u.heading);
+            // A unit whose feeler query met no obstacle had none within `clearance` of the
+            // feeler's capsule, so none within the clearance of where it stood: unless it has
+            // since moved farther than the clearance less its body, it overlaps none now.
+            let n = self.units.len();
+            let moved2 =
+                |i: usize| self.positions.get(i).map_or(f32::INFINITY, |&p| p.distance_squared(self.units[i].position));
+            let longest_move = (0..n).map(moved2).fold(0.0f32, f32::max).sqrt();
+            let room = self.params.feeler.clearance - body * self.longest();
+            let everyone =
+                self.near_obstacle.len() != n || longest_move.partial_cmp(&room) != Some(std::cmp::Ordering::Less);
+            for (u, &near) in self.units.iter_mut().zip(self.near_obstacle.iter().chain(std::iter::repeat(&true))) {
+                if everyone || near {
+                    u.position = clear(u.position, u.length, u.heading);
+                }
             }
         }
         (self.obstacle_cells, self.obstacle_centres, self.obstacles) = (cells, centres, obstacles);
     }
 
     /// Picks the units that may touch after the move for the first [`Flock::contact_pass`]: two
-    /// units can have closed by at most the sum of how far each moved since the decision, so a
-    /// unit whose nearest neighbour then was farther than the contact reach plus its own move
-    /// and the longest move cannot touch anyone. A spread-out flock pays one comparison per
+    /// units can have closed by at most twice the longest move since the decision, so a unit
+    /// whose nearest neighbour then was farther than the contact reach plus that cannot touch
+    /// anyone. A spread-out flock pays one comparison per
     /// unit. False when the pass is off or nobody can touch.
     ///
     /// The moves are measured, not bounded by the unit types' speed limits: a world steers its
@@ -360,18 +375,17 @@ impl Flock {
         if c.is_nan() || c <= 0.0 || self.nearest.len() != n {
             return false;
         }
-        let moved = |i: usize| self.positions.get(i).map_or(f32::INFINITY, |&p| p.distance(self.units[i].position));
-        let longest_move = (0..n).map(moved).fold(0.0f32, f32::max);
-        let reach = self.contact_reach() + longest_move;
+        let moved2 =
+            |i: usize| self.positions.get(i).map_or(f32::INFINITY, |&p| p.distance_squared(self.units[i].position));
+        let longest_move = (0..n).map(moved2).fold(0.0f32, f32::max).sqrt();
+        let flag = self.contact_reach() + 2.0 * longest_move;
         // The decision saw neighbours out to at least the separation radius; beyond it, a unit
-        // with none in sight is not known to be clear, so a long move checks everyone.
+        // with none in sight is not known to be clear, so a long move checks everyone (as does
+        // NaN anywhere: a broken length, a unit that moved to infinity).
         let min_len = self.units.iter().map(|u| u.length).fold(f32::INFINITY, f32::min);
         let seen = self.params.separation_factor * min_len;
-        // NaN anywhere (a broken length, a unit that moved to infinity) checks everyone too.
-        let everyone =
-            (reach + longest_move).partial_cmp(&seen) != Some(std::cmp::Ordering::Less) || self.positions.len() != n;
-        self.touching
-            .extend((0..n as u32).filter(|&i| everyone || self.nearest[i as usize] < reach + moved(i as usize)));
+        let everyone = flag.partial_cmp(&seen) != Some(std::cmp::Ordering::Less) || self.positions.len() != n;
+        self.touching.extend((0..n as u32).filter(|&i| everyone || self.nearest[i as usize] < flag));
         self.touching.len() >= 2
     }
 
@@ -402,7 +416,7 @@ impl Flock {
             return false;
         }
         // Pairs are found where the units stood at the start of the pass, a little farther out
-        // than a touch: a pass moves a unit by at most half a body width per partner.
+        // than a touch, so that the units a push may bring together stay in the next pass.
         let reach = 1.5 * self.contact_reach();
         self.touching_at.clear();
         self.touching_at.extend(self.touching.iter().map(|&i| self.units[i as usize].position));
@@ -435,7 +449,8 @@ impl Flock {
                 let to_a = constrain(ia, units[ia].length, pa, pa + away * (0.5 * overlap));
                 let left = overlap - (to_a - pa).dot(away).max(0.0);
                 let to_b = constrain(ib, units[ib].length, pb, pb - away * left);
-                pushed |= to_a != pa || to_b != pb;
+                // Pushes below a thousandth of the gap are invisible: they do not keep the passes going.
+                pushed |= (to_a - pa).length_squared().max((to_b - pb).length_squared()) > (gap * 1e-3).powi(2);
                 (units[ia].position, units[ib].position) = (to_a, to_b);
             });
         }
@@ -486,6 +501,9 @@ impl Flock {
         // Each unit's decision depends only on the snapshot, so any order gives the same result;
         // the hash's spatial order keeps neighbouring queries in cache. Units with non-finite
         // positions are not in the hash; then fall back to index order.
+        let mut near_obstacle = std::mem::take(&mut self.near_obstacle);
+        near_obstacle.clear();
+        near_obstacle.resize(n, true);
         let mut nearest = std::mem::take(&mut self.nearest);
         nearest.clear();
         nearest.resize(n, f32::INFINITY);
@@ -500,20 +518,23 @@ impl Flock {
                     let i = i as usize;
                     let me = self.keyed.vehicle(k);
                     let viewer = self.viewer(&mut shared, i, &me, k, electing);
-                    (controls[i], leaders[i], nearest[i]) = self.decide_unit(i, &me, &viewer, candidates, quarry);
+                    (controls[i], leaders[i], nearest[i], near_obstacle[i]) =
+                        self.decide_unit(i, &me, &viewer, candidates, quarry);
                 }
             }
             None => {
                 for (i, me) in self.units.iter().enumerate() {
                     let key = self.key_of.get(i).map_or(usize::MAX, |&k| k as usize);
                     let viewer = self.viewer(&mut shared, i, me, key, electing);
-                    (controls[i], leaders[i], nearest[i]) = self.decide_unit(i, me, &viewer, candidates, quarry);
+                    (controls[i], leaders[i], nearest[i], near_obstacle[i]) =
+                        self.decide_unit(i, me, &viewer, candidates, quarry);
                 }
             }
         }
         self.controls = controls;
         self.leaders = leaders;
         self.nearest = nearest;
+        self.near_obstacle = near_obstacle;
     }
 
     /// Unit `i`'s viewer (key `key`): `shared` moved to it when `shared` is of its length and
@@ -541,7 +562,7 @@ impl Flock {
         viewer: &Viewer,
         candidates: &impl Candidates,
         quarry: Option<Quarry>,
-    ) -> (Control, bool, f32) {
+    ) -> (Control, bool, f32, bool) {
         let p = &self.params;
         let frame = me.frame();
         let len = me.length;
@@ -569,8 +590,10 @@ impl Flock {
         } else {
             (me.position, feeler + margin)
         };
+        let mut near_obstacle = !unit_heading || !p.feeler.ignore_behind;
         self.obstacle_cells.for_each_within(&self.obstacle_centres, centre, feeler_reach, |k| {
             fs += feeler_force(me, self.obstacles[k], &p.feeler);
+            near_obstacle = true;
         });
         let straggler = if p.regroup > 0.0 { self.regroup.target(i) } else { None };
         if let Some(target) = straggler {
@@ -598,7 +621,7 @@ impl Flock {
                     };
             }
         }
-        (Control { steer: fs, throttle }, leader, near.nearest2.sqrt())
+        (Control { steer: fs, throttle }, leader, near.nearest2.sqrt(), near_obstacle)
     }
 }
 
