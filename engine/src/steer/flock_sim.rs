@@ -345,9 +345,7 @@ impl Flock {
             // feeler's capsule, so none within the clearance of where it stood: unless it has
             // since moved farther than the clearance less its body, it overlaps none now.
             let n = self.units.len();
-            let moved2 =
-                |i: usize| self.positions.get(i).map_or(f32::INFINITY, |&p| p.distance_squared(self.units[i].position));
-            let longest_move = (0..n).map(moved2).fold(0.0f32, f32::max).sqrt();
+            let longest_move = self.longest_move();
             let room = self.params.feeler.clearance - body * self.longest();
             let everyone =
                 self.near_obstacle.len() != n || longest_move.partial_cmp(&room) != Some(std::cmp::Ordering::Less);
@@ -360,11 +358,19 @@ impl Flock {
         (self.obstacle_cells, self.obstacle_centres, self.obstacles) = (cells, centres, obstacles);
     }
 
+    /// The farthest any unit has moved since the decision (infinite when the decision did not see
+    /// every unit).
+    fn longest_move(&self) -> f32 {
+        let moved2 =
+            |i: usize| self.positions.get(i).map_or(f32::INFINITY, |&p| p.distance_squared(self.units[i].position));
+        (0..self.units.len()).map(moved2).fold(0.0f32, f32::max).sqrt()
+    }
+
     /// Picks the units that may touch after the move for the first [`Flock::contact_pass`]: two
     /// units can have closed by at most twice the longest move since the decision, so a unit
     /// whose nearest neighbour then was farther than the contact reach plus that cannot touch
-    /// anyone. A spread-out flock pays one comparison per
-    /// unit. False when the pass is off or nobody can touch.
+    /// anyone. A spread-out flock pays one comparison per unit. False when the pass is off or
+    /// nobody can touch.
     ///
     /// The moves are measured, not bounded by the unit types' speed limits: a world steers its
     /// flocks' members with limits of its own.
@@ -375,10 +381,7 @@ impl Flock {
         if c.is_nan() || c <= 0.0 || self.nearest.len() != n {
             return false;
         }
-        let moved2 =
-            |i: usize| self.positions.get(i).map_or(f32::INFINITY, |&p| p.distance_squared(self.units[i].position));
-        let longest_move = (0..n).map(moved2).fold(0.0f32, f32::max).sqrt();
-        let flag = self.contact_reach() + 2.0 * longest_move;
+        let flag = self.contact_reach() + 2.0 * self.longest_move();
         // The decision saw neighbours out to at least the separation radius; beyond it, a unit
         // with none in sight is not known to be clear, so a long move checks everyone (as does
         // NaN anywhere: a broken length, a unit that moved to infinity).

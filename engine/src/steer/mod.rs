@@ -12,7 +12,7 @@
 //! | chase, evade, intercept | [`basic_chase_tile`], [`los_steer`], [`intercept_steer`] | 002a ch. 2 |
 //! | tile line-of-sight chase | [`book_line`], [`TileLosChase`] | 002a §3.3 |
 //! | movement patterns | [`StepPattern`], [`PathPattern`], [`PatternGrid`], [`PhysicsPattern`] | 002a ch. 3 |
-//! | flocking | [`FlockParams`], [`Flock`], [`ViewMode`] | 002a ch. 4 |
+//! | flocking | [`FlockParams`], [`Flock`], [`ViewMode`] (regrouping and contact: ours) | 002a ch. 4 |
 //! | potential functions | [`LennardJones`] | 002b ch. 5 |
 //! | formations, group captain | [`Formation`], [`Squad`] | 001_003 §2.9 |
 //! | neighbour queries | [`SpatialHash`] | 002b §1.6 |
