@@ -4,9 +4,11 @@
 //!
 //! Units are spread at a constant density (about 10 in each wide view), so the hashed tick should
 //! grow linearly with the population while the all-pairs one grows with its square. Every timed
-//! tick starts from a fresh copy of the same random flock: ticking one flock over and over would
-//! let cohesion and the leaders' chase pack it ever tighter and time a different workload at
-//! every sample. Before timing, the two versions are checked to decide alike on the same flock.
+//! tick starts from a fresh copy of the same random flock, ticked once already: ticking one flock
+//! over and over would let cohesion and the leaders' chase pack it ever tighter and time a
+//! different workload at every sample, and a flock never ticked would time the first tick's
+//! allocation of its scratch buffers (about 1 ms at 50k), which a flock in play pays once.
+//! Before timing, the two versions are checked to decide alike on the same flock.
 //!
 //! Instruction counts (repeatable on a loaded machine): `STEER_ONE_TICK=50000` makes the bench
 //! binary tick one flock of that size once to warm its buffers, then once more through
@@ -76,6 +78,18 @@ fn validate() {
     assert_eq!(hashed, a.controls(), "the hash and all-pairs ticks decided differently");
 }
 
+/// `flock` after one tick through `tick`: its scratch buffers grown, as in play.
+fn warmed(mut flock: Flock, mut tick: impl FnMut(&mut Flock)) -> Flock {
+    tick(&mut flock);
+    flock
+}
+
+/// The all-pairs peer's tick.
+fn all_pairs_tick(f: &mut Flock, q: Option<Quarry>) {
+    f.decide_all_pairs(q);
+    f.apply(black_box(DT));
+}
+
 /// Median of `runs` timings of `f` on a fresh copy of `flock`, in milliseconds.
 fn median_ms(runs: usize, flock: &Flock, mut f: impl FnMut(&mut Flock)) -> f64 {
     let mut t: Vec<f64> = (0..runs)
@@ -134,39 +148,28 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("flock_tick");
     group.sample_size(20);
     for n in [1_000usize, 10_000, 50_000] {
-        let f = flock(n, 7);
         let q = quarry(n);
+        let f = warmed(flock(n, 7), |f| f.tick(DT, q));
         group.bench_with_input(BenchmarkId::new("spatial_hash", n), &n, |b, _| {
             b.iter_batched_ref(|| f.clone(), |f| f.tick(black_box(DT), q), BatchSize::LargeInput)
         });
     }
-    let f = flock(1000, 7);
     let q = quarry(1000);
+    let f = warmed(flock(1000, 7), |f| all_pairs_tick(f, q));
     group.bench_function(BenchmarkId::new("all_pairs", 1000), |b| {
-        b.iter_batched_ref(
-            || f.clone(),
-            |f| {
-                f.decide_all_pairs(q);
-                f.apply(black_box(DT));
-            },
-            BatchSize::LargeInput,
-        )
+        b.iter_batched_ref(|| f.clone(), |f| all_pairs_tick(f, q), BatchSize::LargeInput)
     });
     group.finish();
 
     // One summary line per size with the peer ratio, from a quick timing loop.
-    let f = flock(1000, 9);
+    // Ticked once by each version, the two copies hold the same units (they decide alike).
     let q = quarry(1000);
-    let h1 = median_ms(31, &f, |f| f.tick(DT, q));
-    let p1 = median_ms(31, &f, |f| {
-        f.decide_all_pairs(q);
-        f.apply(DT);
-    });
+    let h1 = median_ms(31, &warmed(flock(1000, 9), |f| f.tick(DT, q)), |f| f.tick(DT, q));
+    let p1 = median_ms(31, &warmed(flock(1000, 9), |f| all_pairs_tick(f, q)), |f| all_pairs_tick(f, q));
     eprintln!("steer: flock tick 1k: spatial hash {h1:.3} ms, all pairs {p1:.3} ms, ratio {:.1}×", p1 / h1);
     for n in [10_000usize, 50_000] {
-        let f = flock(n, 9);
         let q = quarry(n);
-        let ms = median_ms(11, &f, |f| f.tick(DT, q));
+        let ms = median_ms(11, &warmed(flock(n, 9), |f| f.tick(DT, q)), |f| f.tick(DT, q));
         eprintln!(
             "steer: flock tick {n}: spatial hash {ms:.3} ms ({:.1} ns/unit; target 50k ≤ 16 ms)",
             ms * 1e6 / n as f64
