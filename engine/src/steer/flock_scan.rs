@@ -232,7 +232,7 @@ const TAIL: [BVec4A; LANES] = [
 ];
 
 /// Running sums of one unit's scan.
-pub(super) struct Sums {
+struct Sums {
     /// Whole numbers of steps since the last flush: offsets x and y, velocities x and y, pushes.
     lanes: [Vec4; 5],
     /// Chunks added to `lanes` since the last flush.
@@ -247,7 +247,7 @@ pub(super) struct Sums {
 }
 
 impl Sums {
-    pub(super) fn new() -> Self {
+    fn new() -> Self {
         Sums {
             lanes: [Vec4::ZERO; 5],
             pending: 0,
@@ -270,7 +270,7 @@ impl Sums {
     }
 
     /// What the scanned neighbours of `viewer` add up to.
-    pub(super) fn finish(mut self, viewer: &Viewer) -> Neighbourhood {
+    fn finish(mut self, viewer: &Viewer) -> Neighbourhood {
         // Up to 32 chunks, each lane is below 2²¹ steps and the four lanes' sum below 2²³: `f32`
         // adds them exactly. Past that, the `f64` totals do. Either way the total is exact, and
         // rounding it to `f32` gives the same value.
@@ -348,17 +348,35 @@ impl Viewer {
         self.reach2.sqrt()
     }
 
-    /// Adds up the candidates of every run `runs` calls back with.
-    #[cfg(test)]
-    pub(super) fn scan(&self, keyed: &Keyed, runs: impl FnOnce(&mut dyn FnMut(Range<usize>))) -> Neighbourhood {
+    /// What the candidates in `runs` (key ranges) add up to.
+    #[inline(always)]
+    pub(super) fn scan(&self, keyed: &Keyed, runs: impl Iterator<Item = Range<usize>>) -> Neighbourhood {
         let mut sums = Sums::new();
-        runs(&mut |run: Range<usize>| self.scan_run(keyed, run, &mut sums));
+        for run in runs {
+            self.scan_run(keyed, run, &mut sums);
+        }
         sums.finish(self)
+    }
+
+    /// [`Viewer::scan`] compiled for AVX2, and out of line: with three-operand VEX instructions
+    /// the four lanes need fewer register copies, and in a function of its own the scan has the
+    /// registers to itself (inlined into a unit's whole decision, its sums were spilled to the
+    /// stack on every chunk). No fused multiply-adds are formed (Rust never contracts
+    /// `a * b + c`), so the sums are the same bit for bit on every machine. (An eight-lane scan
+    /// was tried and was slower: its sums cannot stay in registers across runs.)
+    ///
+    /// # Safety
+    /// The CPU must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline(never)]
+    pub(super) unsafe fn scan_avx2(&self, keyed: &Keyed, runs: impl Iterator<Item = Range<usize>>) -> Neighbourhood {
+        self.scan(keyed, runs)
     }
 
     /// Adds the candidates with keys in `run` to `sums`.
     #[inline(always)]
-    pub(super) fn scan_run(&self, keyed: &Keyed, run: Range<usize>, sums: &mut Sums) {
+    fn scan_run(&self, keyed: &Keyed, run: Range<usize>, sums: &mut Sums) {
         let mut k = run.start;
         while k + LANES <= run.end {
             self.chunk(keyed, k, BVec4A::splat(true), sums);
@@ -514,10 +532,7 @@ mod tests {
     /// Scans `units` in two runs split at `split` (chunks straddle the split and the end).
     fn scan_split(viewer: &Viewer, units: &[(Vec2, Vec2, u8)], split: usize) -> Neighbourhood {
         let split = split.min(units.len());
-        viewer.scan(&keyed(units), |run| {
-            run(0..split);
-            run(split..units.len());
-        })
+        viewer.scan(&keyed(units), [0..split, split..units.len()].into_iter())
     }
 
     proptest! {

@@ -12,8 +12,8 @@ use glam::Vec2;
 
 use super::body::{Control, Vehicle, VehicleLimits};
 use super::chase::intercept_point;
-use super::flock::{ViewMode, ViewParams, heading_force};
-use super::flock_scan::{Keyed, Sums, Viewer};
+use super::flock::{ViewMode, ViewParams, heading_force, heading_forces};
+use super::flock_scan::{Keyed, Neighbourhood, Viewer};
 use super::obstacle::{Circle, Feeler, feeler_force};
 use super::obstacle_cells::ObstacleCells;
 use super::regroup::Regroup;
@@ -133,6 +133,9 @@ pub struct Flock {
     keyed: Keyed,
     /// Each unit's key (`u32::MAX`: not among the candidates, a non-finite position).
     key_of: Vec<u32>,
+    /// What each unit's neighbours added up to at the last decision (scratch for the decision
+    /// pass, in the order it decides units).
+    neighbourhoods: Vec<Neighbourhood>,
     /// Each unit's distance to its nearest neighbour at the last decision.
     nearest: Vec<f32>,
     /// Whether the unit's feeler query at the last decision met an obstacle (see `apply`).
@@ -207,6 +210,7 @@ impl Flock {
             controls: Vec::with_capacity(n),
             keyed: Keyed::default(),
             key_of: Vec::with_capacity(n),
+            neighbourhoods: Vec::with_capacity(n),
             nearest: Vec::with_capacity(n),
             near_obstacle: Vec::with_capacity(n),
             touching: Vec::new(),
@@ -474,26 +478,15 @@ impl Flock {
         }
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked just above.
-            unsafe { self.decide_with_avx2(candidates, quarry) };
+            self.decide_each::<true>(candidates, quarry);
             return;
         }
-        self.decide_each(candidates, quarry);
+        self.decide_each::<false>(candidates, quarry);
     }
 
-    /// [`Flock::decide_each`] compiled for AVX2 machines: the same four-lane code, but with
-    /// three-operand VEX instructions it needs fewer register copies and spills (an eight-lane
-    /// scan was tried and was slower: its sums cannot stay in registers across runs). No fused
-    /// multiply-adds are formed (Rust never contracts `a * b + c`), so the results are the same
-    /// bit for bit on every machine.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn decide_with_avx2(&mut self, candidates: &impl Candidates, quarry: Option<Quarry>) {
-        self.decide_each(candidates, quarry);
-    }
-
-    #[inline(always)]
-    fn decide_each(&mut self, candidates: &impl Candidates, quarry: Option<Quarry>) {
+    /// Every unit's decision; `AVX2`: scan neighbours with [`Viewer::scan_avx2`] (only when the
+    /// CPU has AVX2).
+    fn decide_each<const AVX2: bool>(&mut self, candidates: &impl Candidates, quarry: Option<Quarry>) {
         let n = self.units.len();
         self.unit_type.resize(n, 0);
         let (mut controls, mut leaders) = (std::mem::take(&mut self.controls), std::mem::take(&mut self.leaders));
@@ -513,27 +506,38 @@ impl Flock {
         // Units of one length and type share everything in their viewer but where they are.
         let electing = self.params.leader_force > 0.0 && quarry.is_some();
         let mut shared: Option<Viewer> = None;
-        // Plain loops calling `#[inline(always)]` methods rather than one closure for both: a
-        // closure is compiled as a function of its own, without the AVX2 of `decide_with_avx2`.
+        // Two passes: every unit's neighbour sums, then every unit's forces from them. In one
+        // pass, the chain of square roots, divisions and `acos` polynomials that turns a unit's
+        // sums into forces (about a hundred cycles of latency) stalled the next unit's scan; in
+        // a loop of its own, one unit's chain overlaps the next one's.
+        let mut near = std::mem::take(&mut self.neighbourhoods);
+        near.clear();
         match candidates.order().filter(|o| o.len() == n) {
             Some(order) => {
                 for (k, &i) in order.iter().enumerate() {
-                    let i = i as usize;
                     let me = self.keyed.vehicle(k);
-                    let viewer = self.viewer(&mut shared, i, &me, k, electing);
+                    let viewer = self.viewer(&mut shared, i as usize, &me, k, electing);
+                    near.push(scan::<AVX2>(&viewer, &self.keyed, candidates.runs(me.position, viewer.reach())));
+                }
+                for (k, &i) in order.iter().enumerate() {
+                    let i = i as usize;
                     (controls[i], leaders[i], nearest[i], near_obstacle[i]) =
-                        self.decide_unit(i, &me, &viewer, candidates, quarry);
+                        self.decide_unit(i, &self.keyed.vehicle(k), &near[k], electing, quarry);
                 }
             }
             None => {
                 for (i, me) in self.units.iter().enumerate() {
                     let key = self.key_of.get(i).map_or(usize::MAX, |&k| k as usize);
                     let viewer = self.viewer(&mut shared, i, me, key, electing);
+                    near.push(scan::<AVX2>(&viewer, &self.keyed, candidates.runs(me.position, viewer.reach())));
+                }
+                for (i, me) in self.units.iter().enumerate() {
                     (controls[i], leaders[i], nearest[i], near_obstacle[i]) =
-                        self.decide_unit(i, me, &viewer, candidates, quarry);
+                        self.decide_unit(i, me, &near[i], electing, quarry);
                 }
             }
         }
+        self.neighbourhoods = near;
         self.controls = controls;
         self.leaders = leaders;
         self.nearest = nearest;
@@ -555,32 +559,29 @@ impl Flock {
         }
     }
 
-    /// `DoUnitAI(i)` (Ex. 4-2 … 4-14): its control, whether it leads, and the distance to its
-    /// nearest neighbour.
+    /// `DoUnitAI(i)` (Ex. 4-2 … 4-14) from what its neighbours add up to: its control, whether
+    /// it leads, the distance to its nearest neighbour, and whether an obstacle was near.
     #[inline(always)]
     fn decide_unit(
         &self,
         i: usize,
         me: &Vehicle,
-        viewer: &Viewer,
-        candidates: &impl Candidates,
+        near: &Neighbourhood,
+        electing: bool,
         quarry: Option<Quarry>,
     ) -> (Control, bool, f32, bool) {
         let p = &self.params;
         let frame = me.frame();
         let len = me.length;
-        let electing = viewer.electing;
-        let mut sums = Sums::new();
-        for run in candidates.runs(me.position, viewer.reach()) {
-            viewer.scan_run(&self.keyed, run, &mut sums);
-        }
-        let near = sums.finish(viewer);
         let (count, ahead, throttle) = (near.flockmates, near.ahead, near.throttle);
         let mut fs = near.separation;
         if count > 0 {
             // Toward the flockmates' centre: their mean offset.
-            fs += heading_force(&frame, me.heading, near.offset_sum / count as f32, p.cohesion);
-            fs += heading_force(&frame, me.heading, near.velocity_sum / count as f32, p.alignment);
+            let n = count as f32;
+            let desired = [near.offset_sum / n, near.velocity_sum / n];
+            let [cohesion, alignment] = heading_forces(&frame, me.heading, desired, [p.cohesion, p.alignment]);
+            fs += cohesion;
+            fs += alignment;
         }
         // Only obstacles whose centre lies in the feeler's capsule (within radius + clearance of
         // the feeler) can push. Facing forward only, that capsule fits in a circle round the
@@ -626,6 +627,17 @@ impl Flock {
         }
         (Control { steer: fs, throttle }, leader, near.nearest2.sqrt(), near_obstacle)
     }
+}
+
+/// What `viewer`'s candidates in `runs` add up to; `AVX2`: with [`Viewer::scan_avx2`].
+#[inline(always)]
+fn scan<const AVX2: bool>(viewer: &Viewer, keyed: &Keyed, runs: impl Iterator<Item = Range<usize>>) -> Neighbourhood {
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: `decide_with` asks for the AVX2 scan only when the CPU has AVX2.
+        return unsafe { viewer.scan_avx2(keyed, runs) };
+    }
+    viewer.scan(keyed, runs)
 }
 
 /// `position` moved out of every obstacle (`max_radius` the largest radius) that a body `body` in
@@ -866,7 +878,7 @@ mod tests {
         let mut plain = flock.clone();
         for _ in 0..50 {
             flock.tick(0.05, quarry);
-            plain.decide_hashed(quarry, |f, hash, q| f.decide_each(hash, q));
+            plain.decide_hashed(quarry, |f, hash, q| f.decide_each::<false>(hash, q));
             plain.apply(0.05);
             assert_eq!(flock.controls(), plain.controls());
         }
