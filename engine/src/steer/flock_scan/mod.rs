@@ -1,5 +1,5 @@
 //! The inner loop of a flock's decision pass: one unit against a run of candidate neighbours,
-//! four candidates at a time.
+//! four candidates at a time (eight on x86-64 machines with AVX2: the `avx2` module).
 //!
 //! The candidates' data sits in [`Keyed`], one array per field in the neighbour source's order,
 //! so a run of candidates (one row of hash cells) is a contiguous slice of each array. [`Viewer`]
@@ -15,8 +15,8 @@
 //! the largest value the term can take) and the whole numbers are added. Those additions are
 //! exact: they are done in `f32` lanes only while every partial sum stays below 2²⁴ steps, and
 //! then flushed into `f64` totals. Exact sums are the same whichever order the neighbours come
-//! in: lane by lane, from a hash of any cell size, or from the all-pairs loop. Float sums are not: their last bit depends on the
-//! order, and a flock is chaotic, so a different neighbour structure used to send the same flock
+//! in: lane by lane, four or eight lanes wide, from a hash of any cell size, or from the
+//! all-pairs loop. Float sums are not: their last bit depends on the order, and a flock is chaotic, so a different neighbour structure used to send the same flock
 //! on a different trajectory within a few hundred ticks. Now the neighbour source is free to
 //! change for speed without changing a single decision.
 
@@ -27,10 +27,16 @@ use glam::{BVec4A, Vec2, Vec4};
 use super::body::Vehicle;
 use super::flock::{ViewMode, ViewParams};
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+
 /// Candidates processed together: one `Vec4` (SSE2 on x86-64, NEON on ARM, plain floats elsewhere).
 pub(super) const LANES: usize = 4;
-/// Per-unit data in the neighbour source's key order, padded with [`LANES`] unreachable entries
-/// so any run can be read in whole chunks of [`LANES`].
+/// Unreachable entries after the last key, so that any run can be read in whole chunks of
+/// [`LANES`], or of the eight lanes of the AVX2 scan.
+const PADDING: usize = 8;
+/// Per-unit data in the neighbour source's key order, padded with [`PADDING`] unreachable
+/// entries.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Keyed {
     x: Vec<f32>,
@@ -54,7 +60,7 @@ pub(super) struct Keyed {
 impl Keyed {
     /// Refills from `(unit, kind)` in key order.
     pub(super) fn fill<'a>(&mut self, units: impl ExactSizeIterator<Item = (&'a Vehicle, u8)>) {
-        let n = units.len() + LANES;
+        let n = units.len() + PADDING;
         for v in [&mut self.x, &mut self.y, &mut self.vx, &mut self.vy, &mut self.kind, &mut self.hx, &mut self.hy] {
             v.clear();
             v.reserve(n);
@@ -76,7 +82,7 @@ impl Keyed {
             self.length.push(u.length);
         }
         // Padding: never in reach (the lane mask also cuts it off by key).
-        for _ in 0..LANES {
+        for _ in 0..PADDING {
             self.x.push(f32::INFINITY);
             self.y.push(f32::INFINITY);
             for v in [&mut self.vx, &mut self.vy, &mut self.hx, &mut self.hy, &mut self.length] {
@@ -358,22 +364,6 @@ impl Viewer {
         sums.finish(self)
     }
 
-    /// [`Viewer::scan`] compiled for AVX2, and out of line: with three-operand VEX instructions
-    /// the four lanes need fewer register copies, and in a function of its own the scan has the
-    /// registers to itself (inlined into a unit's whole decision, its sums were spilled to the
-    /// stack on every chunk). No fused multiply-adds are formed (Rust never contracts
-    /// `a * b + c`), so the sums are the same bit for bit on every machine. (An eight-lane scan
-    /// was tried and was slower: its sums cannot stay in registers across runs.)
-    ///
-    /// # Safety
-    /// The CPU must have AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    #[inline(never)]
-    pub(super) unsafe fn scan_avx2(&self, keyed: &Keyed, runs: impl Iterator<Item = Range<usize>>) -> Neighbourhood {
-        self.scan(keyed, runs)
-    }
-
     /// Adds the candidates with keys in `run` to `sums`.
     #[inline(always)]
     fn scan_run(&self, keyed: &Keyed, run: Range<usize>, sums: &mut Sums) {
@@ -529,10 +519,19 @@ mod tests {
         keyed
     }
 
-    /// Scans `units` in two runs split at `split` (chunks straddle the split and the end).
+    /// Scans `units` in two runs split at `split` (chunks straddle the split and the end), and
+    /// checks that the eight-lane scan, where the machine has it, adds up the same bit for bit.
     fn scan_split(viewer: &Viewer, units: &[(Vec2, Vec2, u8)], split: usize) -> Neighbourhood {
         let split = split.min(units.len());
-        viewer.scan(&keyed(units), [0..split, split..units.len()].into_iter())
+        let (keyed, runs) = (keyed(units), [0..split, split..units.len()]);
+        let got = viewer.scan(&keyed, runs.clone().into_iter());
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has both, checked just above.
+            let wide = unsafe { viewer.scan_avx2(&keyed, runs.into_iter()) };
+            assert_eq!(wide, got, "the eight-lane scan differs from the four-lane one");
+        }
+        got
     }
 
     proptest! {
