@@ -103,6 +103,9 @@ pub struct FlockEntry {
     /// How near, in body lengths, members must be to count as one part when regrouping.
     #[serde(default)]
     pub regroup_link: Option<f32>,
+    /// While a part is apart, the rest of the flock flies at most this fraction of top speed.
+    #[serde(default)]
+    pub regroup_wait: Option<f32>,
     /// Leaders (units with nobody ahead) chase this entity.
     #[serde(default)]
     pub leaders_chase: Option<Spanned<String>>,
@@ -344,8 +347,13 @@ fn flock(
         leader_force: if f.leaders_chase.is_some() { 1.0 } else { 0.0 },
         regroup: f.regroup.unwrap_or(d.regroup),
         regroup_link: cx.positive(entry, "regroup_link", f.regroup_link, d.regroup_link)?,
+        regroup_wait: cx.positive(entry, "regroup_wait", f.regroup_wait, d.regroup_wait)?,
         ..d
     };
+    if params.regroup_wait > 1.0 {
+        let wait = params.regroup_wait;
+        return Err(cx.err(entry, format!("regroup_wait is a fraction of top speed, at most 1, not {wait}")));
+    }
     params.feeler.visibility_factor =
         cx.positive(entry, "feeler_length", f.feeler_length, d.feeler.visibility_factor)?;
     let length = cx.positive(entry, "length", f.length, 1.0)?;

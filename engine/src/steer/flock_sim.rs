@@ -67,6 +67,10 @@ pub struct FlockParams {
     /// regrouping. Shorter than the view radius, so a part turns back while the rest is still
     /// in sight rather than once it is lost.
     pub regroup_link: f32,
+    /// Ours: while any part of a kind is apart from its flock, the rest of the flock flies at
+    /// most this fraction of its top speed, so that the stragglers, which are no faster, catch
+    /// up (1: the flock does not wait). Only with [`FlockParams::regroup`] on.
+    pub regroup_wait: f32,
 }
 
 impl Default for FlockParams {
@@ -85,6 +89,7 @@ impl Default for FlockParams {
             contact: 0.4,
             regroup: 0.0,
             regroup_link: 5.0,
+            regroup_wait: 0.5,
         }
     }
 }
@@ -603,6 +608,13 @@ impl Flock {
         if let Some(target) = straggler {
             fs += heading_force(&frame, me.heading, target - me.position, p.regroup);
         }
+        // The rest of the flock slows while a part is apart: a straggler is no faster than they
+        // are, so without it a part left behind round an obstacle rarely catches up.
+        let throttle = if p.regroup > 0.0 && straggler.is_none() && self.regroup.waiting(i) {
+            throttle.min(p.regroup_wait.max(0.0))
+        } else {
+            throttle
+        };
         let mut leader = false;
         if let Some(q) = quarry.filter(|_| electing) {
             leader = ahead == 0 && straggler.is_none();
@@ -724,12 +736,19 @@ mod tests {
         assert!(split <= 600, "split on {split} of 24,000 flock-ticks (427 measured)");
     }
 
-    /// The same 24 flocks with regrouping on (force 3, parts linked within 5 lengths): a part
-    /// that falls more than 5 lengths behind the rest, still in sight of it (the view is 8),
-    /// turns back to the nearest member of the flock. Measured: all 24 stay linked within 10
-    /// lengths on every one of their 1,000 ticks. Other settings and last-bit changes measured
-    /// 20–24 flocks that never split and up to 240 split flock-ticks in all (against 17 and 427
-    /// without regrouping), so the bounds are those.
+    /// The same 24 flocks with regrouping on (force 3, parts linked within 5 lengths, the rest
+    /// waiting at half speed): a part that falls more than 5 lengths behind the rest, still in
+    /// sight of it (the view is 8), turns back to the nearest member of the flock while the
+    /// flock slows down for it. Measured: 23 of the 24 stay linked within 10 lengths on every
+    /// one of their 1,000 ticks, and the other is apart for 5 ticks.
+    ///
+    /// Staying linked is a strong tendency, not a guarantee: a lone straggler can be held
+    /// circling a pillar (the regroup force turns it in, its feeler out). Over 270 flocks (54
+    /// sizes and spacings, each with five tiny perturbations of the start, 10⁻⁵ to 10⁻¹),
+    /// 262 never split and the splits added up to 64 flock-ticks; without waiting, 244 and
+    /// 811. Aiming stragglers round the obstacle in the way, or at the nearest member in sight,
+    /// measured worse: 33 to 50 of 54 flocks never split, against 49 to 54 with neither. A
+    /// flock is chaotic, so the bounds leave room for other trajectories after last-bit changes.
     #[test]
     fn regrouping_flocks_stay_linked_round_obstacles() {
         let (mut never_split, mut split) = (0, 0);
@@ -741,14 +760,15 @@ mod tests {
                 assert!(r.min_pair >= width - 1e-4, "{n}/{spacing}: bodies overlapped: {r:?}");
                 assert!(r.min_obstacle >= width / 2.0 - 1e-4, "{n}/{spacing}: a body entered an obstacle: {r:?}");
                 assert!(r.joined_at_end, "{n}/{spacing}: it ended split: {r:?}");
-                // Parts turning back slow the chase a little (at most 35.1 measured).
-                assert!(r.behind < 40.0, "{n}/{spacing}: it kept up with the quarry: {r:?}");
+                // Parts turning back, and the flock waiting for them, slow the chase (at most 49.0
+                // measured, against 27.2 with the book's rules alone).
+                assert!(r.behind < 60.0, "{n}/{spacing}: it kept up with the quarry: {r:?}");
                 never_split += usize::from(r.split == 0);
                 split += r.split;
             }
         }
-        assert!(never_split >= 20, "only {never_split} of 24 flocks never split (24 measured)");
-        assert!(split <= 300, "split on {split} of 24,000 flock-ticks (0 measured)");
+        assert!(never_split >= 21, "only {never_split} of 24 flocks never split (23 measured)");
+        assert!(split <= 150, "split on {split} of 24,000 flock-ticks (5 measured)");
     }
 
     /// What [`run_ring`] measured.

@@ -25,6 +25,8 @@ pub(super) struct Regroup {
     parent: Vec<u32>,
     /// Per unit: where to steer to rejoin (non-finite: in the flock already).
     target: Vec<Vec2>,
+    /// Per unit: whether its kind's flock has stragglers.
+    waiting: Vec<bool>,
     hash: Option<SpatialHash>,
 }
 
@@ -36,6 +38,8 @@ impl Regroup {
         let n = positions.len();
         self.target.clear();
         self.target.resize(n, Vec2::NAN);
+        self.waiting.clear();
+        self.waiting.resize(n, false);
         if n < 2 || !(link.is_finite() && link > 0.0) {
             return;
         }
@@ -91,9 +95,21 @@ impl Regroup {
             }
             part_target[r] = best.1;
         }
+        let mut kinds_waiting: Vec<u8> = Vec::new();
         for i in 0..n {
             self.target[i] = part_target[find(&mut self.parent, i)];
+            if self.target[i].is_finite() {
+                kinds_waiting.push(kinds.get(i).copied().unwrap_or(0));
+            }
         }
+        for (i, waiting) in self.waiting.iter_mut().enumerate() {
+            *waiting = kinds_waiting.contains(&kinds.get(i).copied().unwrap_or(0));
+        }
+    }
+
+    /// Whether unit `i`'s kind has stragglers.
+    pub(super) fn waiting(&self, i: usize) -> bool {
+        self.waiting.get(i).copied().unwrap_or(false)
     }
 
     /// Where unit `i` should steer to rejoin its flock, if it is apart from it.
@@ -147,6 +163,8 @@ mod tests {
         assert_eq!(r.target(1), Some(Vec2::new(4.0, 0.0)));
         assert_eq!(r.target(3), Some(Vec2::new(4.0, 0.0)));
         assert_eq!(r.target(5), Some(Vec2::new(4.0, 0.0)));
+        // Kind 0 has stragglers, so its whole flock waits; kind 1's lone unit is its flock.
+        assert_eq!((0..7).map(|i| r.waiting(i)).collect::<Vec<_>>(), [true, true, true, true, true, true, false]);
         // The same parts and targets whatever order the units come in.
         let order = [5, 3, 6, 0, 4, 1, 2];
         let shuffled: Vec<Vec2> = order.iter().map(|&i| positions[i]).collect();
@@ -163,8 +181,12 @@ mod tests {
         let mut r = Regroup::default();
         r.update(&[Vec2::ZERO, Vec2::X], &[0, 0], 2.0);
         assert_eq!((r.target(0), r.target(1)), (None, None));
+        assert!(!r.waiting(0) && !r.waiting(1), "one part: nobody waits");
+        r.update(&[Vec2::ZERO, Vec2::X * 10.0], &[0, 0], 2.0);
+        assert!(r.waiting(0) && r.waiting(1), "two parts of one unit each: the flock waits");
         r.update(&[Vec2::ZERO, Vec2::X * 10.0], &[0, 0], f32::NAN);
         assert_eq!((r.target(0), r.target(1)), (None, None));
+        assert!(!r.waiting(0), "nothing to link: the last update's waiting is gone");
         r.update(&[Vec2::NAN, Vec2::ZERO, Vec2::X], &[0, 0, 0], 2.0);
         assert_eq!(r.target(1), None);
         assert_eq!(r.target(7), None);

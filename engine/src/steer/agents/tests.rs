@@ -153,9 +153,10 @@ fn walled_room_laps(n: i32, shift: i32) -> Laps {
 /// of a walled room behind a guide. Every flock stays out of the walls, keeps its bodies apart,
 /// goes round and keeps up. Staying linked is only a tendency here: the room's corridors are 6
 /// to 8 body lengths wide, and squeezing round the corners splits a flock for a while (measured
-/// with regrouping: 0 to 244 of 1,000 ticks per flock, 286 of 6,000 in all; without it, 1,571,
-/// and one flock fell 9.7 behind its guide; a flock is chaotic, and builds whose arithmetic
-/// differed in the last bit measured 26 and 210 for one flock).
+/// with regrouping: 0 to 136 of 1,000 ticks per flock, 264 of 6,000 in all, three flocks never;
+/// before the flock waited for its stragglers, 286; without regrouping, 1,571, and one flock
+/// fell 9.7 behind its guide; a flock is chaotic, and builds whose arithmetic differed in the
+/// last bit measured 26 and 210 for one flock).
 #[test]
 fn flocks_circle_a_walled_room_out_of_the_walls_and_mostly_linked() {
     let mut split = 0;
@@ -169,12 +170,13 @@ fn flocks_circle_a_walled_room_out_of_the_walls_and_mostly_linked() {
             assert!(laps.closest > 0.2 * 0.9, "{n}/{shift}: bodies overlapped: {laps:?}");
             // It followed the guide round the block: out to the far corners and back with it.
             assert!(laps.farthest > 20.0, "{n}/{shift}: the flock went round: {laps:?}");
-            // Within 10 (at most 7.3 measured; the guide is 2 from the corner it turns at).
-            assert!(laps.behind < 10.0, "{n}/{shift}: the flock kept up with the guide: {laps:?}");
+            // Within 12 (at most 9.2 measured, the flock waiting for a straggler; the guide is 2
+            // from the corner it turns at).
+            assert!(laps.behind < 12.0, "{n}/{shift}: the flock kept up with the guide: {laps:?}");
             split += laps.split;
         }
     }
-    assert!(split <= 900, "split on {split} of 6,000 flock-ticks (286 measured)");
+    assert!(split <= 900, "split on {split} of 6,000 flock-ticks (264 measured)");
 }
 
 /// An L-shaped corridor 12 wide: up the west side to y = 6, then east along the north side.
