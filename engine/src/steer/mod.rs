@@ -55,10 +55,10 @@ pub use physics_pattern::{
 pub use potential::{LennardJones, force_to_control, sum_forces, swarm_forces};
 pub use spatial_hash::{RunsWithin, SpatialHash};
 
-/// Whether the graph "within `r` of each other" over `pts` is connected (depth-first): the flock
-/// tests' measure of a flock holding together.
-#[cfg(test)]
-fn connected(pts: &[glam::Vec2], r: f32) -> bool {
+/// Whether the graph "within `r` of each other" over `pts` is connected (depth-first, so
+/// quadratic: for checking flocks of tens to hundreds): the measure of a flock holding together
+/// in the flock tests and in `examples/flock_connectivity.rs`.
+pub fn connected(pts: &[glam::Vec2], r: f32) -> bool {
     let mut seen = vec![false; pts.len()];
     let mut stack = vec![0];
     if let Some(first) = seen.first_mut() {

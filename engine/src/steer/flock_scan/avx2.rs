@@ -32,10 +32,9 @@ struct WideSums {
 }
 
 /// A view test on eight lanes (see [`ViewTest::sees`]).
-#[target_feature(enable = "avx2,popcnt")]
-#[inline]
-fn sees(view: &ViewTest, awx: __m256, wy: __m256, ahead: __m256) -> __m256 {
-    {
+#[inline(always)]
+unsafe fn sees(view: &ViewTest, awx: __m256, wy: __m256, ahead: __m256) -> __m256 {
+    unsafe {
         let mut seen = ahead;
         if view.narrow {
             seen = _mm256_and_ps(seen, _mm256_cmp_ps::<_CMP_LT_OQ>(awx, _mm256_mul_ps(wy, _mm256_set1_ps(view.front))));
@@ -51,10 +50,9 @@ fn sees(view: &ViewTest, awx: __m256, wy: __m256, ahead: __m256) -> __m256 {
 }
 
 /// The lanes of `v` (already scaled to steps) that `keep` selects, as whole numbers of steps.
-#[target_feature(enable = "avx2,popcnt")]
-#[inline]
-fn steps(keep: __m256, v: __m256) -> __m256 {
-    {
+#[inline(always)]
+unsafe fn steps(keep: __m256, v: __m256) -> __m256 {
+    unsafe {
         let r = _mm256_set1_ps(ROUNDER);
         _mm256_and_ps(keep, _mm256_sub_ps(_mm256_add_ps(v, r), r))
     }
@@ -64,43 +62,41 @@ fn steps(keep: __m256, v: __m256) -> __m256 {
 ///
 /// # Safety
 /// AVX2, and `start + 8 <= v.len()`.
-#[target_feature(enable = "avx2")]
-#[inline]
+#[inline(always)]
 unsafe fn load(v: &[f32], start: usize) -> __m256 {
     debug_assert!(start + WIDE <= v.len());
     unsafe { _mm256_loadu_ps(v.as_ptr().add(start)) }
 }
 
 /// The set lanes of a mask.
-#[target_feature(enable = "avx2,popcnt")]
-#[inline]
-fn count(mask: __m256) -> u32 {
-    (_mm256_movemask_ps(mask) as u32).count_ones()
+#[inline(always)]
+unsafe fn count(mask: __m256) -> u32 {
+    unsafe { (_mm256_movemask_ps(mask) as u32).count_ones() }
 }
 
 /// Four lanes: the low half plus the high half of `v` (exact for whole numbers below 2²³).
-#[target_feature(enable = "avx2,popcnt")]
-#[inline]
-fn fold(v: __m256) -> Vec4 {
-    Vec4::from(_mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v)))
+#[inline(always)]
+unsafe fn fold(v: __m256) -> Vec4 {
+    unsafe { Vec4::from(_mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v))) }
 }
 
 /// The lane-wise minimum of the halves of `v`.
-#[target_feature(enable = "avx2,popcnt")]
-#[inline]
-fn fold_min(v: __m256) -> Vec4 {
-    Vec4::from(_mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v)))
+#[inline(always)]
+unsafe fn fold_min(v: __m256) -> Vec4 {
+    unsafe { Vec4::from(_mm_min_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps::<1>(v))) }
 }
 
 impl WideSums {
     /// Folds the eight-lane sums into the four lanes of `sums` (whose lanes are empty: they
     /// were flushed, or never used) and empties them.
-    #[target_feature(enable = "avx2,popcnt")]
-    #[inline]
-    fn fold_into(&mut self, sums: &mut Sums) {
+    #[inline(always)]
+    unsafe fn fold_into(&mut self, sums: &mut Sums) {
         for (four, eight) in sums.lanes.iter_mut().zip(&mut self.lanes) {
-            *four = fold(*eight);
-            *eight = _mm256_setzero_ps();
+            // SAFETY: the caller's (AVX2).
+            unsafe {
+                *four = fold(*eight);
+                *eight = _mm256_setzero_ps();
+            }
         }
         sums.pending = 2 * self.pending;
         self.pending = 0;
@@ -146,9 +142,12 @@ impl Viewer {
                 k += WIDE;
             }
         }
-        wide.fold_into(&mut sums);
-        sums.throttle = fold_min(wide.throttle);
-        sums.nearest2 = fold_min(wide.nearest2);
+        // SAFETY (these and the chunks): this function's target features.
+        unsafe {
+            wide.fold_into(&mut sums);
+            sums.throttle = fold_min(wide.throttle);
+            sums.nearest2 = fold_min(wide.nearest2);
+        }
         sums.count = wide.count;
         sums.ahead = wide.ahead;
         sums.finish(self)
@@ -158,8 +157,7 @@ impl Viewer {
     ///
     /// # Safety
     /// AVX2 and POPCNT, and `start + 8` within `keyed`'s arrays.
-    #[target_feature(enable = "avx2,popcnt")]
-    #[inline]
+    #[inline(always)]
     unsafe fn wide_chunk(&self, keyed: &Keyed, start: usize, lanes: __m256, wide: &mut WideSums, sums: &mut Sums) {
         unsafe {
             let dx = _mm256_sub_ps(load(&keyed.x, start), _mm256_set1_ps(self.position.x));
