@@ -138,9 +138,6 @@ pub struct Flock {
     keyed: Keyed,
     /// Each unit's key (`u32::MAX`: not among the candidates, a non-finite position).
     key_of: Vec<u32>,
-    /// What each unit's neighbours added up to at the last decision (scratch for the decision
-    /// pass, in the order it decides units).
-    neighbourhoods: Vec<Neighbourhood>,
     /// Each unit's distance to its nearest neighbour at the last decision.
     nearest: Vec<f32>,
     /// Whether the unit's feeler query at the last decision met an obstacle (see `apply`).
@@ -215,7 +212,6 @@ impl Flock {
             controls: Vec::with_capacity(n),
             keyed: Keyed::default(),
             key_of: Vec::with_capacity(n),
-            neighbourhoods: Vec::with_capacity(n),
             nearest: Vec::with_capacity(n),
             near_obstacle: Vec::with_capacity(n),
             touching: Vec::new(),
@@ -511,38 +507,27 @@ impl Flock {
         // Units of one length and type share everything in their viewer but where they are.
         let electing = self.params.leader_force > 0.0 && quarry.is_some();
         let mut shared: Option<Viewer> = None;
-        // Two passes: every unit's neighbour sums, then every unit's forces from them. In one
-        // pass, the chain of square roots, divisions and `acos` polynomials that turns a unit's
-        // sums into forces (about a hundred cycles of latency) stalled the next unit's scan; in
-        // a loop of its own, one unit's chain overlaps the next one's.
-        let mut near = std::mem::take(&mut self.neighbourhoods);
-        near.clear();
         match candidates.order().filter(|o| o.len() == n) {
             Some(order) => {
                 for (k, &i) in order.iter().enumerate() {
-                    let me = self.keyed.vehicle(k);
-                    let viewer = self.viewer(&mut shared, i as usize, &me, k, electing);
-                    near.push(scan::<AVX2>(&viewer, &self.keyed, candidates.runs(me.position, viewer.reach())));
-                }
-                for (k, &i) in order.iter().enumerate() {
                     let i = i as usize;
+                    let me = self.keyed.vehicle(k);
+                    let viewer = self.viewer(&mut shared, i, &me, k, electing);
+                    let near = scan::<AVX2>(&viewer, &self.keyed, candidates.runs(me.position, viewer.reach()));
                     (controls[i], leaders[i], nearest[i], near_obstacle[i]) =
-                        self.decide_unit(i, &self.keyed.vehicle(k), &near[k], electing, quarry);
+                        self.decide_unit(i, &me, &near, electing, quarry);
                 }
             }
             None => {
                 for (i, me) in self.units.iter().enumerate() {
                     let key = self.key_of.get(i).map_or(usize::MAX, |&k| k as usize);
                     let viewer = self.viewer(&mut shared, i, me, key, electing);
-                    near.push(scan::<AVX2>(&viewer, &self.keyed, candidates.runs(me.position, viewer.reach())));
-                }
-                for (i, me) in self.units.iter().enumerate() {
+                    let near = scan::<AVX2>(&viewer, &self.keyed, candidates.runs(me.position, viewer.reach()));
                     (controls[i], leaders[i], nearest[i], near_obstacle[i]) =
-                        self.decide_unit(i, me, &near[i], electing, quarry);
+                        self.decide_unit(i, me, &near, electing, quarry);
                 }
             }
         }
-        self.neighbourhoods = near;
         self.controls = controls;
         self.leaders = leaders;
         self.nearest = nearest;
