@@ -150,15 +150,10 @@ const ACOS_P: [f32; 8] = [
 /// degree-7 `P` (error ≤ 2·10⁻⁸), and `π − acos(−x)` below 0. Cohesion and alignment take two
 /// `acos` a unit a tick; libm's `acosf` branches on the argument's range, which a flock's
 /// headings make unpredictable, and cost a flock of 50,000 about 2 ms a tick.
+/// One polynomial for both: this is [`acos4`]'s first lane, the same operations on one value.
 #[inline]
 pub(super) fn acos(x: f32) -> f32 {
-    let a = x.abs().min(1.0);
-    let mut p = ACOS_P[7];
-    for &c in ACOS_P[..7].iter().rev() {
-        p = p * a + c;
-    }
-    let r = (1.0 - a).sqrt() * p;
-    if x < 0.0 { std::f32::consts::PI - r } else { r }
+    acos4(Vec4::splat(x)).x
 }
 
 /// Separation (Ex. 4-10): a neighbour at local offset `w`, `distance` away, within `threshold`

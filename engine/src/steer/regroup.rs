@@ -5,11 +5,13 @@
 //! round the other side of an obstacle: each part keeps flocking, and with leaders chasing a
 //! quarry, each part elects its own. The book says as much (wide views "tend to split and pass
 //! on both sides, sometimes regrouping quickly, sometimes not", 002a L2188). [`Regroup`] finds
-//! the flock's parts: units linked when they are within view of each other, the same kind. The
-//! largest part of each kind is the flock; every unit of a smaller part is given a point to
-//! steer to: the member of the flock nearest its part's centre. A whole part then turns back
-//! together, toward the near edge of the flock, rather than each unit toward a centre that may
-//! lie beyond an obstacle.
+//! the flock's parts: units of the same kind linked within the link distance (shorter than the
+//! view, so a part turns back while the rest is still in sight). The largest part of each kind
+//! is the flock; every unit of a smaller part is given a point to steer to: the member of the
+//! flock nearest its part's centre. A whole part then turns back together, toward the near edge
+//! of the flock, rather than each unit toward a centre that may lie beyond an obstacle. While a
+//! kind has such stragglers, its flock is marked as waiting (the flock slows down for them:
+//! `FlockParams::regroup_wait`).
 //!
 //! Every step is independent of the order units are visited in (parts are sets; the tie-breaks
 //! go by unit index), so the result is the same from any neighbour source.
@@ -51,9 +53,10 @@ impl Regroup {
         }
         hash.rebuild(positions);
         let parent = &mut self.parent;
+        let kind_of = |i: usize| kinds.get(i).copied().unwrap_or(0);
         for (i, &p) in positions.iter().enumerate() {
             hash.for_each_within(p, link, |j, _| {
-                if j as usize > i && kinds.get(j as usize) == kinds.get(i) {
+                if j as usize > i && kind_of(j as usize) == kind_of(i) {
                     union(parent, i, j as usize);
                 }
             });
@@ -71,7 +74,7 @@ impl Regroup {
         }
         let mut main: Vec<(u8, usize)> = Vec::new();
         for i in 0..n {
-            let (r, kind) = (find(parent, i), kinds.get(i).copied().unwrap_or(0));
+            let (r, kind) = (find(parent, i), kind_of(i));
             match main.iter_mut().find(|(k, _)| *k == kind) {
                 Some((_, m)) if size[r] > size[*m] => *m = r,
                 Some(_) => {}
@@ -81,7 +84,7 @@ impl Regroup {
         // For each smaller part, the flock's member nearest its centre (ties: lowest index).
         let mut part_target = vec![Vec2::NAN; n];
         for i in 0..n {
-            let (r, kind) = (find(parent, i), kinds.get(i).copied().unwrap_or(0));
+            let (r, kind) = (find(parent, i), kind_of(i));
             let flock = main.iter().find(|(k, _)| *k == kind).map(|&(_, m)| m);
             if flock == Some(r) || part_target[r].is_finite() {
                 continue;
@@ -99,11 +102,11 @@ impl Regroup {
         for i in 0..n {
             self.target[i] = part_target[find(&mut self.parent, i)];
             if self.target[i].is_finite() {
-                kinds_waiting.push(kinds.get(i).copied().unwrap_or(0));
+                kinds_waiting.push(kind_of(i));
             }
         }
         for (i, waiting) in self.waiting.iter_mut().enumerate() {
-            *waiting = kinds_waiting.contains(&kinds.get(i).copied().unwrap_or(0));
+            *waiting = kinds_waiting.contains(&kind_of(i));
         }
     }
 

@@ -16,9 +16,10 @@
 //! exact: they are done in `f32` lanes only while every partial sum stays below 2²⁴ steps, and
 //! then flushed into `f64` totals. Exact sums are the same whichever order the neighbours come
 //! in: lane by lane, four or eight lanes wide, from a hash of any cell size, or from the
-//! all-pairs loop. Float sums are not: their last bit depends on the order, and a flock is chaotic, so a different neighbour structure used to send the same flock
-//! on a different trajectory within a few hundred ticks. Now the neighbour source is free to
-//! change for speed without changing a single decision.
+//! all-pairs loop. Float sums are not: their last bit depends on the order, and a flock is
+//! chaotic, so a different neighbour structure used to send the same flock on a different
+//! trajectory within a few hundred ticks. Now the neighbour source is free to change for speed
+//! without changing a single decision.
 
 use std::ops::Range;
 
