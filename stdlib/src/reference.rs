@@ -66,6 +66,8 @@ pub fn api_markdown(api: &Api) -> String {
             api.all_symbols().iter().filter(|s| s.family == fam).map(|s| format!("`{}`", s.name)).collect();
         let _ = writeln!(md, "| {fam} | {} |", names.join(", "));
     }
+    md.push('\n');
+    md.push_str(&crate::reach::capabilities_markdown());
     md
 }
 
