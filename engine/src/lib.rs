@@ -19,6 +19,9 @@
 //! - [`path`]: grid A*, jump point search, waypoint graphs and next-hop tables, tactical costs,
 //!   smoothing and path following, breadcrumbs, wall tracing, Bresenham lines, time-sliced
 //!   requests, and the MovingAI scenario solver.
+//! - [`nav`]: the world's navigation service — every move plans through one per-tick path
+//!   queue under an expansion budget, follows its path smoothed, and plans again when the map
+//!   changes (doors, walls).
 //! - [`coord`]: the per-entity [`coord::ActionQueue`] every script language drives, and scoped
 //!   [`coord::Signals`].
 //! - [`steer`]: chase, evade and intercept, movement patterns, flocking with obstacle avoidance
@@ -52,6 +55,7 @@ pub mod coord;
 pub mod decide;
 pub mod field;
 pub mod grid;
+pub mod nav;
 pub mod path;
 pub mod sense;
 pub mod steer;

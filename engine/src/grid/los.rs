@@ -6,7 +6,7 @@
 //! wall blocks. (The book-exact Bresenham that tile chasing uses is a different line; it lives
 //! with the chase code because its cell sequences are part of that behaviour.)
 
-use glam::IVec2;
+use glam::{IVec2, Vec2};
 
 use super::map::Map;
 
@@ -47,6 +47,62 @@ pub fn walk_supercover(a: IVec2, b: IVec2, mut visit: impl FnMut(IVec2) -> bool)
     true
 }
 
+/// Visits the cells the segment from point `a` to point `b` (map units, not cell centres)
+/// touches, in order, stopping at the first one `visit` refuses. Where the segment passes
+/// exactly through a cell corner, both cells beside the corner are visited (a walker may not
+/// squeeze diagonally between two walls). Returns whether every cell was accepted.
+///
+/// This is what a walker that stands anywhere in its cell crosses; `walk_supercover` is the same
+/// rule for segments between cell centres, and every cell this visits for a sub-segment of a
+/// centre-to-centre segment is one `walk_supercover` visits for the whole.
+pub fn walk_segment(a: Vec2, b: Vec2, mut visit: impl FnMut(IVec2) -> bool) -> bool {
+    // Amanatides and Woo's traversal; a corner is a tie of the two crossing parameters.
+    const TIE: f32 = 1e-6;
+    let mut cell = a.floor().as_ivec2();
+    let end = b.floor().as_ivec2();
+    if !visit(cell) {
+        return false;
+    }
+    let d = b - a;
+    let axis = |d: f32, from: f32, cell: i32| -> (i32, f32, f32) {
+        if d > 0.0 {
+            (1, (cell as f32 + 1.0 - from) / d, 1.0 / d)
+        } else if d < 0.0 {
+            (-1, (cell as f32 - from) / d, -1.0 / d)
+        } else {
+            (0, f32::INFINITY, f32::INFINITY)
+        }
+    };
+    let (sx, mut tx, dx) = axis(d.x, a.x, cell.x);
+    let (sy, mut ty, dy) = axis(d.y, a.y, cell.y);
+    // Every step moves one cell closer to the end along some axis, so this bounds the walk even
+    // when rounding puts the last crossing a hair past the end.
+    let steps = (end - cell).abs().element_sum() + 2;
+    for _ in 0..steps {
+        if cell == end {
+            return true;
+        }
+        if (tx - ty).abs() <= TIE * tx.max(ty).max(1.0) {
+            if !visit(IVec2::new(cell.x + sx, cell.y)) || !visit(IVec2::new(cell.x, cell.y + sy)) {
+                return false;
+            }
+            cell += IVec2::new(sx, sy);
+            tx += dx;
+            ty += dy;
+        } else if tx < ty {
+            cell.x += sx;
+            tx += dx;
+        } else {
+            cell.y += sy;
+            ty += dy;
+        }
+        if !visit(cell) {
+            return false;
+        }
+    }
+    cell == end
+}
+
 /// The supercover line from `a` to `b` as a list of cells.
 pub fn supercover_line(a: IVec2, b: IVec2) -> Vec<IVec2> {
     let mut cells = Vec::new();
@@ -65,6 +121,53 @@ pub fn line_of_sight(map: &Map, a: IVec2, b: IVec2) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
+    fn visited(a: Vec2, b: Vec2) -> Vec<IVec2> {
+        let mut v = Vec::new();
+        assert!(walk_segment(a, b, |c| {
+            v.push(c);
+            true
+        }));
+        v
+    }
+
+    proptest! {
+        /// Every cell a dense sampling of the segment lands in is visited, in order, and the
+        /// walk is connected (each cell a neighbour of the one before).
+        #[test]
+        fn a_segment_visits_every_cell_it_crosses(ax in 0.0f32..20.0, ay in 0.0f32..20.0, bx in 0.0f32..20.0, by in 0.0f32..20.0) {
+            let (a, b) = (Vec2::new(ax, ay), Vec2::new(bx, by));
+            let cells = visited(a, b);
+            prop_assert_eq!(cells[0], a.floor().as_ivec2());
+            prop_assert_eq!(*cells.last().unwrap(), b.floor().as_ivec2());
+            for w in cells.windows(2) {
+                let d = (w[1] - w[0]).abs();
+                prop_assert!(d.x <= 1 && d.y <= 1 && d != IVec2::ZERO, "{:?}", cells);
+            }
+            for k in 0..=2000 {
+                let p = a.lerp(b, k as f32 / 2000.0);
+                let c = p.floor().as_ivec2();
+                // A sample a hair from a cell border may round into the neighbour.
+                let near_border = (p.x - p.x.round()).abs() < 1e-3 || (p.y - p.y.round()).abs() < 1e-3;
+                prop_assert!(near_border || cells.contains(&c), "{:?} not in {:?}", c, cells);
+            }
+        }
+    }
+
+    #[test]
+    fn a_segment_through_a_corner_needs_both_cells_beside_it() {
+        let wall = IVec2::new(1, 0);
+        let open = |c: IVec2| c != wall;
+        assert!(!walk_segment(Vec2::new(0.5, 1.5), Vec2::new(1.5, 0.5), open), "squeezes past (1, 0)");
+        assert!(walk_segment(Vec2::new(0.5, 1.5), Vec2::new(0.5, 0.5), open));
+        assert_eq!(
+            visited(Vec2::new(0.5, 0.5), Vec2::new(2.5, 2.5)).len(),
+            7,
+            "three cells and two pairs beside corners"
+        );
+    }
+
     use super::*;
 
     fn v(x: i32, y: i32) -> IVec2 {

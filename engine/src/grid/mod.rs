@@ -12,5 +12,5 @@ mod map;
 pub use data::shared_data_dir;
 pub use error::{MapError, MapErrorKind};
 pub use load::{TerrainCosts, load_ascii, load_movingai, parse_ascii, parse_movingai};
-pub use los::{line_of_sight, supercover_line, walk_supercover};
+pub use los::{line_of_sight, supercover_line, walk_segment, walk_supercover};
 pub use map::{MAX_CELLS, Map};

@@ -84,6 +84,20 @@ pub enum Command {
         /// The order.
         order: SteerOrder,
     },
+    /// Opens a cell or blocks it (`SetBlocked`).
+    SetBlocked {
+        /// The cell.
+        cell: glam::IVec2,
+        /// Whether it becomes blocked.
+        blocked: bool,
+    },
+    /// Opens or closes a named door (`OpenDoor`, `CloseDoor`).
+    SetDoor {
+        /// The door.
+        name: String,
+        /// Whether it becomes open.
+        open: bool,
+    },
 }
 
 impl Command {
@@ -101,6 +115,8 @@ impl Command {
             | Command::Enqueue { .. }
             | Command::Emit { .. }
             | Command::Steer { .. } => 3,
+            // The map changes before the actions phase, so this tick's moves plan on it.
+            Command::SetBlocked { .. } | Command::SetDoor { .. } => 1,
         }
     }
 }

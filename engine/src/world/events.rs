@@ -53,6 +53,30 @@ pub enum EventKind {
         /// Why.
         reason: String,
     },
+    /// A move's path was found: the search's start and goal cells and the grid path's cost
+    /// (straight steps 1, diagonal √2, times the cells' terrain costs). The walk follows it smoothed.
+    Path {
+        /// The cell the search started from.
+        from: [i32; 2],
+        /// The cell it leads to.
+        to: [i32; 2],
+        /// The grid path's cost.
+        cost: f64,
+    },
+    /// A cell of the map was opened or blocked while the world ran.
+    Cell {
+        /// The cell.
+        cell: [i32; 2],
+        /// Whether it is now blocked.
+        blocked: bool,
+    },
+    /// A door opened or closed.
+    Door {
+        /// The door's name.
+        name: String,
+        /// Whether it is now open.
+        open: bool,
+    },
     /// An entity said a line.
     Say {
         /// The line.

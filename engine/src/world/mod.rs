@@ -50,6 +50,15 @@ pub enum WorldError {
     NoSuchEntity,
 }
 
+/// A named door: cells that are blocked while it is closed and open ground while it is open.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Door {
+    /// The cells it covers.
+    pub cells: Vec<IVec2>,
+    /// Whether it is open.
+    pub open: bool,
+}
+
 /// Everything that exists in one simulation.
 ///
 /// Scripts never get `&mut World`: the script host lends them `&World` to read and a
@@ -71,6 +80,12 @@ pub struct World {
     /// The named decision models scripts drive (`FsmStep("guard")`), loaded from the scenario.
     pub models: crate::decide::Models,
     steering: Steering,
+    /// The navigation service every move plans through.
+    nav: crate::nav::Navigator,
+    /// Named doors: the cells each one opens or blocks, and whether it is open now.
+    doors: BTreeMap<String, Door>,
+    /// Doors the timeline opens (`true`) or closes, by tick.
+    door_schedule: BTreeMap<u64, Vec<(String, bool)>>,
     /// The tactical maps and senses the scenario declares (`None`: it declares none).
     tactical: Option<Box<crate::field::TacticalMaps>>,
     /// The entity the scenario names as the player, if it names one.
@@ -94,6 +109,9 @@ impl World {
             signals: Signals::default(),
             models: crate::decide::Models::default(),
             steering: Steering::default(),
+            nav: crate::nav::Navigator::default(),
+            doors: BTreeMap::new(),
+            door_schedule: BTreeMap::new(),
             tactical: None,
             player: None,
         }
@@ -180,9 +198,93 @@ impl World {
         &self.map
     }
 
-    /// The map, mutably (doors opening, walls collapsing).
+    /// The map, mutably. Edits made here bypass the trace and the navigation service: call
+    /// [`World::map_edited`] after them, or use [`World::set_blocked`] and [`World::set_door`],
+    /// which do both.
     pub fn map_mut(&mut self) -> &mut Map {
         &mut self.map
+    }
+
+    /// Tells the navigation service the map was changed through [`World::map_mut`]: every route
+    /// planned before is searched again.
+    pub fn map_edited(&mut self) {
+        self.nav.map_changed();
+    }
+
+    /// Opens a cell (open ground, cost 1) or blocks it, logs a `cell` event and makes every
+    /// mover plan again. Returns `false` (and changes nothing) for a cell off the map; a cell
+    /// already so is left alone and logs nothing.
+    pub fn set_blocked(&mut self, cell: IVec2, blocked: bool) -> bool {
+        if !self.map.contains(cell) {
+            return false;
+        }
+        if self.set_cell_quietly(cell, blocked) {
+            self.log.push(self.clock.tick(), None, EventKind::Cell { cell: cell.to_array(), blocked });
+        }
+        true
+    }
+
+    fn set_cell_quietly(&mut self, cell: IVec2, blocked: bool) -> bool {
+        if self.map.passable(cell) != blocked {
+            return false;
+        }
+        let (tile, cost) = if blocked { (b'#', f32::INFINITY) } else { (b'.', 1.0) };
+        self.map.set(cell, tile, cost);
+        self.nav.map_changed();
+        true
+    }
+
+    /// Declares a door over `cells` (all on the map), open or closed now.
+    pub fn add_door(&mut self, name: impl Into<String>, cells: Vec<IVec2>, open: bool) -> Result<(), WorldError> {
+        let name = name.into();
+        if let Some(&c) = cells.iter().find(|&&c| !self.map.contains(c)) {
+            return Err(WorldError::BadPosition { name, x: c.x, y: c.y, why: "it is off the map" });
+        }
+        for &c in &cells {
+            self.set_cell_quietly(c, !open);
+        }
+        self.doors.insert(name, Door { cells, open });
+        Ok(())
+    }
+
+    /// Opens or closes a door: its cells become open ground or blocked, a `door` event is
+    /// logged, and every mover plans again. `false` when there is no such door.
+    pub fn set_door(&mut self, name: &str, open: bool) -> bool {
+        let Some(door) = self.doors.get_mut(name) else { return false };
+        if door.open == open {
+            return true;
+        }
+        door.open = open;
+        let cells = door.cells.clone();
+        for c in cells {
+            self.set_cell_quietly(c, !open);
+        }
+        self.log.push(self.clock.tick(), None, EventKind::Door { name: name.to_owned(), open });
+        true
+    }
+
+    /// The named doors.
+    pub fn doors(&self) -> &BTreeMap<String, Door> {
+        &self.doors
+    }
+
+    /// Makes the timeline open (`open = true`) or close a door at `tick`.
+    pub fn schedule_door(&mut self, tick: u64, name: impl Into<String>, open: bool) {
+        self.door_schedule.entry(tick).or_default().push((name.into(), open));
+    }
+
+    /// The navigation service.
+    pub fn nav(&self) -> &crate::nav::Navigator {
+        &self.nav
+    }
+
+    /// Replaces the navigation service's limits (plans under way are dropped and searched again).
+    pub fn set_nav_config(&mut self, config: crate::nav::NavConfig) {
+        let version = self.nav.map_version();
+        self.nav = crate::nav::Navigator::new(config);
+        for _ in 0..=version {
+            self.nav.map_changed();
+        }
     }
 
     /// Names a point.

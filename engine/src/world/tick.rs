@@ -11,9 +11,11 @@
 
 use glam::{IVec2, Vec2};
 
-use super::{Command, CommandBuffer, Entity, EventKind, EventLog, World};
+use super::{Command, CommandBuffer, Entity, EntityId, EventKind, EventLog, World};
 use crate::coord::{Action, Signals};
-use crate::grid::{Map, walk_supercover};
+use crate::grid::{Map, walk_segment, walk_supercover};
+use crate::nav::{Navigator, Plan, PlanState};
+use crate::path::{RequestState, smooth_path};
 use crate::value::Value;
 
 /// How many actions one entity may finish in one tick. Instant actions chain within a tick; the
@@ -38,6 +40,11 @@ impl World {
         if let Some(changes) = self.schedule.remove(&tick) {
             for (key, value) in changes {
                 self.set_global(key, value);
+            }
+        }
+        if let Some(doors) = self.door_schedule.remove(&tick) {
+            for (name, open) in doors {
+                self.set_door(&name, open);
             }
         }
     }
@@ -84,6 +91,12 @@ impl World {
                     }
                 }
                 Command::Emit { entity, event } => self.record(entity, event),
+                Command::SetBlocked { cell, blocked } => {
+                    self.set_blocked(cell, blocked);
+                }
+                Command::SetDoor { name, open } => {
+                    self.set_door(&name, open);
+                }
                 Command::Steer { entity, order } => {
                     if let Err(e) = self.steer(entity, order) {
                         self.record(
@@ -104,13 +117,24 @@ impl World {
         }
     }
 
-    /// Phase 4: every entity, in key order, works through its action queue.
+    /// Phase 4: every entity, in key order, works through its action queue. Moves plan through
+    /// the navigation service: first every character whose running move lacks an up-to-date plan
+    /// asks for one, then the tick's search budget is spent, then everyone walks.
     pub fn run_actions(&mut self) {
         let tick = self.clock.tick();
         let dt = self.clock.dt();
-        let World { entities, map, log, signals, steering, .. } = self;
-        for (_, e) in entities.iter_mut() {
-            run_queue(e, map, log, signals, tick, dt);
+        let World { entities, map, log, signals, steering, nav, .. } = self;
+        nav.retain(|id| entities.contains_key(id));
+        for (id, e) in entities.iter() {
+            match move_goal(e) {
+                Some(goal) if wants_search(nav, map, id, e, goal) => nav.request(id, e.cell(), goal),
+                Some(_) => {}
+                None => nav.forget(id),
+            }
+        }
+        nav.update(map);
+        for (id, e) in entities.iter_mut() {
+            run_queue(id, e, map, log, signals, nav, tick, dt);
         }
         steering.tick(entities, map, log, tick, dt);
     }
@@ -144,7 +168,17 @@ impl World {
     }
 }
 
-fn run_queue(e: &mut Entity, map: &Map, log: &mut EventLog, signals: &mut Signals, tick: u64, dt: f32) {
+#[allow(clippy::too_many_arguments)] // the phase's split borrows of the world, passed one by one
+fn run_queue(
+    id: EntityId,
+    e: &mut Entity,
+    map: &Map,
+    log: &mut EventLog,
+    signals: &mut Signals,
+    nav: &mut Navigator,
+    tick: u64,
+    dt: f32,
+) {
     let mut budget = e.speed.max(0.0) * dt;
     let start = e.position;
     for _ in 0..MAX_ACTIONS_PER_TICK {
@@ -206,23 +240,17 @@ fn run_queue(e: &mut Entity, map: &Map, log: &mut EventLog, signals: &mut Signal
                         EventKind::Action { action: "move_to".into(), detail: format!("({}, {})", c.x, c.y) },
                     );
                 }
-                match walk(&mut e.position, target, &mut budget, map) {
-                    Walk::Arrived => {
+                match navigate(id, e, target, map, nav, &mut budget, log, tick) {
+                    Leg::Arrived => {
                         log.push(tick, Some(&e.name), EventKind::Arrive { cell: target.floor().as_ivec2().to_array() });
                         true
                     }
-                    Walk::OutOfTime => break,
-                    Walk::Blocked(reason) => {
-                        log.push(
-                            tick,
-                            Some(&e.name),
-                            EventKind::Blocked {
-                                cell: e.position.floor().as_ivec2().to_array(),
-                                reason: reason.into(),
-                            },
-                        );
+                    Leg::Walking => break,
+                    Leg::Failed(reason) => {
+                        log.push(tick, Some(&e.name), EventKind::Blocked { cell: e.cell().to_array(), reason });
                         true
                     }
+                    Leg::Silent => true,
                 }
             }
             Action::FollowPath { points, next } => {
@@ -237,23 +265,31 @@ fn run_queue(e: &mut Entity, map: &Map, log: &mut EventLog, signals: &mut Signal
                         },
                     );
                 }
+                // The walk needs the whole entity, so the queue is read one point at a time.
+                let mut at = *next;
+                let point = |e: &Entity, at: usize| match e.actions.front() {
+                    Some(Action::FollowPath { points, .. }) => points.get(at).copied(),
+                    _ => None,
+                };
                 let mut outcome = None;
-                while let Some(&p) = points.get(*next) {
-                    match walk(&mut e.position, p, &mut budget, map) {
-                        Walk::Arrived => *next += 1,
-                        Walk::OutOfTime => {
+                while let Some(p) = point(e, at) {
+                    match navigate(id, e, p, map, nav, &mut budget, log, tick) {
+                        Leg::Arrived => {
+                            at += 1;
+                            if let Some(Action::FollowPath { next, .. }) = e.actions.front_mut() {
+                                *next = at;
+                            }
+                        }
+                        Leg::Walking => {
                             outcome = Some(false);
                             break;
                         }
-                        Walk::Blocked(reason) => {
-                            log.push(
-                                tick,
-                                Some(&e.name),
-                                EventKind::Blocked {
-                                    cell: e.position.floor().as_ivec2().to_array(),
-                                    reason: reason.into(),
-                                },
-                            );
+                        Leg::Failed(reason) => {
+                            log.push(tick, Some(&e.name), EventKind::Blocked { cell: e.cell().to_array(), reason });
+                            outcome = Some(true);
+                            break;
+                        }
+                        Leg::Silent => {
                             outcome = Some(true);
                             break;
                         }
@@ -275,6 +311,7 @@ fn run_queue(e: &mut Entity, map: &Map, log: &mut EventLog, signals: &mut Signal
         };
         if done {
             e.actions.pop();
+            nav.forget(id);
         }
     }
     let moved = e.position - start;
@@ -288,24 +325,160 @@ fn run_queue(e: &mut Entity, map: &Map, log: &mut EventLog, signals: &mut Signal
     }
 }
 
+/// The cell the entity's running move aims at now (the target of a `move_to`, the next point of
+/// a `follow_path`), looking past instants waiting in front of it.
+fn move_goal(e: &Entity) -> Option<IVec2> {
+    match e.actions.iter().find(|a| !a.is_instant())? {
+        Action::MoveTo { target } => Some(target.floor().as_ivec2()),
+        Action::FollowPath { points, next } => points.get(*next).map(|p| p.floor().as_ivec2()),
+        _ => None,
+    }
+}
+
+/// Whether the entity must search for a way to `goal`: it has no plan for it made on the map as
+/// it is, cannot walk there in a straight line, and has not already been told there is no way.
+fn wants_search(nav: &Navigator, map: &Map, id: EntityId, e: &Entity, goal: IVec2) -> bool {
+    let here = e.cell();
+    let current = nav.plan(id).is_some_and(|p| p.goal == goal && p.version == nav.map_version());
+    !current && map.passable(goal) && map.passable(here) && !straight_is_best(map, here, goal) && !nav.refused(id, goal)
+}
+
+/// Whether the straight line is the best way: every cell it crosses is open ground of the
+/// cheapest cost. Nothing is shorter than a straight line, and on cheapest ground nothing is
+/// cheaper, so no search is needed (Detour's raycast shortcut). Dearer ground on the line
+/// (swamp, grass) leaves the choice to the search, which may go round it.
+fn straight_is_best(map: &Map, from: IVec2, to: IVec2) -> bool {
+    walk_supercover(from, to, |c| map.cost(c).is_some_and(|k| k <= 1.0))
+}
+
+/// How one leg of a move went this tick.
+enum Leg {
+    /// At the leg's target.
+    Arrived,
+    /// Still walking, or waiting for its search: go on next tick.
+    Walking,
+    /// There is no way; the reason goes in the trace.
+    Failed(String),
+    /// There is no way, and the trace already says so for this goal on this map.
+    Silent,
+}
+
+/// Walks `e` toward `target` along its plan, asking the service for one when it has none that is
+/// current; spends at most `budget` map units of movement.
+#[allow(clippy::too_many_arguments)] // the phase's split borrows of the world, passed one by one
+fn navigate(
+    id: EntityId,
+    e: &mut Entity,
+    target: Vec2,
+    map: &Map,
+    nav: &mut Navigator,
+    budget: &mut f32,
+    log: &mut EventLog,
+    tick: u64,
+) -> Leg {
+    let goal = target.floor().as_ivec2();
+    if !map.passable(goal) {
+        let why = if map.contains(goal) { "is blocked" } else { "is off the map" };
+        return Leg::Failed(format!("the target cell ({}, {}) {why}", goal.x, goal.y));
+    }
+    // A route walked into a wall (the map changed under it, or something pushed the walker off
+    // it) is searched again, once; a second failure in the same tick waits for the next.
+    for _ in 0..2 {
+        let here = e.cell();
+        let current = nav.plan(id).is_some_and(|p| p.goal == goal && p.version == nav.map_version());
+        if !current {
+            if nav.refused(id, goal) {
+                return Leg::Silent;
+            }
+            if here == goal || straight_is_best(map, here, goal) {
+                return match walk(&mut e.position, target, budget, map) {
+                    Walk::Arrived => Leg::Arrived,
+                    Walk::OutOfTime => Leg::Walking,
+                    Walk::Blocked => {
+                        nav.request(id, here, goal);
+                        Leg::Walking
+                    }
+                };
+            }
+            nav.request(id, here, goal);
+            return Leg::Walking;
+        }
+        let Some(plan) = nav.plan_mut(id) else { return Leg::Walking };
+        if let PlanState::Pending(request) = plan.state {
+            let start = plan.start;
+            match nav.take(request) {
+                None => return Leg::Walking,
+                Some(RequestState::Found { cells, cost }) => {
+                    log.push(
+                        tick,
+                        Some(&e.name),
+                        EventKind::Path { from: start.to_array(), to: goal.to_array(), cost },
+                    );
+                    let mut corners = Vec::with_capacity(cells.len());
+                    smooth_path(map, &cells, &mut corners);
+                    let mut points: Vec<Vec2> =
+                        corners.iter().skip(1).map(|c| c.as_vec2() + Vec2::splat(0.5)).collect();
+                    match points.last_mut() {
+                        Some(last) => *last = target,
+                        None => points.push(target),
+                    }
+                    // The corners are clear between cell centres; a walker standing off its
+                    // cell's centre (stopped half-way by a map change) goes back to it first
+                    // when the straight line from where it stands would touch another cell.
+                    if !walk_segment(e.position, points[0], |c| map.passable(c)) {
+                        points.insert(0, start.as_vec2() + Vec2::splat(0.5));
+                    }
+                    if let Some(plan) = nav.plan_mut(id) {
+                        plan.state = PlanState::Following { points, next: 0, cost };
+                    }
+                }
+                Some(RequestState::Failed(err)) => {
+                    nav.refuse(id, goal);
+                    return Leg::Failed(format!("no way to ({}, {}): {err}", goal.x, goal.y));
+                }
+                Some(RequestState::Queued | RequestState::Searching { .. }) => return Leg::Walking,
+            }
+        }
+        let Some(Plan { state: PlanState::Following { points, next, .. }, .. }) = nav.plan_mut(id) else {
+            return Leg::Walking;
+        };
+        let mut blocked = false;
+        while let Some(&p) = points.get(*next) {
+            match walk(&mut e.position, p, budget, map) {
+                Walk::Arrived => *next += 1,
+                Walk::OutOfTime => return Leg::Walking,
+                Walk::Blocked => {
+                    blocked = true;
+                    break;
+                }
+            }
+        }
+        if !blocked {
+            nav.forget(id);
+            return Leg::Arrived;
+        }
+        nav.forget(id);
+    }
+    Leg::Walking
+}
+
 enum Walk {
     Arrived,
     OutOfTime,
-    Blocked(&'static str),
+    Blocked,
 }
 
 /// Moves `pos` straight toward `target`, spending at most `budget` map units of it. Every cell
 /// the step crosses must be passable (and a diagonal crossing may not cut a wall's corner).
 fn walk(pos: &mut Vec2, target: Vec2, budget: &mut f32, map: &Map) -> Walk {
     if !map.passable(target.floor().as_ivec2()) {
-        return Walk::Blocked("the target cell is blocked or off the map");
+        return Walk::Blocked;
     }
     let to = target - *pos;
     let dist = to.length();
     let (next, arrived) = if dist <= *budget { (target, true) } else { (*pos + to * (*budget / dist), false) };
-    let (a, b): (IVec2, IVec2) = (pos.floor().as_ivec2(), next.floor().as_ivec2());
-    if a != b && !walk_supercover(a, b, |c| map.passable(c)) {
-        return Walk::Blocked("a wall is in the way");
+    if !walk_segment(*pos, next, |c| map.passable(c)) {
+        return Walk::Blocked;
     }
     *budget = if arrived { *budget - dist } else { 0.0 };
     *pos = next;
@@ -345,17 +518,141 @@ mod tests {
     }
 
     #[test]
-    fn walls_stop_a_straight_walk() {
+    fn a_walker_goes_round_a_wall_by_the_shortest_way() {
         let mut w = world();
         let mut e = Entity::new("a", "peasant", IVec2::new(3, 1));
         e.speed = 10.0;
         let id = w.spawn(e).unwrap();
         w.entity_mut(id).unwrap().actions.push(Action::MoveTo { target: Vec2::new(7.5, 1.5) });
-        for _ in 0..5 {
+        let mut walked = 0.0;
+        for _ in 0..20 {
+            let before = w.entity(id).unwrap().position;
             w.step(|_, _| {});
+            let after = w.entity(id).unwrap().position;
+            walked += before.distance(after);
+            assert!(w.map().passable(after.floor().as_ivec2()), "never inside the wall");
         }
-        assert_eq!(w.entity(id).unwrap().cell(), IVec2::new(4, 1));
-        assert!(kinds(&w).contains(&"blocked".to_owned()));
+        assert_eq!(w.entity(id).unwrap().cell(), IVec2::new(7, 1));
+        let k = kinds(&w);
+        assert!(!k.contains(&"blocked".to_owned()), "{k:?}");
+        // The wall fills column 5 from row 0 to 3: the way is down to row 4 and back up, and no
+        // diagonal may cut the wall's foot at (5, 3): (3,1)→(4,2)→(4,3)→(4,4)→(5,4)→(6,4)→(6,3)
+        // →(6,2)→(7,1), two diagonals and six straight steps.
+        let path = w.log().events().iter().find(|e| matches!(e.kind, EventKind::Path { .. })).unwrap();
+        let EventKind::Path { from, to, cost } = &path.kind else { unreachable!() };
+        assert_eq!((*from, *to), ([3, 1], [7, 1]));
+        assert!((cost - (2.0 * std::f64::consts::SQRT_2 + 6.0)).abs() < 1e-9, "{cost}");
+        // Smoothed, the walk is shorter than the grid path and longer than the wall allows a
+        // straight line to be.
+        assert!(walked < *cost as f32 - 0.5 && walked > 4.0 + 2.0, "walked {walked}");
+    }
+
+    #[test]
+    fn a_door_that_opens_shortens_the_way_and_one_that_closes_is_walked_round() {
+        let mut w = world();
+        w.add_door("gate", vec![IVec2::new(5, 1)], false).unwrap();
+        let mut e = Entity::new("a", "peasant", IVec2::new(1, 1));
+        e.speed = 5.0; // half a cell a tick
+        let id = w.spawn(e).unwrap();
+        w.entity_mut(id).unwrap().actions.push(Action::MoveTo { target: Vec2::new(8.5, 1.5) });
+        w.schedule_door(2, "gate", true);
+        for _ in 0..40 {
+            w.step(|_, _| {});
+            assert!(w.map().passable(w.entity(id).unwrap().cell()));
+        }
+        assert_eq!(w.entity(id).unwrap().cell(), IVec2::new(8, 1));
+        let paths: Vec<(u64, [i32; 2], f64)> = w
+            .log()
+            .events()
+            .iter()
+            .filter_map(|e| match e.kind {
+                EventKind::Path { from, cost, .. } => Some((e.tick, from, cost)),
+                _ => None,
+            })
+            .collect();
+        // First round the wall's foot (1,1)→(4,4)→(5,4)→(6,4)→(8,2)→(8,1): 5√2 + 3. At tick 2
+        // the gate opens and the way is searched again from where the walker stands, (2,2):
+        // one diagonal up and five cells east through the gate, √2 + 5.
+        let sqrt2 = std::f64::consts::SQRT_2;
+        assert_eq!(paths.len(), 2, "{paths:?}");
+        assert_eq!((paths[0].0, paths[0].1), (0, [1, 1]));
+        assert!((paths[0].2 - (5.0 * sqrt2 + 3.0)).abs() < 1e-9);
+        assert_eq!((paths[1].0, paths[1].1), (2, [2, 2]));
+        assert!((paths[1].2 - (sqrt2 + 5.0)).abs() < 1e-9);
+        let door = w.log().events().iter().find(|e| matches!(e.kind, EventKind::Door { .. })).unwrap();
+        assert_eq!(door.tick, 2);
+        assert!(w.entity(id).unwrap().actions.is_idle());
+    }
+
+    #[test]
+    fn an_unreachable_goal_is_reported_once() {
+        let mut w = world();
+        w.set_blocked(IVec2::new(5, 4), true); // the wall now cuts the map in two
+        let mut e = Entity::new("a", "peasant", IVec2::new(1, 1));
+        e.speed = 10.0;
+        let id = w.spawn(e).unwrap();
+        for _ in 0..3 {
+            w.step(|_, cmds| {
+                cmds.push(Command::Request { entity: id, action: Action::MoveTo { target: Vec2::new(8.5, 1.5) } });
+            });
+        }
+        let blocked: Vec<String> = w
+            .log()
+            .events()
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Blocked { reason, .. } => Some(reason.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(blocked.len(), 1, "{blocked:?}");
+        assert!(blocked[0].starts_with("no way to (8, 1): no path"), "{}", blocked[0]);
+        assert_eq!(w.entity(id).unwrap().cell(), IVec2::new(1, 1));
+        // Opening the wall again is a new map: the same goal is searched and reached.
+        w.set_blocked(IVec2::new(5, 4), false);
+        for _ in 0..60 {
+            w.step(|_, cmds| {
+                cmds.push(Command::Request { entity: id, action: Action::MoveTo { target: Vec2::new(8.5, 1.5) } });
+            });
+        }
+        assert_eq!(w.entity(id).unwrap().cell(), IVec2::new(8, 1));
+    }
+
+    #[test]
+    fn a_crowd_of_searches_never_spends_more_than_the_budget() {
+        let mut w = world();
+        w.set_nav_config(crate::nav::NavConfig { budget: 40, max_active: 4, quantum: 8 });
+        let ids: Vec<EntityId> = (0..12)
+            .map(|i| {
+                let mut e = Entity::new(format!("e{i}"), "peasant", IVec2::new(i % 4, 1 + i / 4));
+                e.speed = 10.0;
+                w.spawn(e).unwrap()
+            })
+            .collect();
+        for &id in &ids {
+            w.entity_mut(id).unwrap().actions.push(Action::MoveTo { target: Vec2::new(8.5, 2.5) });
+        }
+        let mut ticks_searching = 0;
+        for _ in 0..80 {
+            w.step(|_, _| {});
+            assert!(w.nav().spent_last_tick() <= 40);
+            if w.nav().spent_last_tick() > 0 {
+                ticks_searching += 1;
+            }
+        }
+        for &id in &ids {
+            let e = w.entity(id).unwrap();
+            let mine: Vec<String> = w
+                .log()
+                .events()
+                .iter()
+                .filter(|ev| ev.entity.as_deref() == Some(e.name.as_str()))
+                .map(|ev| ev.to_json_line())
+                .collect();
+            assert_eq!(e.cell(), IVec2::new(8, 2), "{} {:?} {:#?}", e.name, e.actions, mine);
+        }
+        assert_eq!(w.nav().most_spent(), 40, "the budget was used in full while many waited");
+        assert!(ticks_searching > 3, "the searches were spread over ticks ({ticks_searching})");
     }
 
     #[test]
