@@ -14,6 +14,13 @@ pub fn narrate(e: &Event) -> String {
         EventKind::Move { from, to } => format!("{who} moves {} → {}", cell_str(*from), cell_str(*to)),
         EventKind::Arrive { cell } => format!("{who} arrives at {}", cell_str(*cell)),
         EventKind::Blocked { cell, reason } => format!("{who} is stopped at {}: {reason}", cell_str(*cell)),
+        EventKind::Path { from, to, cost } => {
+            format!("{who} plans a way {} → {} (cost {cost:.2})", cell_str(*from), cell_str(*to))
+        }
+        EventKind::Cell { cell, blocked } => {
+            format!("{} is now {}", cell_str(*cell), if *blocked { "blocked" } else { "open" })
+        }
+        EventKind::Door { name, open } => format!("door {name} {}", if *open { "opens" } else { "closes" }),
         EventKind::Say { text } => format!("{who} says: \"{text}\""),
         EventKind::Trigger { name } => format!("{who} sets off {name}"),
         EventKind::Sound { name } => format!("{who} plays sound {name}"),

@@ -60,6 +60,12 @@ pub struct ScenarioFile {
     /// The tactical layers and senses the world keeps (`[field]`, see `field.rs`).
     #[serde(default)]
     pub field: Option<super::field::FieldSection>,
+    /// The world's path search budget (`[navigation]`, see `nav.rs`).
+    #[serde(default)]
+    pub navigation: Option<super::nav::NavigationSection>,
+    /// Named doors: cells blocked while closed (`[doors.NAME]`, see `nav.rs`).
+    #[serde(default)]
+    pub doors: BTreeMap<String, Spanned<super::nav::DoorSpec>>,
 }
 
 fn default_rate() -> Spanned<u32> {
@@ -165,4 +171,10 @@ pub struct TimelineEntry {
     /// Text the player types (dialogue handlers `hear` it).
     #[serde(default)]
     pub player_says: Option<String>,
+    /// Doors that open at this tick.
+    #[serde(default)]
+    pub open: Vec<Spanned<String>>,
+    /// Doors that close at this tick.
+    #[serde(default)]
+    pub close: Vec<Spanned<String>>,
 }

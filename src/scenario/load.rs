@@ -93,6 +93,10 @@ impl Builder<'_> {
         }
         let mut world = World::new(map, rate, f.seed);
         world.globals = f.globals.clone();
+        if let Some(section) = &f.navigation {
+            super::nav::install_navigation(section, &mut world, self.text, self.file)?;
+        }
+        super::nav::install_doors(&f.doors, &mut world, self.text, self.file)?;
         world.models = super::models::load(&f.models, self.text, self.file, self.dir)?;
         for (name, at) in &f.places {
             let cell = IVec2::from_array(*at.get_ref());
@@ -153,6 +157,16 @@ impl Builder<'_> {
             }
             if let Some(text) = &e.player_says {
                 player_says.entry(e.tick).or_default().push(text.clone());
+            }
+            for (doors, open) in [(&e.open, true), (&e.close, false)] {
+                for door in doors {
+                    if !world.doors().contains_key(door.get_ref()) {
+                        let names: Vec<&str> = world.doors().keys().map(String::as_str).collect();
+                        let message = format!("no door is named `{}`", door.get_ref());
+                        return Err(with_suggestion(self.err(door, message), door.get_ref(), &names));
+                    }
+                    world.schedule_door(e.tick, door.get_ref().clone(), open);
+                }
             }
         }
         if let Some(section) = &f.field {

@@ -11,6 +11,7 @@ mod field;
 mod file;
 mod load;
 pub mod models;
+mod nav;
 mod steer;
 
 pub use error::{ScenarioError, SourcePos};

@@ -43,14 +43,14 @@ pub(crate) fn functions() -> Vec<HostFn> {
             "BestCell",
             vec![p("layer", Type::Str), p("x", Type::Number), p("y", Type::Number), p("radius", Type::Number)],
             Type::Any,
-            "The open cell with the highest value of a layer within `radius` cells of a point, as a vec2 of cell coordinates, or nil (`BestCell(\"cover\", me.x, me.y, 6)`); ties go to the first in row-major order.",
+            "The open cell with the highest value of a layer within `radius` cells of a point that the scripted entity can walk to, as a vec2 of cell coordinates, or nil (`BestCell(\"cover\", me.x, me.y, 6)`); ties go to the first in row-major order.",
             best_cell,
         ),
         f(
             "BestCellIn",
             vec![p("layer", Type::Str), p("region", Type::Str)],
             Type::Any,
-            "The open cell with the highest value of a layer inside a named region, or nil (`BestCellIn(\"security.blue\", \"yard\")`).",
+            "The open cell with the highest value of a layer inside a named region that the scripted entity can walk to, or nil (`BestCellIn(\"security.blue\", \"yard\")`).",
             best_cell_in,
         ),
         f(
@@ -205,7 +205,8 @@ pub fn best_cell(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostE
     let name = layer_name(m, "BestCell", str_arg("BestCell", args, 0)?, 0)?;
     let at = point_arg("BestCell", args, 1)?;
     let radius = num_arg("BestCell", args, 3)?.clamp(0.0, 256.0);
-    Ok(m.best_near(ctx.world, name, cell(at), radius).map_or(Value::Nil, |(c, _)| cell_value(c)))
+    let walker = ctx.me().map(Entity::cell);
+    Ok(m.best_near(ctx.world, name, cell(at), radius, walker).map_or(Value::Nil, |(c, _)| cell_value(c)))
 }
 
 /// `BestCellIn(layer, region)`.
@@ -217,7 +218,8 @@ pub fn best_cell_in(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Ho
         let names: Vec<&str> = ctx.world.regions().keys().map(String::as_str).collect();
         bad("BestCellIn", 1, format!("a region ({})", names.join(", ")), format!("`{region_name}`"))
     })?;
-    Ok(m.best_in(ctx.world, name, region.min, region.max).map_or(Value::Nil, |(c, _)| cell_value(c)))
+    let walker = ctx.me().map(Entity::cell);
+    Ok(m.best_in(ctx.world, name, region.min, region.max, walker).map_or(Value::Nil, |(c, _)| cell_value(c)))
 }
 
 /// `CoverAt(x, y)`.

@@ -41,6 +41,7 @@ pub mod lend;
 pub mod limits;
 mod machines;
 mod names;
+mod nav;
 pub mod reach;
 mod reference;
 mod steer;

@@ -24,6 +24,9 @@ pub enum Reach {
     },
     /// Not a designer-facing capability; the reason says what it serves instead.
     Internal(&'static str),
+    /// A designer-facing capability that no scenario key or script call reaches yet; the reason
+    /// says what is missing. Listed in `docs/api.md` so the gap is visible, not hidden.
+    NotYet(&'static str),
 }
 
 /// One engine unit and how it is reached.
@@ -51,6 +54,10 @@ const fn internal(unit: &'static str, what: &'static str, why: &'static str) -> 
     Capability { unit, what, reach: Reach::Internal(why) }
 }
 
+const fn not_yet(unit: &'static str, what: &'static str, missing: &'static str) -> Capability {
+    Capability { unit, what, reach: Reach::NotYet(missing) }
+}
+
 /// Every engine unit, in path order.
 pub const CAPABILITIES: &[Capability] = &[
     play(
@@ -67,8 +74,16 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("entities", "actions")],
         &[],
     ),
-    internal("decide/adaptive", "tactic history (learning which tactic works)", "pending"),
-    internal("decide/ants", "the ants simulation", "pending"),
+    not_yet(
+        "decide/adaptive",
+        "tactic history: learning which tactic works where",
+        "a model kind and calls to record outcomes and choose a tactic",
+    ),
+    internal(
+        "decide/ants",
+        "the reference's ant-colony simulation",
+        "a self-contained worked example of the reference (`cargo run --example ants`), not a tool characters use",
+    ),
     play(
         "decide/bayes",
         "Bayesian networks (variable elimination, learning from counts)",
@@ -107,7 +122,11 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("models", "fuzzy")],
         &[],
     ),
-    internal("decide/learn", "neural nets and genetic algorithms", "pending"),
+    not_yet(
+        "decide/learn",
+        "neural nets (reached: `[models]` kind `nn`, `NnRun`, `NnOutput`) and genetic algorithms",
+        "genetic algorithms: a model kind with seeded evolution between rounds and calls to read genomes and report fitness",
+    ),
     play(
         "decide/registry",
         "named decision models loaded from data files and hot-reloaded",
@@ -129,8 +148,16 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("models", "utility")],
         &[],
     ),
-    internal("field/automaton", "cellular automata over layers", "pending"),
-    internal("field/convolve", "convolution filters over layers", "pending"),
+    not_yet(
+        "field/automaton",
+        "cellular automata over layers",
+        "a `[field]` key declaring an automaton over a live layer, and a call reading it",
+    ),
+    not_yet(
+        "field/convolve",
+        "convolution filters over layers",
+        "a `[field]` key declaring a filtered layer over a live one",
+    ),
     play(
         "field/decision",
         "strategic decision maps (resources, offence, conflict)",
@@ -153,8 +180,12 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("field", "falloff"), ("field", "metric")],
         &[],
     ),
-    internal("field/flood", "map flooding (territory)", "pending"),
-    internal("field/graph", "influence over a waypoint graph", "pending"),
+    not_yet(
+        "field/flood",
+        "map flooding (territory)",
+        "a `territory` layer in `[field]` and a call naming the owner of a cell",
+    ),
+    not_yet("field/graph", "influence over a waypoint graph", "scenarios cannot declare waypoint graphs yet"),
     play(
         "field/influence",
         "influence maps per team, updated incrementally",
@@ -162,7 +193,11 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("field", "teams"), ("field", "strength"), ("field", "radius")],
         &["render --layer"],
     ),
-    internal("field/kernel", "convolution kernels", "pending"),
+    internal(
+        "field/kernel",
+        "convolution kernels",
+        "the kernels convolution filters are built from; reached with them",
+    ),
     internal(
         "field/layer",
         "the one-value-per-cell layer type",
@@ -197,20 +232,60 @@ pub const CAPABILITIES: &[Capability] = &[
     ),
     play("grid/load", "MovingAI and ASCII map loaders with terrain costs", &[], &[("", "map")], &["check"]),
     play("grid/los", "grid line of sight", &["LineOfSight", "CanSee"], &[], &[]),
-    play("grid/map", "tile maps with per-cell costs", &[], &[("", "map")], &["render"]),
-    play("path/astar", "A* search", &["MoveTo"], &[], &["path --algo astar"]),
-    internal("path/breadcrumbs", "breadcrumb trails", "pending"),
+    play(
+        "grid/map",
+        "tile maps with per-cell costs, edited while the world runs",
+        &["OpenDoor", "CloseDoor", "SetBlocked"],
+        &[("", "map"), ("", "doors")],
+        &["render"],
+    ),
+    play(
+        "nav/components",
+        "the map's connected areas (who can reach what)",
+        &["Reachable", "BestCell", "BestCellIn"],
+        &[],
+        &[],
+    ),
+    play("nav/plan", "each character's plan: searching, walking, unreachable", &["PathStatus", "CancelPath"], &[], &[]),
+    play("path/astar", "A* search", &["MoveTo", "PathDistance", "FindPath"], &[], &["path --algo astar"]),
+    not_yet(
+        "path/breadcrumbs",
+        "breadcrumb trails a follower walks",
+        "calls to drop breadcrumbs and follow another's trail",
+    ),
     internal("path/bresenham", "Bresenham lines", "the line walk under line of sight and the tile chase"),
     internal("path/cost", "path costs, heuristics and search status", "the cost rules every search shares"),
-    internal("path/follow", "path following", "pending"),
-    internal("path/graph", "waypoint graphs and next-hop tables", "pending"),
+    internal(
+        "path/follow",
+        "path following with a look-ahead radius",
+        "a follower for hosts that steer their own bodies; characters in the world follow their paths through the navigation service (`nav`)",
+    ),
+    not_yet(
+        "path/graph",
+        "waypoint graphs and next-hop tables",
+        "scenarios cannot declare a waypoint graph for the navigation service yet",
+    ),
     play("path/jps", "jump point search on uniform-cost maps", &[], &[], &["path --algo jps"]),
-    internal("path/movement", "collide-and-turn and obstacle tracing movers", "pending"),
+    not_yet(
+        "path/movement",
+        "collide-and-turn and obstacle-tracing movers",
+        "a call or entity key choosing these simple movers instead of planned paths",
+    ),
     play("path/scen", "MovingAI benchmark scenario solver", &[], &[], &["path"]),
-    internal("path/sliced", "time-sliced path requests under a per-tick budget", "pending"),
-    internal("path/smooth", "path smoothing", "pending"),
-    internal("path/tactical", "tactical path costs per character", "pending"),
-    internal("path/wall_trace", "wall tracing", "pending"),
+    play(
+        "path/sliced",
+        "time-sliced path searches under a per-tick budget",
+        &["MoveTo", "PathStatus"],
+        &[("navigation", "budget"), ("navigation", "max_active"), ("navigation", "quantum")],
+        &[],
+    ),
+    play("path/smooth", "path smoothing by line of sight", &["MoveTo", "FollowPath"], &[("entities", "actions")], &[]),
+    not_yet(
+        "path/tactical",
+        "tactical path costs per character",
+        "an entity key choosing the cost layers (`avoid`) its moves plan with",
+    ),
+    not_yet("path/wall_trace", "wall tracing", "a call making a character explore by following walls"),
     play(
         "sense/hearing",
         "hearing with sound levels, walls and thresholds",
@@ -266,7 +341,7 @@ pub const CAPABILITIES: &[Capability] = &[
     ),
     internal("steer/flock_sim", "one tick of a whole flock", "the flock tick itself; reached through flocks"),
     play("steer/formation", "formations with a captain", &["FormUp"], &[("steering.formations", "shape")], &[]),
-    internal("steer/los_chase", "the tile line-of-sight chase", "pending"),
+    not_yet("steer/los_chase", "the tile line-of-sight chase", "a steering behaviour and call for the tile chase"),
     internal(
         "steer/obstacle",
         "obstacle avoidance feelers",
@@ -280,8 +355,12 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("steering.patterns", "steps")],
         &[],
     ),
-    internal("steer/physics_pattern", "physics-driven pattern steering", "pending"),
-    internal("steer/potential", "potential-field movement", "pending"),
+    not_yet("steer/physics_pattern", "physics-driven pattern steering", "a pattern mode in `[steering.patterns]`"),
+    not_yet(
+        "steer/potential",
+        "potential-field movement",
+        "a steering behaviour and call moving under Lennard-Jones forces",
+    ),
     play("steer/regroup", "flocks regrouping their stragglers", &[], &[("steering.flocks", "regroup")], &[]),
     internal(
         "steer/spatial_hash",
@@ -289,7 +368,11 @@ pub const CAPABILITIES: &[Capability] = &[
         "the neighbour index under flocking and steering",
     ),
     play("tactics/query", "tactical position queries", &["FindPosition"], &[], &["query"]),
-    internal("tactics/waypoints", "tactical waypoints and condensation", "pending"),
+    not_yet(
+        "tactics/waypoints",
+        "tactical waypoints, their properties and condensation",
+        "a scenario key declaring or generating a waypoint database, and calls querying it",
+    ),
     internal(
         "world/clock",
         "the fixed-step clock",
@@ -335,6 +418,15 @@ pub fn capabilities_markdown() -> String {
             );
             let commands = code(commands.iter().map(|c| format!("`tactica {c}`")).collect());
             let _ = writeln!(md, "| `{}` | {} | {calls} | {keys} | {commands} |", c.unit, c.what);
+        }
+    }
+    md.push_str(
+        "\nNot yet reachable in play — capabilities of the core that no scenario key or script call reaches yet:\n\n",
+    );
+    md.push_str("| engine unit | what | what is missing |\n| --- | --- | --- |\n");
+    for c in CAPABILITIES {
+        if let Reach::NotYet(missing) = c.reach {
+            let _ = writeln!(md, "| `{}` | {} | {missing} |", c.unit, c.what);
         }
     }
     md.push_str("\nInternal units — building blocks of the capabilities above, not reached by name:\n\n");

@@ -439,16 +439,35 @@ impl TacticalMaps {
     }
 
     /// The passable cell with the largest value of layer `name` within Euclidean distance
-    /// `radius` of `centre` (ties: first in row-major order).
-    pub fn best_near(&self, world: &World, name: &str, centre: IVec2, radius: f32) -> Option<(IVec2, f32)> {
+    /// `radius` of `centre` (ties: first in row-major order). With `walker`, only cells a walker
+    /// standing there can reach count: the best cover behind a wall it cannot get round is no
+    /// answer for it.
+    pub fn best_near(
+        &self,
+        world: &World,
+        name: &str,
+        centre: IVec2,
+        radius: f32,
+        walker: Option<IVec2>,
+    ) -> Option<(IVec2, f32)> {
         let r = if radius.is_finite() { radius.clamp(0.0, 1e6) } else { 0.0 };
         let reach = IVec2::splat(r.floor() as i32);
-        self.best_where(world, name, centre - reach, centre + reach, |c| (c - centre).as_vec2().length() <= r)
+        self.best_where(world, name, centre - reach, centre + reach, |c| {
+            (c - centre).as_vec2().length() <= r && walker.is_none_or(|w| world.reachable(w, c))
+        })
     }
 
-    /// The passable cell with the largest value of layer `name` in the rectangle `min..=max`.
-    pub fn best_in(&self, world: &World, name: &str, min: IVec2, max: IVec2) -> Option<(IVec2, f32)> {
-        self.best_where(world, name, min, max, |_| true)
+    /// The passable cell with the largest value of layer `name` in the rectangle `min..=max`
+    /// (with `walker`, only cells it can reach).
+    pub fn best_in(
+        &self,
+        world: &World,
+        name: &str,
+        min: IVec2,
+        max: IVec2,
+        walker: Option<IVec2>,
+    ) -> Option<(IVec2, f32)> {
+        self.best_where(world, name, min, max, |c| walker.is_none_or(|w| world.reachable(w, c)))
     }
 
     fn best_where(
@@ -572,10 +591,13 @@ mod tests {
         assert_eq!(maps.value_at("resources", IVec2::new(4, 0)), Some(30.0));
         assert_eq!(maps.layer("resources").unwrap().values(), &[0.0, 30.0]);
         // The best frag cell within 1.5 of (2,1) — itself a wall — is the attacker's cell.
-        assert_eq!(maps.best_near(&world, "frag", IVec2::new(2, 1), 1.5), Some((IVec2::new(1, 1), 1.9)));
+        assert_eq!(maps.best_near(&world, "frag", IVec2::new(2, 1), 1.5, None), Some((IVec2::new(1, 1), 1.9)));
         // The worst for the attacker: best of a layer only over open cells; the rectangle is
         // clipped to the map.
-        assert_eq!(maps.best_in(&world, "frag", IVec2::new(3, -5), IVec2::new(99, 1)), Some((IVec2::new(3, 0), 0.0)));
+        assert_eq!(
+            maps.best_in(&world, "frag", IVec2::new(3, -5), IVec2::new(99, 1), None),
+            Some((IVec2::new(3, 0), 0.0))
+        );
         // Old events are not learned twice.
         maps.update(&world);
         assert_eq!(maps.value_at("frag", IVec2::new(1, 1)), Some(1.9));

@@ -17,10 +17,12 @@
 //! Plans are smoothed by the walker's own line of sight (the supercover line, no cut corners),
 //! so a smoothed leg never enters a blocked cell and is never longer than the grid path.
 
+mod components;
 mod plan;
 
 use std::collections::BTreeMap;
 
+pub use components::Components;
 use glam::IVec2;
 pub use plan::{Plan, PlanState};
 
@@ -55,6 +57,8 @@ pub struct Navigator {
     /// for the same goal on the same map fails without a search or a second report.
     refused: BTreeMap<EntityId, (IVec2, u64)>,
     map_version: u64,
+    /// The map's connected areas as of `map_version`.
+    components: Components,
     spent_last_tick: usize,
     most_spent: usize,
 }
@@ -79,6 +83,7 @@ impl Navigator {
             plans: BTreeMap::new(),
             refused: BTreeMap::new(),
             map_version: 0,
+            components: Components::default(),
             spent_last_tick: 0,
             most_spent: 0,
         }
@@ -114,9 +119,21 @@ impl Navigator {
         self.plans.get(&id)
     }
 
-    /// Every plan made before this call is out of date: the map changed.
-    pub(crate) fn map_changed(&mut self) {
+    /// Every plan made before this call is out of date: the map changed (to `map`).
+    pub(crate) fn map_changed(&mut self, map: &Map) {
         self.map_version += 1;
+        self.components = Components::of(map);
+    }
+
+    /// Takes over from a service that had seen `version` map edits: every plan it had is stale.
+    pub(crate) fn resume(&mut self, version: u64, map: &Map) {
+        self.map_version = version;
+        self.map_changed(map);
+    }
+
+    /// The map's connected areas.
+    pub fn components(&self) -> &Components {
+        &self.components
     }
 
     /// Spends this tick's budget on the queued searches.

@@ -95,6 +95,8 @@ pub struct World {
 impl World {
     /// An empty world on `map`, ticking `rate` times a second, its randomness seeded with `seed`.
     pub fn new(map: Map, rate: u32, seed: u64) -> Self {
+        let mut nav = crate::nav::Navigator::default();
+        nav.map_changed(&map);
         World {
             map,
             entities: SlotMap::with_key(),
@@ -109,7 +111,7 @@ impl World {
             signals: Signals::default(),
             models: crate::decide::Models::default(),
             steering: Steering::default(),
-            nav: crate::nav::Navigator::default(),
+            nav,
             doors: BTreeMap::new(),
             door_schedule: BTreeMap::new(),
             tactical: None,
@@ -208,7 +210,12 @@ impl World {
     /// Tells the navigation service the map was changed through [`World::map_mut`]: every route
     /// planned before is searched again.
     pub fn map_edited(&mut self) {
-        self.nav.map_changed();
+        self.nav.map_changed(&self.map);
+    }
+
+    /// Whether a walker standing in `from` can reach `to` on the map as it is now.
+    pub fn reachable(&self, from: IVec2, to: IVec2) -> bool {
+        self.nav.components().connected(from, to)
     }
 
     /// Opens a cell (open ground, cost 1) or blocks it, logs a `cell` event and makes every
@@ -219,6 +226,7 @@ impl World {
             return false;
         }
         if self.set_cell_quietly(cell, blocked) {
+            self.nav.map_changed(&self.map);
             self.log.push(self.clock.tick(), None, EventKind::Cell { cell: cell.to_array(), blocked });
         }
         true
@@ -230,7 +238,6 @@ impl World {
         }
         let (tile, cost) = if blocked { (b'#', f32::INFINITY) } else { (b'.', 1.0) };
         self.map.set(cell, tile, cost);
-        self.nav.map_changed();
         true
     }
 
@@ -243,6 +250,7 @@ impl World {
         for &c in &cells {
             self.set_cell_quietly(c, !open);
         }
+        self.nav.map_changed(&self.map);
         self.doors.insert(name, Door { cells, open });
         Ok(())
     }
@@ -259,6 +267,7 @@ impl World {
         for c in cells {
             self.set_cell_quietly(c, !open);
         }
+        self.nav.map_changed(&self.map);
         self.log.push(self.clock.tick(), None, EventKind::Door { name: name.to_owned(), open });
         true
     }
@@ -282,9 +291,7 @@ impl World {
     pub fn set_nav_config(&mut self, config: crate::nav::NavConfig) {
         let version = self.nav.map_version();
         self.nav = crate::nav::Navigator::new(config);
-        for _ in 0..=version {
-            self.nav.map_changed();
-        }
+        self.nav.resume(version, &self.map);
     }
 
     /// Names a point.

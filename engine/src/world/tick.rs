@@ -340,7 +340,7 @@ fn move_goal(e: &Entity) -> Option<IVec2> {
 fn wants_search(nav: &Navigator, map: &Map, id: EntityId, e: &Entity, goal: IVec2) -> bool {
     let here = e.cell();
     let current = nav.plan(id).is_some_and(|p| p.goal == goal && p.version == nav.map_version());
-    !current && map.passable(goal) && map.passable(here) && !straight_is_best(map, here, goal) && !nav.refused(id, goal)
+    !current && nav.components().connected(here, goal) && !straight_is_best(map, here, goal) && !nav.refused(id, goal)
 }
 
 /// Whether the straight line is the best way: every cell it crosses is open ground of the
@@ -389,6 +389,13 @@ fn navigate(
         if !current {
             if nav.refused(id, goal) {
                 return Leg::Silent;
+            }
+            if !nav.components().connected(here, goal) {
+                nav.refuse(id, goal);
+                return Leg::Failed(format!(
+                    "no way to ({}, {}): walls cut it off from ({}, {})",
+                    goal.x, goal.y, here.x, here.y
+                ));
             }
             if here == goal || straight_is_best(map, here, goal) {
                 return match walk(&mut e.position, target, budget, map) {
@@ -606,7 +613,7 @@ mod tests {
             })
             .collect();
         assert_eq!(blocked.len(), 1, "{blocked:?}");
-        assert!(blocked[0].starts_with("no way to (8, 1): no path"), "{}", blocked[0]);
+        assert_eq!(blocked[0], "no way to (8, 1): walls cut it off from (1, 1)");
         assert_eq!(w.entity(id).unwrap().cell(), IVec2::new(1, 1));
         // Opening the wall again is a new map: the same goal is searched and reached.
         w.set_blocked(IVec2::new(5, 4), false);

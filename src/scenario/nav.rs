@@ -1,0 +1,101 @@
+//! The `[navigation]` and `[doors]` sections: the world's search budget and the doors the map has.
+//!
+//! ```toml
+//! [navigation]
+//! budget = 4096       # node expansions all searches together may spend in one tick
+//! max_active = 8      # searches under way at once
+//! quantum = 256       # expansions one search spends before the next takes its turn
+//!
+//! [doors.gate]
+//! cells = [[10, 4], [10, 5]]
+//! open = false        # blocked until the timeline or a script opens it
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use glam::IVec2;
+use serde::Deserialize;
+use tactica_engine::nav::NavConfig;
+use tactica_engine::world::World;
+use toml::Spanned;
+
+use super::error::{ScenarioError, SourcePos};
+
+/// The `[navigation]` section as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NavigationSection {
+    /// Expansions per tick.
+    #[serde(default)]
+    pub budget: Option<Spanned<i64>>,
+    /// Searches under way at once.
+    #[serde(default)]
+    pub max_active: Option<Spanned<i64>>,
+    /// Expansions per turn.
+    #[serde(default)]
+    pub quantum: Option<Spanned<i64>>,
+}
+
+/// One `[doors.NAME]` entry.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DoorSpec {
+    /// The cells the door covers.
+    pub cells: Vec<[i32; 2]>,
+    /// Whether it starts open (default: closed).
+    #[serde(default)]
+    pub open: bool,
+}
+
+fn err<T>(text: &str, file: &Path, at: &Spanned<T>, message: String) -> ScenarioError {
+    ScenarioError::new(file, SourcePos::of(text, at.span().start), message)
+}
+
+/// Sets the world's search limits from `[navigation]`.
+pub fn install_navigation(
+    section: &NavigationSection,
+    world: &mut World,
+    text: &str,
+    file: &Path,
+) -> Result<(), ScenarioError> {
+    let mut config = NavConfig::default();
+    let take = |value: &Option<Spanned<i64>>, key: &str, max: i64, slot: &mut usize| {
+        if let Some(v) = value {
+            let n = *v.get_ref();
+            if !(1..=max).contains(&n) {
+                return Err(err(text, file, v, format!("`{key}` must be 1 to {max}, not {n}"))
+                    .hint("the search budget is counted in node expansions; see docs/scenario.md, \"Movement\""));
+            }
+            *slot = n as usize;
+        }
+        Ok(())
+    };
+    take(&section.budget, "budget", 10_000_000, &mut config.budget)?;
+    take(&section.max_active, "max_active", 1024, &mut config.max_active)?;
+    take(&section.quantum, "quantum", 10_000_000, &mut config.quantum)?;
+    world.set_nav_config(config);
+    Ok(())
+}
+
+/// Declares the scenario's doors on the world's map.
+pub fn install_doors(
+    doors: &BTreeMap<String, Spanned<DoorSpec>>,
+    world: &mut World,
+    text: &str,
+    file: &Path,
+) -> Result<(), ScenarioError> {
+    for (name, spec) in doors {
+        let d = spec.get_ref();
+        if d.cells.is_empty() {
+            return Err(
+                err(text, file, spec, format!("door `{name}` has no cells")).hint("write `cells = [[x, y], …]`")
+            );
+        }
+        let cells: Vec<IVec2> = d.cells.iter().map(|&c| IVec2::from_array(c)).collect();
+        world
+            .add_door(name.clone(), cells, d.open)
+            .map_err(|e| err(text, file, spec, format!("door `{name}`: {e}")))?;
+    }
+    Ok(())
+}
