@@ -18,23 +18,17 @@ const CHARACTERS: usize = 200;
 /// (closed at first), short walls on both sides, and a swamp (cost 5) in the west.
 fn map_text() -> String {
     let mut rows = vec![vec![b'.'; W as usize]; H as usize];
-    for y in 0..H - 3 {
-        rows[y as usize][31] = b'#'; // the gap is rows 37..39
+    for row in rows.iter_mut().take(H as usize - 3) {
+        row[31] = b'#'; // the gap is rows 37..39
     }
-    for x in 8..24 {
-        rows[10][x] = b'#';
-        rows[28][x + 4] = b'#';
+    rows[10][8..24].fill(b'#');
+    rows[28][12..28].fill(b'#');
+    rows[18][38..58].fill(b'#');
+    for row in &mut rows[2..16] {
+        row[46] = b'#';
     }
-    for x in 38..58 {
-        rows[18][x] = b'#';
-    }
-    for y in 2..16 {
-        rows[y][46] = b'#';
-    }
-    for y in 14..24 {
-        for x in 4..12 {
-            rows[y][x] = b'~';
-        }
+    for row in &mut rows[14..24] {
+        row[4..12].fill(b'~');
     }
     rows.iter().map(|r| format!("{}\n", String::from_utf8_lossy(r))).collect()
 }

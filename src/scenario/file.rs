@@ -66,6 +66,12 @@ pub struct ScenarioFile {
     /// Named doors: cells blocked while closed (`[doors.NAME]`, see `nav.rs`).
     #[serde(default)]
     pub doors: BTreeMap<String, Spanned<super::nav::DoorSpec>>,
+    /// Files of named position queries (`[queries]`, see `tactics.rs`).
+    #[serde(default)]
+    pub queries: Option<super::tactics::QueriesSection>,
+    /// The hidespots of the tactical waypoint database (`[[hidespots]]`, see `tactics.rs`).
+    #[serde(default)]
+    pub hidespots: Vec<Spanned<super::tactics::HidespotSpec>>,
 }
 
 fn default_rate() -> Spanned<u32> {

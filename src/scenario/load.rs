@@ -97,6 +97,10 @@ impl Builder<'_> {
             super::nav::install_navigation(section, &mut world, self.text, self.file)?;
         }
         super::nav::install_doors(&f.doors, &mut world, self.text, self.file)?;
+        super::tactics::install_hidespots(&f.hidespots, &mut world, self.text, self.file)?;
+        if let Some(section) = &f.queries {
+            super::tactics::install_queries(section, &mut world, self.text, self.file, self.dir)?;
+        }
         world.models = super::models::load(&f.models, self.text, self.file, self.dir)?;
         for (name, at) in &f.places {
             let cell = IVec2::from_array(*at.get_ref());

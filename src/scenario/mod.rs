@@ -13,6 +13,7 @@ mod load;
 pub mod models;
 mod nav;
 mod steer;
+mod tactics;
 
 pub use error::{ScenarioError, SourcePos};
 pub use field::{CoverSection, FieldSection, HearingSection, ScentSection, VisionSection};

@@ -50,7 +50,6 @@ mod types;
 pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};
 pub use attributes::{AttributeSpec, standard_attributes};
 pub use context::{ActionMode, SAY_COOLDOWN_TICKS, ScriptCtx, is_private};
-pub use entities::{POSITION_QUERY_SECTIONS, check_position_query};
 pub use host::found_keyword;
 pub use limits::ScriptLimits;
 pub use machines::STATE_ATTRIBUTE;

@@ -94,5 +94,6 @@ mod tests {
             assert!(md.contains(&format!("`{}`", f.signature())), "{}", f.signature());
         }
         assert!(md.contains("| `FindPosition(query: any)` | any | `find_position` |"));
+        assert!(md.contains("| `FindPosition(query: any, options: any)` | any | `find_position` |"));
     }
 }

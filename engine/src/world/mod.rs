@@ -90,6 +90,10 @@ pub struct World {
     tactical: Option<Box<crate::field::TacticalMaps>>,
     /// The entity the scenario names as the player, if it names one.
     player: Option<EntityId>,
+    /// The tactical waypoint database: hidespots for position queries.
+    waypoints: crate::tactics::WaypointDb,
+    /// The named position queries scripts run with `FindPosition("name")`.
+    pub queries: crate::tactics::query::QueryLibrary,
 }
 
 impl World {
@@ -116,6 +120,8 @@ impl World {
             door_schedule: BTreeMap::new(),
             tactical: None,
             player: None,
+            waypoints: crate::tactics::WaypointDb::new(),
+            queries: crate::tactics::query::QueryLibrary::new(crate::tactics::query::QueryConfig::default()),
         }
     }
 
@@ -280,6 +286,16 @@ impl World {
     /// Makes the timeline open (`open = true`) or close a door at `tick`.
     pub fn schedule_door(&mut self, tick: u64, name: impl Into<String>, open: bool) {
         self.door_schedule.entry(tick).or_default().push((name.into(), open));
+    }
+
+    /// The tactical waypoint database (hidespots for position queries).
+    pub fn waypoints(&self) -> &crate::tactics::WaypointDb {
+        &self.waypoints
+    }
+
+    /// Replaces the tactical waypoint database.
+    pub fn set_waypoints(&mut self, db: crate::tactics::WaypointDb) {
+        self.waypoints = db;
     }
 
     /// The navigation service.

@@ -60,7 +60,8 @@ impl Objects {
 
     /// The objects of `puppet` as the world knows them: the puppet itself; `target`,
     /// `referencePoint` and `leader` from its blackboard (an entity handle or a position under
-    /// those keys); `player` as the first entity of kind `player`; `squadCenter` as the mean
+    /// those keys, else an attribute of that name holding an entity's name); `player` as the scenario's player (else the first entity of kind `player`),
+    /// which is also the `target` when the blackboard names none; `squadCenter` as the mean
     /// position of the entities sharing its `squad` attribute (itself included).
     pub fn from_world(world: &World, puppet: EntityId) -> Objects {
         let mut objects = Objects::new();
@@ -83,11 +84,24 @@ impl Objects {
                     }
                 }
                 Some(crate::Value::Vec2(p)) => objects.set(kind, ObjectState::at(*p)),
-                _ => {}
+                // A scenario names the object by an attribute (`referencePoint = "goal"`).
+                _ => {
+                    if let Some(e) =
+                        me.attribute(key).as_str().and_then(|n| world.find(n)).and_then(|id| world.entity(id))
+                    {
+                        objects.set(kind, state(e));
+                    }
+                }
             }
         }
-        if let Some((_, p)) = world.entities().find(|(_, e)| e.kind == "player") {
+        let player = world.player().or_else(|| world.entities().find(|(_, e)| e.kind == "player").map(|(id, _)| id));
+        if let Some(p) = player.and_then(|id| world.entity(id)) {
             objects.set(ObjectKind::Player, state(p));
+            // The attention target, when the blackboard names none, is the player — unless the
+            // puppet is the player itself.
+            if objects.get(ObjectKind::Target).is_none() && player != Some(puppet) {
+                objects.set(ObjectKind::Target, state(p));
+            }
         }
         let squad = me.attribute("squad");
         if !squad.truthy() {

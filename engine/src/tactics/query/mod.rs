@@ -49,6 +49,7 @@ mod eval;
 mod generate;
 pub mod keyword;
 mod library;
+mod live;
 mod record;
 mod reserve;
 mod schedule;
@@ -69,6 +70,7 @@ pub use eval::{
 };
 pub use keyword::{CostClass, Criterion, GeneratorKind, ObjectKind, Section};
 pub use library::QueryLibrary;
+pub use live::evaluate_in_world;
 pub use record::{
     CandidateRecord, CandidateStatus, OptionRecord, QueryRecord, TestEffect, TestRecord, format_query, format_record,
 };
