@@ -157,3 +157,54 @@ fn render_lists_layers_suggests_names_and_draws_a_layer_with_its_legend() {
     assert!(ramp_high[0] > ramp_low[0] && ramp_high[2] < ramp_low[2], "high is red, low is blue");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn render_draws_a_position_query_record_with_each_candidate_coloured_by_its_fate() {
+    let dir = std::env::temp_dir().join(format!("tactica-render-query-{}", std::process::id()));
+    let file = dir.join("query.png");
+    let o = tactica(&[
+        "render",
+        "examples/cover",
+        "--query",
+        "hide_from_sniper",
+        "--entity",
+        "scout",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    // The grid is 17 × 17 points; the cell beside the scout is shadowed by the wall's end.
+    assert!(out.contains("chose (14.50, 8.50)"), "{out}");
+    assert!(out.contains("1 chosen (blue)"), "{out}");
+    let img = image::open(&file).unwrap().to_rgb8();
+    assert_eq!((img.width(), img.height()), (32 * 16, 24 * 16));
+    // The chosen point's rings are drawn in blue round the centre of cell (14, 8).
+    let blue = (14 * 16..15 * 16)
+        .flat_map(|x| (8 * 16..9 * 16).map(move |y| (x, y)))
+        .filter(|&(x, y)| img.get_pixel(x, y).0 == [20, 90, 230])
+        .count();
+    assert!(blue > 10, "{blue} blue pixels in the chosen cell");
+    // Points the sniper sees and a condition rejected are red, next to it.
+    let red = (0..img.width())
+        .flat_map(|x| (0..img.height()).map(move |y| (x, y)))
+        .filter(|&(x, y)| img.get_pixel(x, y).0 == [210, 40, 40])
+        .count();
+    assert!(red > 10, "{red} red pixels");
+
+    let unknown =
+        tactica(&["render", "examples/cover", "--query", "hide_from_snipr", "--entity", "scout", "-o", "x.png"]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(text(&unknown).1.contains("did you mean `hide_from_sniper`?"), "{}", text(&unknown).1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_cover_example_scout_runs_to_the_hidespot_its_query_chose() {
+    let o = tactica(&["run", "examples/cover"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    // Hard cover first, then the nearest: the south-facing hidespot at (12, 13), 5.8 m away.
+    assert!(out.contains("scout notes cover = (12.5, 13.5)"), "{out}");
+    assert!(out.contains("scout arrives at (12, 13)"), "{out}");
+}

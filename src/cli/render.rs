@@ -1,5 +1,6 @@
 //! `tactica render`: one tactical layer of a scenario as a PNG heat map over its map, with the
-//! entities as arrows and a legend of the value range underneath.
+//! entities as arrows and a legend of the value range underneath; or, with `--query`, the record of
+//! a position query: every candidate it generated, coloured by its fate.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,7 +10,12 @@ use clap::Args;
 use glam::Vec2;
 use tactica_engine::field::TacticalMaps;
 
-use crate::render::{Arrow, HeatLayer, Scene, Style, draw_with_legend, number_text};
+use tactica_engine::tactics::query::{
+    CandidateStatus, Objects, Outcome, Reservations, describe_failure, evaluate_in_world,
+};
+use tactica_engine::world::World;
+
+use crate::render::{Arrow, HeatLayer, Ring, Scene, Style, draw, draw_with_legend, number_text};
 
 /// Arguments of `tactica render`.
 #[derive(Debug, Args)]
@@ -17,8 +23,15 @@ pub struct RenderArgs {
     /// The scenario file (TOML), or a folder holding `scenario.toml`.
     pub scenario: PathBuf,
     /// The layer to draw (`influence.blue`, `cover`, `frontier` …), or `list` to list them.
+    #[arg(long, required_unless_present = "query", conflicts_with = "query")]
+    pub layer: Option<String>,
+    /// Instead of a layer, run a position query of the scenario's `[queries]` for `--entity` and
+    /// draw every candidate coloured by its fate.
+    #[arg(long, requires = "entity")]
+    pub query: Option<String>,
+    /// The entity that asks the query.
     #[arg(long)]
-    pub layer: String,
+    pub entity: Option<String>,
     /// Play this many ticks first (scripts included) and draw the layer as it then stands.
     #[arg(long, default_value_t = 0)]
     pub tick: u64,
@@ -42,6 +55,10 @@ pub fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
     };
     rt.run(args.tick);
     let world = rt.world();
+    if let Some(query) = &args.query {
+        return render_query(args, world, query);
+    }
+    let layer = args.layer.clone().unwrap_or_default();
     let Some(maps) = world.tactical() else {
         eprintln!(
             "error: {} keeps no tactical layers\n  hint: add a [field] section (docs/scenario.md)",
@@ -49,24 +66,24 @@ pub fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     };
-    if args.layer == "list" {
+    if layer == "list" {
         for name in maps.layer_names() {
             let (low, high) = range(maps, world, &name);
             println!("{name}\t{}..{}", number_text(low), number_text(high));
         }
         return Ok(ExitCode::SUCCESS);
     }
-    if maps.layer(&args.layer).is_none() {
-        eprintln!("error: {} keeps no layer `{}`", rt.file().display(), args.layer);
-        eprintln!("  hint: {}", suggestion(&args.layer, &maps.layer_names()));
+    if maps.layer(&layer).is_none() {
+        eprintln!("error: {} keeps no layer `{layer}`", rt.file().display());
+        eprintln!("  hint: {}", suggestion(&layer, &maps.layer_names()));
         return Ok(ExitCode::from(1));
     }
     let Some(out) = &args.output else {
         eprintln!("error: say where to write the picture with -o FILE.png");
         return Ok(ExitCode::from(2));
     };
-    let values = cell_values(maps, world, &args.layer);
-    let (low, high) = range(maps, world, &args.layer);
+    let values = cell_values(maps, world, &layer);
+    let (low, high) = range(maps, world, &layer);
     let agents: Vec<Arrow> = world
         .entities()
         .map(|(_, e)| Arrow { position: e.position, heading: Vec2::from_angle(e.heading), color: [0, 0, 0] })
@@ -77,13 +94,89 @@ pub fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
     let scene = Scene { heat: Some(heat), agents: &agents, ..Scene::empty(world.map()) };
     let img = draw_with_legend(&scene, &Style { cell_px: args.cell_px, ..Style::default() });
     write(&img, out)?;
+    println!("wrote {} ({} at tick {}, {}..{})", out.display(), layer, args.tick, number_text(low), number_text(high));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The colour of a candidate's fate: the chosen point blue, valid points green, points a
+/// condition rejected red, blocked or reserved points grey, points left half-evaluated (they
+/// could not beat the winner) orange.
+fn fate_colour(status: &CandidateStatus) -> [u8; 3] {
+    match status {
+        CandidateStatus::Chosen(_) => [20, 90, 230],
+        CandidateStatus::Passed => [30, 160, 60],
+        CandidateStatus::Failed(_) => [210, 40, 40],
+        CandidateStatus::Blocked | CandidateStatus::Reserved(_) => [130, 130, 130],
+        CandidateStatus::Partial => [240, 150, 20],
+    }
+}
+
+/// `--query`: evaluates the query for the entity on the world as it stands and draws its record.
+fn render_query(args: &RenderArgs, world: &World, name: &str) -> anyhow::Result<ExitCode> {
+    let entity = args.entity.as_deref().unwrap_or_default();
+    let Some(id) = world.find(entity) else {
+        eprintln!("error: no entity is named `{entity}`");
+        return Ok(ExitCode::from(1));
+    };
+    let Some(query) = world.queries.get(name) else {
+        let names: Vec<String> = world.queries.names().map(str::to_owned).collect();
+        eprintln!("error: the scenario's [queries] declare no query `{name}`");
+        eprintln!("  hint: {}", suggestion(name, &names).replace("layers", "queries"));
+        return Ok(ExitCode::from(1));
+    };
+    let Some(out) = &args.output else {
+        eprintln!("error: say where to write the picture with -o FILE.png");
+        return Ok(ExitCode::from(2));
+    };
+    let objects = Objects::from_world(world, id);
+    let eval = evaluate_in_world(world, id, query, objects, &Reservations::new(), world.clock().tick(), true);
+    let mut rings = Vec::new();
+    let mut counts = [0usize; 5];
+    for option in &eval.record().options {
+        for c in &option.candidates {
+            let chosen = matches!(c.status, CandidateStatus::Chosen(_));
+            let k = match c.status {
+                CandidateStatus::Chosen(_) => 0,
+                CandidateStatus::Passed => 1,
+                CandidateStatus::Failed(_) => 2,
+                CandidateStatus::Blocked | CandidateStatus::Reserved(_) => 3,
+                CandidateStatus::Partial => 4,
+            };
+            counts[k] += 1;
+            let color = fate_colour(&c.status);
+            rings.push(Ring { center: c.position, radius: if chosen { 0.45 } else { 0.22 }, color });
+            if chosen {
+                rings.push(Ring { center: c.position, radius: 0.3, color });
+                rings.push(Ring { center: c.position, radius: 0.15, color });
+            }
+        }
+    }
+    let agents: Vec<Arrow> = world
+        .entities()
+        .map(|(eid, e)| {
+            let color = if eid == id { [0, 0, 0] } else { [120, 40, 120] };
+            Arrow { position: e.position, heading: Vec2::from_angle(e.heading), color }
+        })
+        .collect();
+    let scene = Scene { rings: &rings, agents: &agents, ..Scene::empty(world.map()) };
+    let img = draw(&scene, &Style { cell_px: args.cell_px, ..Style::default() });
+    write(&img, out)?;
+    let best = match eval.outcome() {
+        Some(Outcome::Found(r)) => r.first().map_or_else(String::new, |r| {
+            format!("chose ({:.2}, {:.2})", r.candidate.position.x, r.candidate.position.y)
+        }),
+        Some(Outcome::Failed(f)) => format!("found nothing: {}", describe_failure(f)),
+        None => String::new(),
+    };
     println!(
-        "wrote {} ({} at tick {}, {}..{})",
+        "wrote {} (query {name} for {entity} at tick {}: {best}; {} chosen (blue), {} valid (green), {} rejected by a condition (red), {} blocked or reserved (grey), {} left half-evaluated (orange))",
         out.display(),
-        args.layer,
         args.tick,
-        number_text(low),
-        number_text(high)
+        counts[0],
+        counts[1],
+        counts[2],
+        counts[3],
+        counts[4]
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -367,7 +367,13 @@ pub const CAPABILITIES: &[Capability] = &[
         "spatial hashing for neighbour queries",
         "the neighbour index under flocking and steering",
     ),
-    play("tactics/query", "tactical position queries", &["FindPosition"], &[], &["query"]),
+    play(
+        "tactics/query",
+        "tactical position queries",
+        &["FindPosition"],
+        &[("queries", "files"), ("", "hidespots")],
+        &["query", "render --query"],
+    ),
     not_yet(
         "tactics/waypoints",
         "tactical waypoints, their properties and condensation",
