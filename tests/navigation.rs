@@ -215,3 +215,67 @@ fn two_hundred_characters_cross_a_map_whose_doors_open_by_optimal_paths_within_t
     assert!(replans > 20, "{replans} plans made again when the doors opened");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Plays a small scenario: a red sentry in the middle of an open field, and two walkers crossing
+/// it, one of which avoids red influence. Returns each walker's closest approach to the sentry.
+fn closest_approaches(avoid: &str) -> (f32, f32, String) {
+    let dir = std::env::temp_dir().join(format!("tactica-avoid-{}-{}", std::process::id(), avoid.len()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("map.txt"), format!("{}\n", ".".repeat(30)).repeat(21)).unwrap();
+    let toml = format!(
+        "map = \"map.txt\"\nticks = 200\n\n[field]\nteams = [\"red\"]\nradius = 6.0\nstrength = 4.0\n\n\
+         [[entities]]\nname = \"sentry\"\nkind = \"soldier\"\nteam = \"red\"\nat = [15, 10]\n\n\
+         [[entities]]\nname = \"bold\"\nkind = \"scout\"\nat = [1, 10]\nspeed = 5.0\nactions = [{{ move_to = [28, 10] }}]\n\n\
+         [[entities]]\nname = \"wary\"\nkind = \"scout\"\nat = [1, 10]\nspeed = 5.0\navoid = {avoid}\nactions = [{{ move_to = [28, 10] }}]\n"
+    );
+    std::fs::write(dir.join("scenario.toml"), toml).unwrap();
+    let loaded = tactica::scenario::load(&dir.join("scenario.toml")).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = Runtime::new(loaded, tactica::languages()).unwrap_or_else(|_| panic!("loads"));
+    let sentry = Vec2::new(15.5, 10.5);
+    let (mut bold, mut wary) = (f32::INFINITY, f32::INFINITY);
+    for _ in 0..200 {
+        rt.tick();
+        let w = rt.world();
+        bold = bold.min(w.entity(w.find("bold").unwrap()).unwrap().position.distance(sentry));
+        wary = wary.min(w.entity(w.find("wary").unwrap()).unwrap().position.distance(sentry));
+    }
+    let w = rt.world();
+    for name in ["bold", "wary"] {
+        assert_eq!(w.entity(w.find(name).unwrap()).unwrap().cell(), IVec2::new(28, 10), "{name} arrives");
+    }
+    (bold, wary, rt.trace())
+}
+
+#[test]
+fn a_character_that_avoids_enemy_influence_goes_round_it() {
+    let (bold, wary, trace) = closest_approaches("{ \"influence.red\" = 3.0 }");
+    // The bold walker crosses the open field in a straight line, through the sentry's cell.
+    assert!(bold < 0.01, "bold came within {bold}");
+    // The wary one plans with the influence as a cost and keeps its distance.
+    assert!(wary > 3.0, "wary came within {wary}");
+    let plan = trace.lines().find(|l| l.contains("\"entity\":\"wary\"") && l.contains("\"kind\":\"path\"")).unwrap();
+    let cost: f64 = serde_json::from_str::<serde_json::Value>(plan).unwrap()["cost"].as_f64().unwrap();
+    assert!(cost > 27.0, "the plan's cost counts the influence crossed as well as the length: {plan}");
+    // Without weights nobody searches on open ground.
+    assert!(!trace.contains("\"entity\":\"bold\",\"kind\":\"path\""));
+    // A weight of zero changes nothing but the need to search: the path is the straight row.
+    let (_, indifferent, _) = closest_approaches("{ \"influence.red\" = 0.0 }");
+    assert!(indifferent < 0.01, "with weight 0 it crosses as the bold one does ({indifferent})");
+}
+
+#[test]
+fn avoid_must_name_a_layer_the_scenario_keeps() {
+    let dir = std::env::temp_dir().join(format!("tactica-avoid-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("map.txt"), "......\n......\n").unwrap();
+    std::fs::write(
+        dir.join("scenario.toml"),
+        "map = \"map.txt\"\n[field]\nteams = [\"red\"]\n\n[[entities]]\nname = \"a\"\nkind = \"k\"\nat = [0, 0]\navoid = { \"influence.rde\" = 2.0 }\n",
+    )
+    .unwrap();
+    let err = tactica::scenario::load(&dir.join("scenario.toml")).unwrap_err().to_string();
+    assert!(
+        err.contains(":9:9:") && err.contains("`influence.rde`") && err.contains("did you mean `influence.red`?"),
+        "{err}"
+    );
+}

@@ -141,6 +141,9 @@ pub struct EntitySpec {
     /// Actions queued at spawn.
     #[serde(default)]
     pub actions: Vec<Spanned<ActionSpec>>,
+    /// Tactical layers its moves avoid (positive weights) or seek (negative), by layer name.
+    #[serde(default)]
+    pub avoid: Option<Spanned<BTreeMap<String, f32>>>,
 }
 
 /// An action written in a scenario file, e.g. `{ move_to = "kDock" }` or `{ sleep = 5 }`.

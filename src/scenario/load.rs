@@ -175,6 +175,17 @@ impl Builder<'_> {
         }
         if let Some(section) = &f.field {
             world.set_tactical(super::field::build(self.text, self.file, section, &world)?);
+            // The layers stand as the world starts, so tick 0's scripts and plans read them.
+            world.update_tactical();
+        }
+        for spanned in &f.entities {
+            if let Some(avoid) = &spanned.get_ref().avoid {
+                self.check_avoid(&world, avoid)?;
+                let id = world.find(&spanned.get_ref().name).expect("spawned above");
+                if let Some(e) = world.entity_mut(id) {
+                    e.avoid = avoid.get_ref().clone();
+                }
+            }
         }
         let name = f.name.clone().unwrap_or_else(|| {
             self.file.file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned())
@@ -190,6 +201,32 @@ impl Builder<'_> {
             entity_scripts,
             world_scripts,
         })
+    }
+
+    /// An entity's `avoid` names layers the `[field]` section keeps, one value per cell, with
+    /// finite weights.
+    fn check_avoid(&self, world: &World, avoid: &Spanned<BTreeMap<String, f32>>) -> Result<(), ScenarioError> {
+        let Some(maps) = world.tactical() else {
+            return Err(self
+                .err(avoid, "`avoid` names tactical layers, but the scenario keeps none")
+                .hint("add a [field] section that keeps the layers (docs/scenario.md, \"Tactical maps and senses\")"));
+        };
+        let names = maps.layer_names();
+        for (layer, &weight) in avoid.get_ref() {
+            let per_cell = maps.layer(layer).is_some_and(|l| l.values().len() == world.map().len());
+            if !per_cell {
+                let known: Vec<&str> = names.iter().map(String::as_str).collect();
+                let e = self
+                    .err(avoid, format!("`avoid` names `{layer}`, which is not a per-cell layer the scenario keeps"));
+                return Err(with_suggestion(e, layer, &known));
+            }
+            if !weight.is_finite() {
+                return Err(
+                    self.err(avoid, format!("`avoid` gives `{layer}` the weight {weight}: it must be a finite number"))
+                );
+            }
+        }
+        Ok(())
     }
 
     fn load_map(&self, map: &Spanned<String>) -> Result<Map, ScenarioError> {

@@ -280,11 +280,7 @@ pub const CAPABILITIES: &[Capability] = &[
         &[],
     ),
     play("path/smooth", "path smoothing by line of sight", &["MoveTo", "FollowPath"], &[("entities", "actions")], &[]),
-    not_yet(
-        "path/tactical",
-        "tactical path costs per character",
-        "an entity key choosing the cost layers (`avoid`) its moves plan with",
-    ),
+    play("path/tactical", "tactical path costs per character", &["MoveTo"], &[("entities", "avoid")], &[]),
     not_yet("path/wall_trace", "wall tracing", "a call making a character explore by following walls"),
     play(
         "sense/hearing",

@@ -26,8 +26,9 @@ pub use components::Components;
 use glam::IVec2;
 pub use plan::{Plan, PlanState};
 
+use crate::field::TacticalMaps;
 use crate::grid::Map;
-use crate::path::{DEFAULT_TICK_BUDGET, PathQueue, RequestId, RequestState};
+use crate::path::{CostModel, DEFAULT_TICK_BUDGET, PathQueue, RequestId, RequestState, TacticalCost, TacticalWeights};
 use crate::world::EntityId;
 
 /// How much search the world may do.
@@ -59,6 +60,8 @@ pub struct Navigator {
     map_version: u64,
     /// The map's connected areas as of `map_version`.
     components: Components,
+    /// The layers and weights of searches made for characters that avoid tactical layers.
+    weighted: BTreeMap<RequestId, (Vec<String>, TacticalWeights)>,
     spent_last_tick: usize,
     most_spent: usize,
 }
@@ -84,6 +87,7 @@ impl Navigator {
             refused: BTreeMap::new(),
             map_version: 0,
             components: Components::default(),
+            weighted: BTreeMap::new(),
             spent_last_tick: 0,
             most_spent: 0,
         }
@@ -136,16 +140,38 @@ impl Navigator {
         &self.components
     }
 
-    /// Spends this tick's budget on the queued searches.
-    pub(crate) fn update(&mut self, map: &Map) {
-        self.spent_last_tick = self.queue.update(map, self.config.budget);
+    /// Spends this tick's budget on the queued searches. Searches for characters that avoid
+    /// layers price each step with those layers as they stand now ([`TacticalCost`]).
+    pub(crate) fn update(&mut self, map: &Map, layers: Option<&TacticalMaps>) {
+        let resolved: BTreeMap<RequestId, (Vec<&[f32]>, &TacticalWeights)> = self
+            .weighted
+            .iter()
+            .filter_map(|(&r, (names, weights))| {
+                let maps = layers?;
+                let slices: Option<Vec<&[f32]>> =
+                    names.iter().map(|n| maps.layer(n).map(|l| l.values()).filter(|v| v.len() == map.len())).collect();
+                Some((r, (slices?, weights)))
+            })
+            .collect();
+        let cost = |r: RequestId| match resolved.get(&r) {
+            Some((slices, weights)) => {
+                TacticalCost::new(map, slices, weights).map_or(StepCost::Plain(map), StepCost::Tactical)
+            }
+            None => StepCost::Plain(map),
+        };
+        self.spent_last_tick = self.queue.update_with(self.config.budget, cost);
         self.most_spent = self.most_spent.max(self.spent_last_tick);
     }
 
-    /// Queues a search from `start` to `goal` for `id`, replacing whatever it planned before.
-    pub(crate) fn request(&mut self, id: EntityId, start: IVec2, goal: IVec2) {
+    /// Queues a search from `start` to `goal` for `id`, replacing whatever it planned before;
+    /// `avoid` weighs tactical layers by name (empty: the map's costs alone).
+    pub(crate) fn request(&mut self, id: EntityId, start: IVec2, goal: IVec2, avoid: &BTreeMap<String, f32>) {
         self.forget(id);
         let request = self.queue.submit(start, goal);
+        if !avoid.is_empty() {
+            let (names, weights): (Vec<String>, Vec<f32>) = avoid.iter().map(|(k, &w)| (k.clone(), w)).unzip();
+            self.weighted.insert(request, (names, TacticalWeights::new(weights)));
+        }
         self.plans.insert(id, Plan::pending(start, goal, request, self.map_version));
     }
 
@@ -155,6 +181,7 @@ impl Navigator {
             && let PlanState::Pending(r) = plan.state
         {
             self.queue.cancel(r);
+            self.weighted.remove(&r);
         }
     }
 
@@ -165,6 +192,9 @@ impl Navigator {
 
     /// Takes a finished search's result out of the queue (`None` while it is still running).
     pub(crate) fn take(&mut self, request: RequestId) -> Option<RequestState> {
+        if matches!(self.queue.state(request), Some(RequestState::Found { .. } | RequestState::Failed(_)) | None) {
+            self.weighted.remove(&request);
+        }
         match self.queue.state(request) {
             Some(RequestState::Found { .. } | RequestState::Failed(_)) => self.queue.take(request),
             Some(_) => None,
@@ -190,5 +220,46 @@ impl Navigator {
             self.forget(id);
         }
         self.refused.retain(|&id, _| alive(id));
+    }
+}
+
+/// The step costs of one search: the map's own, or with a character's tactical weights.
+enum StepCost<'a> {
+    Plain(&'a Map),
+    Tactical(TacticalCost<'a>),
+}
+
+impl CostModel for StepCost<'_> {
+    fn width(&self) -> u32 {
+        match self {
+            StepCost::Plain(m) => m.width(),
+            StepCost::Tactical(t) => t.width(),
+        }
+    }
+    fn height(&self) -> u32 {
+        match self {
+            StepCost::Plain(m) => m.height(),
+            StepCost::Tactical(t) => t.height(),
+        }
+    }
+    #[inline]
+    fn cell_cost(&self, i: usize) -> f32 {
+        match self {
+            StepCost::Plain(m) => m.costs()[i],
+            StepCost::Tactical(t) => t.cell_cost(i),
+        }
+    }
+    #[inline]
+    fn step_cost(&self, from: usize, to: usize, length: f64) -> f64 {
+        match self {
+            StepCost::Plain(m) => m.step_cost(from, to, length),
+            StepCost::Tactical(t) => t.step_cost(from, to, length),
+        }
+    }
+    fn heuristic_scale(&self) -> f64 {
+        match self {
+            StepCost::Plain(m) => m.heuristic_scale(),
+            StepCost::Tactical(t) => t.heuristic_scale(),
+        }
     }
 }

@@ -44,6 +44,27 @@ pub trait CostModel {
     }
 }
 
+/// A borrowed cost model is one: a caller may hand out `&Map` or `&TacticalCost` per request.
+impl<T: CostModel + ?Sized> CostModel for &T {
+    fn width(&self) -> u32 {
+        (**self).width()
+    }
+    fn height(&self) -> u32 {
+        (**self).height()
+    }
+    #[inline]
+    fn cell_cost(&self, i: usize) -> f32 {
+        (**self).cell_cost(i)
+    }
+    #[inline]
+    fn step_cost(&self, from: usize, to: usize, length: f64) -> f64 {
+        (**self).step_cost(from, to, length)
+    }
+    fn heuristic_scale(&self) -> f64 {
+        (**self).heuristic_scale()
+    }
+}
+
 impl CostModel for Map {
     fn width(&self) -> u32 {
         Map::width(self)

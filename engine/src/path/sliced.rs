@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use glam::IVec2;
 
-use super::{AStar, PathError, Status};
+use super::{AStar, CostModel, PathError, Status};
 use crate::grid::Map;
 
 /// The expansions a tick may spend by default.
@@ -91,16 +91,22 @@ impl PathQueue {
 
     /// Spends at most `budget` expansions on the queued requests. Returns how many were spent.
     pub fn update(&mut self, map: &Map, budget: usize) -> usize {
+        self.update_with(budget, |_| map)
+    }
+
+    /// [`PathQueue::update`] with a cost model per request: characters with tactical weights
+    /// search the same budget with their own step costs ([`super::TacticalCost`]).
+    pub fn update_with<C: CostModel>(&mut self, budget: usize, cost: impl Fn(RequestId) -> C) -> usize {
         self.spent = 0;
         loop {
-            self.admit(map);
+            self.admit(&cost);
             if self.spent >= budget {
                 break;
             }
             let Some((id, slot)) = self.active.pop_front() else { break };
             let searcher = &mut self.searchers[slot];
             let before = searcher.expanded();
-            let status = searcher.step(map, self.quantum.min(budget - self.spent));
+            let status = searcher.step(&cost(id), self.quantum.min(budget - self.spent));
             self.spent += searcher.expanded() - before;
             match status {
                 Status::InProgress => self.active.push_back((id, slot)),
@@ -151,12 +157,12 @@ impl PathQueue {
 
     /// Gives waiting requests the free searchers, in arrival order. A request whose endpoint is
     /// off the map or blocked fails here without costing any budget.
-    fn admit(&mut self, map: &Map) {
+    fn admit<C: CostModel>(&mut self, cost: &impl Fn(RequestId) -> C) {
         while !self.free.is_empty()
             && let Some(r) = self.waiting.pop_front()
         {
             let slot = self.free.pop().unwrap_or(0);
-            match self.searchers[slot].begin(map, r.start, r.goal) {
+            match self.searchers[slot].begin(&cost(r.id), r.start, r.goal) {
                 Ok(()) => self.active.push_back((r.id, slot)),
                 Err(e) => {
                     self.done.insert(r.id, RequestState::Failed(e));

@@ -40,6 +40,10 @@ pub struct Entity {
     pub blackboard: Table,
     /// What it is doing and will do next.
     pub actions: ActionQueue,
+    /// Tactical layers its moves avoid (a positive weight) or seek (negative), by layer name
+    /// (`exposure.red` …): each step of a planned path costs `weight × the layer's value` more.
+    #[serde(default)]
+    pub avoid: std::collections::BTreeMap<String, f32>,
     /// Regions it stood in at the end of the last tick (for edge-triggered enter/exit events).
     pub(crate) regions_inside: BTreeSet<String>,
 }
@@ -59,6 +63,7 @@ impl Entity {
             tags: BTreeSet::new(),
             blackboard: Table::new(),
             actions: ActionQueue::default(),
+            avoid: std::collections::BTreeMap::new(),
             regions_inside: BTreeSet::new(),
         }
     }

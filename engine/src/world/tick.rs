@@ -123,16 +123,16 @@ impl World {
     pub fn run_actions(&mut self) {
         let tick = self.clock.tick();
         let dt = self.clock.dt();
-        let World { entities, map, log, signals, steering, nav, .. } = self;
+        let World { entities, map, log, signals, steering, nav, tactical, .. } = self;
         nav.retain(|id| entities.contains_key(id));
         for (id, e) in entities.iter() {
             match move_goal(e) {
-                Some(goal) if wants_search(nav, map, id, e, goal) => nav.request(id, e.cell(), goal),
+                Some(goal) if wants_search(nav, map, id, e, goal) => nav.request(id, e.cell(), goal, &e.avoid),
                 Some(_) => {}
                 None => nav.forget(id),
             }
         }
-        nav.update(map);
+        nav.update(map, tactical.as_deref());
         for (id, e) in entities.iter_mut() {
             run_queue(id, e, map, log, signals, nav, tick, dt);
         }
@@ -397,17 +397,18 @@ fn navigate(
                     goal.x, goal.y, here.x, here.y
                 ));
             }
-            if here == goal || straight_is_best(map, here, goal) {
+            // A character that avoids layers may prefer a detour to the straight line.
+            if here == goal || (e.avoid.is_empty() && straight_is_best(map, here, goal)) {
                 return match walk(&mut e.position, target, budget, map) {
                     Walk::Arrived => Leg::Arrived,
                     Walk::OutOfTime => Leg::Walking,
                     Walk::Blocked => {
-                        nav.request(id, here, goal);
+                        nav.request(id, here, goal, &e.avoid);
                         Leg::Walking
                     }
                 };
             }
-            nav.request(id, here, goal);
+            nav.request(id, here, goal, &e.avoid);
             return Leg::Walking;
         }
         let Some(plan) = nav.plan_mut(id) else { return Leg::Walking };
@@ -421,8 +422,14 @@ fn navigate(
                         Some(&e.name),
                         EventKind::Path { from: start.to_array(), to: goal.to_array(), cost },
                     );
+                    // Smoothing cuts corners by line of sight alone; a character that weighs
+                    // tactical layers walks its cells, or the shortcut would cross what it avoids.
                     let mut corners = Vec::with_capacity(cells.len());
-                    smooth_path(map, &cells, &mut corners);
+                    if e.avoid.is_empty() {
+                        smooth_path(map, &cells, &mut corners);
+                    } else {
+                        corners.clone_from(&cells);
+                    }
                     let mut points: Vec<Vec2> =
                         corners.iter().skip(1).map(|c| c.as_vec2() + Vec2::splat(0.5)).collect();
                     match points.last_mut() {
