@@ -19,7 +19,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
-use tactica_engine::field::{CoverParams, Falloff, FieldSpec, LayerKind, Metric, TacticalMaps};
+use tactica_engine::field::{
+    AutomatonRule, AutomatonSpec, Boundary, CoverParams, Falloff, FieldSpec, FilterSpec, Kernel, LayerKind, Metric,
+    TacticalMaps, Threshold,
+};
 use tactica_engine::sense::{Hearing, PerceptionSpec, Smell, SoundLevels, VisionCone};
 use tactica_engine::world::World;
 use toml::Spanned;
@@ -72,6 +75,55 @@ pub struct FieldSection {
     /// Scent trails and noses.
     #[serde(default)]
     pub scent: Option<Spanned<ScentSection>>,
+    /// Layers filtered from others (`[[field.filter]]`).
+    #[serde(default)]
+    pub filter: Vec<Spanned<FilterSection>>,
+    /// Layers grown by cellular automata (`[[field.automaton]]`).
+    #[serde(default)]
+    pub automaton: Vec<Spanned<AutomatonSection>>,
+}
+
+/// `[[field.filter]]`: a layer convolved from another.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilterSection {
+    /// The new layer's name.
+    pub name: Spanned<String>,
+    /// The layer it reads.
+    pub from: Spanned<String>,
+    /// `gaussian`, `box`, `sharpen` or `edge`.
+    pub kernel: Spanned<String>,
+    /// Half the kernel's side for `gaussian` and `box` (default 1: 3 × 3).
+    pub half: Option<usize>,
+    /// `renormalize` (default), `clamp`, `keep`, or a number read beyond the edge.
+    pub boundary: Option<Spanned<toml::Value>>,
+    /// Times the filter runs (default 1).
+    pub passes: Option<usize>,
+}
+
+/// `[[field.automaton]]`: a layer grown from another's categories.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AutomatonSection {
+    /// The new layer's name.
+    pub name: Spanned<String>,
+    /// The layer it reads.
+    pub from: Spanned<String>,
+    /// Ascending thresholds: a value's category is how many it reaches.
+    pub thresholds: Spanned<Vec<f32>>,
+    /// `life`, `safe_area`, `proportion` or `count`.
+    pub rule: Spanned<String>,
+    /// The category the rule grows (default 1).
+    pub category: Option<u8>,
+    /// For `proportion`: the share of neighbours needed.
+    pub share: Option<f32>,
+    /// For `count`: the neighbours needed.
+    pub count: Option<usize>,
+    /// Generations per recomputation (default 1).
+    pub steps: Option<usize>,
+    /// The value each category stands for (default: its number).
+    #[serde(default)]
+    pub values: Vec<f32>,
 }
 
 /// `[field.cover]`: the ray sampling of 000 §6.1.3.
@@ -249,5 +301,128 @@ pub(super) fn build(
         };
     }
     spec.perception = senses;
+    declared_layers(&mut spec, section, &err)?;
     Ok(TacticalMaps::new(world.map().width(), world.map().height(), spec))
+}
+
+/// The names of the per-cell layers `spec` keeps (decision layers are per area and cannot be
+/// filtered cell by cell).
+fn kept_layers(spec: &FieldSpec) -> Vec<String> {
+    let mut names: Vec<String> = spec.teams.iter().map(|t| format!("influence.{t}")).collect();
+    for kind in &spec.layers {
+        let per_team = |p: &str| spec.teams.iter().map(|t| format!("{p}.{t}")).collect::<Vec<_>>();
+        match kind {
+            LayerKind::Control => names.push("control".into()),
+            LayerKind::Security => names.extend(per_team("security")),
+            LayerKind::Balance => names.extend(per_team("balance")),
+            LayerKind::Vulnerability => names.extend(per_team("vulnerability")),
+            LayerKind::Exposure => names.extend(per_team("exposure")),
+            LayerKind::Decision => {}
+            other => {
+                if let Some((n, _)) = LayerKind::ALL.iter().find(|(_, k)| k == other) {
+                    names.push((*n).to_owned());
+                }
+            }
+        }
+    }
+    names
+}
+
+/// Checks `[[field.filter]]` and `[[field.automaton]]` and adds them to `spec`.
+fn declared_layers(
+    spec: &mut FieldSpec,
+    section: &FieldSection,
+    err: &impl Fn(std::ops::Range<usize>, String) -> ScenarioError,
+) -> Result<(), ScenarioError> {
+    let mut names = kept_layers(spec);
+    let check_names = |names: &Vec<String>, name: &Spanned<String>, from: &Spanned<String>| {
+        if names.contains(name.get_ref()) || name.get_ref().is_empty() {
+            return Err(err(name.span(), format!("a layer named `{}` exists already", name.get_ref())));
+        }
+        if !names.contains(from.get_ref()) {
+            let known: Vec<&str> = names.iter().map(String::as_str).collect();
+            let e = err(from.span(), format!("no per-cell layer is named `{}`", from.get_ref()));
+            return Err(with_suggestion(e, from.get_ref(), &known));
+        }
+        Ok(())
+    };
+    for f in &section.filter {
+        let f = f.get_ref();
+        check_names(&names, &f.name, &f.from)?;
+        let half = f.half.unwrap_or(1).clamp(1, 8);
+        let kernel = match f.kernel.get_ref().as_str() {
+            "gaussian" => Kernel::gaussian(half),
+            "box" => Kernel::box_blur(half),
+            "sharpen" => Kernel::sharpen(1.0, 0.25).map_err(|e| err(f.kernel.span(), e.to_string()))?,
+            "edge" => Kernel::edge_detect(),
+            other => {
+                let e = err(f.kernel.span(), format!("there is no kernel `{other}`"));
+                return Err(with_suggestion(e, other, &["gaussian", "box", "sharpen", "edge"]));
+            }
+        };
+        let boundary = match f.boundary.as_ref().map(|b| (b, b.get_ref())) {
+            None => Boundary::Renormalize,
+            Some((_, toml::Value::String(s))) if s == "renormalize" => Boundary::Renormalize,
+            Some((_, toml::Value::String(s))) if s == "clamp" => Boundary::Clamp,
+            Some((_, toml::Value::String(s))) if s == "keep" => Boundary::Keep,
+            Some((_, toml::Value::Float(v))) if v.is_finite() => Boundary::Constant(*v as f32),
+            Some((_, toml::Value::Integer(v))) => Boundary::Constant(*v as f32),
+            Some((b, _)) => {
+                return Err(err(b.span(), "`boundary` is `renormalize`, `clamp`, `keep` or a number".into()));
+            }
+        };
+        let passes = f.passes.unwrap_or(1).clamp(1, 64);
+        spec.filters.push(FilterSpec {
+            name: f.name.get_ref().clone(),
+            from: f.from.get_ref().clone(),
+            kernel,
+            boundary,
+            passes,
+        });
+        names.push(f.name.get_ref().clone());
+    }
+    for a in &section.automaton {
+        let a = a.get_ref();
+        check_names(&names, &a.name, &a.from)?;
+        let t = a.thresholds.get_ref();
+        if t.is_empty() || t.iter().any(|v| !v.is_finite()) || t.windows(2).any(|w| w[0] > w[1]) || t.len() > 254 {
+            return Err(err(a.thresholds.span(), "`thresholds` must be finite numbers in ascending order".into()));
+        }
+        let category = a.category.unwrap_or(1);
+        let rule = match a.rule.get_ref().as_str() {
+            "life" => AutomatonRule::Life,
+            "safe_area" => AutomatonRule::Threshold(Threshold::safe_area(category, 0)),
+            "proportion" => {
+                let share = a
+                    .share
+                    .filter(|s| *s > 0.0 && *s <= 1.0)
+                    .ok_or_else(|| err(a.rule.span(), "the `proportion` rule needs `share`, in (0, 1]".into()))?;
+                AutomatonRule::Threshold(Threshold::proportion(category, share, None))
+            }
+            "count" => {
+                let count = a
+                    .count
+                    .filter(|c| (1..=8).contains(c))
+                    .ok_or_else(|| err(a.rule.span(), "the `count` rule needs `count`, 1 to 8 neighbours".into()))?;
+                AutomatonRule::Threshold(Threshold::count(category, count))
+            }
+            other => {
+                let e = err(a.rule.span(), format!("there is no automaton rule `{other}`"));
+                return Err(with_suggestion(e, other, &["life", "safe_area", "proportion", "count"]));
+            }
+        };
+        if a.values.iter().any(|v| !v.is_finite()) {
+            return Err(err(a.rule.span(), "`values` must be finite numbers".into()));
+        }
+        spec.automata.push(AutomatonSpec {
+            name: a.name.get_ref().clone(),
+            from: a.from.get_ref().clone(),
+            thresholds: t.clone(),
+            rule,
+            steps: a.steps.unwrap_or(1).min(1000),
+            values: a.values.clone(),
+        });
+        names.push(a.name.get_ref().clone());
+    }
+    Ok(())
 }

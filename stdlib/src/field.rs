@@ -40,6 +40,13 @@ pub(crate) fn functions() -> Vec<HostFn> {
             layer_at,
         ),
         f(
+            "TerritoryAt",
+            vec![p("x", Type::Number), p("y", Type::Number)],
+            Type::Any,
+            "The team whose territory a point lies in — the map flooded from every team member's influence, walls stopping it — or nil where no team reaches (needs `territory` in the `[field]` layers).",
+            territory_at,
+        ),
+        f(
             "BestCell",
             vec![p("layer", Type::Str), p("x", Type::Number), p("y", Type::Number), p("radius", Type::Number)],
             Type::Any,
@@ -220,6 +227,14 @@ pub fn best_cell_in(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Ho
     })?;
     let walker = ctx.me().map(Entity::cell);
     Ok(m.best_in(ctx.world, name, region.min, region.max, walker).map_or(Value::Nil, |(c, _)| cell_value(c)))
+}
+
+/// `TerritoryAt(x, y)`.
+pub fn territory_at(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let m = maps(ctx, "TerritoryAt")?;
+    layer_name(m, "TerritoryAt", "territory", 0)?;
+    let at = point_arg("TerritoryAt", args, 0)?;
+    Ok(m.territory_at(cell(at)).map_or(Value::Nil, Value::from))
 }
 
 /// `CoverAt(x, y)`.

@@ -148,21 +148,32 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("models", "utility")],
         &[],
     ),
-    not_yet(
+    play(
         "field/automaton",
         "cellular automata over layers",
-        "a `[field]` key declaring an automaton over a live layer, and a call reading it",
+        &["LayerAt", "BestCell"],
+        &[("field.automaton", "rule"), ("field.automaton", "thresholds")],
+        &["render --layer"],
     ),
-    not_yet(
+    play(
         "field/convolve",
         "convolution filters over layers",
-        "a `[field]` key declaring a filtered layer over a live one",
+        &["LayerAt", "BestCell"],
+        &[("field.filter", "kernel"), ("field.filter", "boundary")],
+        &["render --layer"],
     ),
     play(
         "field/decision",
         "strategic decision maps (resources, offence, conflict)",
         &["ReportResource", "ReportConflict"],
         &[("field", "layers"), ("field", "decision_area")],
+        &["render --layer"],
+    ),
+    play(
+        "field/derive",
+        "layers a scenario derives from live ones by filters and automata",
+        &["LayerAt"],
+        &[("field.filter", "from"), ("field.automaton", "from")],
         &["render --layer"],
     ),
     play(
@@ -180,11 +191,7 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("field", "falloff"), ("field", "metric")],
         &[],
     ),
-    not_yet(
-        "field/flood",
-        "map flooding (territory)",
-        "a `territory` layer in `[field]` and a call naming the owner of a cell",
-    ),
+    play("field/flood", "map flooding (territory)", &["TerritoryAt"], &[("field", "layers")], &["render --layer"]),
     not_yet("field/graph", "influence over a waypoint graph", "scenarios cannot declare waypoint graphs yet"),
     play(
         "field/influence",

@@ -61,11 +61,14 @@ pub enum LayerKind {
     Frag,
     /// `resources`, `conflict` and `offense`.
     Decision,
+    /// `territory`: the map flooded from every team member's influence; each cell holds the
+    /// index of the team that owns it in the `teams` list, or -1.
+    Territory,
 }
 
 impl LayerKind {
     /// Every kind with the name a scenario uses for it.
-    pub const ALL: [(&'static str, LayerKind); 12] = [
+    pub const ALL: [(&'static str, LayerKind); 13] = [
         ("control", LayerKind::Control),
         ("security", LayerKind::Security),
         ("balance", LayerKind::Balance),
@@ -78,6 +81,7 @@ impl LayerKind {
         ("difficulty", LayerKind::Difficulty),
         ("frag", LayerKind::Frag),
         ("decision", LayerKind::Decision),
+        ("territory", LayerKind::Territory),
     ];
 
     /// The kind a scenario name stands for.
@@ -116,6 +120,10 @@ pub struct FieldSpec {
     pub decision_area: u32,
     /// The senses.
     pub perception: PerceptionSpec,
+    /// Layers filtered from others, in declaration order (a filter may read an earlier one).
+    pub filters: Vec<super::derive::FilterSpec>,
+    /// Layers grown by cellular automata, after the filters.
+    pub automata: Vec<super::derive::AutomatonSpec>,
 }
 
 impl Default for FieldSpec {
@@ -134,9 +142,15 @@ impl Default for FieldSpec {
             frag_decay: 0.9,
             decision_area: 4,
             perception: PerceptionSpec::default(),
+            filters: Vec::new(),
+            automata: Vec::new(),
         }
     }
 }
+
+/// What a territory flood depends on: each member's cell, team and strength (as bits, so it
+/// compares exactly), and the map's costs.
+type FloodInputs = (Vec<(IVec2, usize, u32)>, Vec<f32>);
 
 /// The tactical layers and senses of a running world.
 #[derive(Debug, Clone)]
@@ -156,6 +170,10 @@ pub struct TacticalMaps {
     observers: Vec<Vec<IVec2>>,
     /// How many source changes the last update made (0: the derived maps were left alone).
     changed: usize,
+    /// The source values each filter and automaton layer was last computed from.
+    derived_from: BTreeMap<String, Vec<f32>>,
+    /// What `territory` was last flooded from.
+    territory_of: Option<FloodInputs>,
 }
 
 /// A finite number attribute of `e`.
@@ -189,6 +207,8 @@ impl TacticalMaps {
             terrain_of: None,
             observers: vec![Vec::new(); spec.teams.len()],
             changed: 0,
+            derived_from: BTreeMap::new(),
+            territory_of: None,
             spec,
         }
     }
@@ -261,6 +281,71 @@ impl TacticalMaps {
         self.learn(events);
         self.perception.observe(world, events);
         self.consumed = world.log().len();
+        self.update_territory(world);
+        self.update_declared();
+    }
+
+    /// `territory`: the map flooded from the declared teams' members (strength, radius and
+    /// falloff as for influence), recomputed when a member moved or the map changed.
+    fn update_territory(&mut self, world: &World) {
+        if !self.spec.layers.contains(&LayerKind::Territory) {
+            return;
+        }
+        let mut members: Vec<(IVec2, usize, u32)> = Vec::new();
+        let mut sources = Vec::new();
+        for (_, e) in world.entities() {
+            if let Some(s) = self.source_of(e) {
+                members.push((s.cell, s.team, s.strength.to_bits()));
+                sources.push(super::flood::FloodSource {
+                    cell: s.cell,
+                    strength: s.strength,
+                    radius: s.radius,
+                    falloff: s.falloff,
+                });
+            }
+        }
+        let key = (members, world.map().costs().to_vec());
+        if self.territory_of.as_ref() == Some(&key) && self.layers.contains_key("territory") {
+            return;
+        }
+        // A threshold just above zero: a region ends where its strength has fallen off.
+        let t = super::flood::flood(world.map(), &sources, 1e-6, super::flood::Connectivity::Eight);
+        let map = world.map();
+        let values = (0..map.len())
+            .map(|i| t.owner[i].and_then(|o| key.0.get(o as usize)).map_or(-1.0, |&(_, team, _)| team as f32))
+            .collect();
+        let layer = Layer::from_values(map.width(), map.height(), values).unwrap_or_else(|| Layer::new(0, 0));
+        self.layers.insert("territory".into(), layer);
+        self.territory_of = Some(key);
+    }
+
+    /// The scenario's filter and automaton layers, each recomputed when the layer it reads changed.
+    fn update_declared(&mut self) {
+        for k in 0..self.spec.filters.len() + self.spec.automata.len() {
+            let (name, from) = match k.checked_sub(self.spec.filters.len()) {
+                None => (&self.spec.filters[k].name, &self.spec.filters[k].from),
+                Some(a) => (&self.spec.automata[a].name, &self.spec.automata[a].from),
+            };
+            let Some(src) = self.layer(from) else { continue };
+            if self.derived_from.get(name).is_some_and(|v| v.as_slice() == src.values())
+                && self.layers.contains_key(name)
+            {
+                continue;
+            }
+            let out = match k.checked_sub(self.spec.filters.len()) {
+                None => self.spec.filters[k].apply(src),
+                Some(a) => self.spec.automata[a].apply(src),
+            };
+            let (name, used) = (name.clone(), src.values().to_vec());
+            self.layers.insert(name.clone(), out);
+            self.derived_from.insert(name, used);
+        }
+    }
+
+    /// The team that owns a cell by the `territory` flood, if the scenario keeps it.
+    pub fn territory_at(&self, cell: IVec2) -> Option<&str> {
+        let v = self.layers.get("territory")?.get(cell)?;
+        if v < 0.0 { None } else { self.spec.teams.get(v as usize).map(String::as_str) }
     }
 
     fn update_sources(&mut self, world: &World) -> usize {

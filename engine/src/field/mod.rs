@@ -38,6 +38,7 @@
 mod automaton;
 mod convolve;
 mod decision;
+mod derive;
 mod derived;
 mod error;
 mod falloff;
@@ -53,6 +54,7 @@ mod terrain;
 pub use automaton::{Automaton, Life, Neighbours, Otostaz, RtsBase, Rule, Threshold, categorise, to_layer};
 pub use convolve::{Boundary, DoubleBuffer, SeparableScratch, convolve, convolve_separable};
 pub use decision::{Capability, ConflictKind, DecisionEvent, DecisionMaps, Objective};
+pub use derive::{AutomatonRule, AutomatonSpec, FilterSpec};
 pub use derived::{Control, balance, control, frontier, security, tension, vulnerability, weakest_frontier};
 pub use error::FieldError;
 pub use falloff::{Falloff, Metric};
