@@ -72,7 +72,7 @@ fn query_prints_the_parsed_query_every_candidate_and_the_result() {
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
     assert!(
-        out.starts_with("query hide\n  option 1\n    generate grid_around_puppet (radius 2, spacing 0)\n"),
+        out.starts_with("query hide\n  option 1\n    generate grid_around_puppet (radius 2, spacing 1)\n"),
         "{out}"
     );
     assert!(out.contains("option 1 (25 candidates)"), "{out}");
@@ -207,4 +207,18 @@ fn the_cover_example_scout_runs_to_the_hidespot_its_query_chose() {
     // Hard cover first, then the nearest: the south-facing hidespot at (12, 13), 5.8 m away.
     assert!(out.contains("scout notes cover = (12.5, 13.5)"), "{out}");
     assert!(out.contains("scout arrives at (12, 13)"), "{out}");
+}
+
+#[test]
+fn query_on_a_scenario_reads_its_hidespots_and_entities_as_a_running_script_does() {
+    let o = tactica(&["query", "examples/cover", "--entity", "scout", "--name", "take_cover"]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    // The same point the scout's FindPosition picks in `tactica run examples/cover`.
+    assert!(out.contains("result 1: (12.50, 13.50)"), "{out}");
+    assert!(out.contains("generate hidespots_from_target_around_puppet (radius 15, spacing 1)"), "{out}");
+    assert!(!out.contains("=inf"), "{out}");
+    let none = tactica(&["query", "examples/cover", "--entity", "scout", "--name", "take_covr"]);
+    assert_eq!(none.status.code(), Some(1));
+    assert!(text(&none).1.contains("no query named `take_covr`"), "{}", text(&none).1);
 }

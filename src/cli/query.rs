@@ -1,5 +1,10 @@
-//! `tactica query`: evaluate a tactical position query over a map and print the parsed query and
-//! the record of every candidate (status, failed condition, each weight's contribution).
+//! `tactica query`: evaluate a tactical position query and print the parsed query and the record
+//! of every candidate (status, failed condition, each weight's contribution).
+//!
+//! Given a scenario (a `.toml` file or a folder), the query runs for one of its entities on the
+//! world as it stands after `--tick` ticks, with the same data a running script's `FindPosition`
+//! reads: hidespots, tactical layers, entities, path distances. Given a bare map and a query file,
+//! the objects are the points passed on the command line and the map is all there is.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,23 +16,31 @@ use glam::Vec2;
 use tactica_engine::grid;
 use tactica_engine::tactics::query::{
     Evaluation, ObjectKind, ObjectState, Objects, Outcome, QueryConfig, QueryEnv, QueryRequest, Reservations,
-    describe_failure, format_query, format_record, parse_queries,
+    describe_failure, evaluate_in_world, format_query, format_record, parse_queries,
 };
 use tactica_engine::world::EntityId;
 
 /// Arguments of `tactica query`.
 #[derive(Debug, Args)]
 pub struct QueryArgs {
-    /// The map (.map MovingAI, anything else an ASCII grid).
+    /// A scenario (`.toml` or a folder with `scenario.toml`), or a bare map (.map MovingAI,
+    /// anything else an ASCII grid).
     pub map: PathBuf,
-    /// A file of queries in the block syntax (docs/tps.md).
-    pub queries: PathBuf,
+    /// A file of queries in the block syntax (docs/tps.md); with a scenario, optional (its
+    /// `[queries]` are used).
+    pub queries: Option<PathBuf>,
+    /// With a scenario: the entity that asks.
+    #[arg(long)]
+    pub entity: Option<String>,
+    /// With a scenario: play this many ticks first.
+    #[arg(long, default_value_t = 0)]
+    pub tick: u64,
     /// Which query of the file (default: the first).
     #[arg(long)]
     pub name: Option<String>,
-    /// The asking agent's position, `x,y` in map units.
+    /// The asking agent's position, `x,y` in map units (bare maps only).
     #[arg(long, value_parser = parse_vec2)]
-    pub puppet: Vec2,
+    pub puppet: Option<Vec2>,
     /// The target's position.
     #[arg(long, value_parser = parse_vec2)]
     pub target: Option<Vec2>,
@@ -57,11 +70,84 @@ fn parse_vec2(s: &str) -> Result<Vec2, String> {
     Ok(Vec2::new(p(x)?, p(y)?))
 }
 
-/// Runs the query and prints its record. Exit 1 when the map or the query file does not load.
+/// Whether `path` names a scenario rather than a map.
+fn is_scenario(path: &Path) -> bool {
+    path.is_dir() || path.extension().is_some_and(|e| e == "toml")
+}
+
+/// Prints the record and the result; exit 1 when no point was found.
+fn report(eval: &Evaluation) -> ExitCode {
+    print!("{}", format_record(eval.record()));
+    match eval.outcome() {
+        Some(Outcome::Found(results)) => {
+            for (i, r) in results.iter().enumerate() {
+                let p = r.candidate.position;
+                println!("result {}: ({:.2}, {:.2}) score {:.3} option {}", i + 1, p.x, p.y, r.score, r.option + 1);
+            }
+            ExitCode::SUCCESS
+        }
+        Some(Outcome::Failed(f)) => {
+            println!("no point: {}", describe_failure(f));
+            ExitCode::from(1)
+        }
+        None => ExitCode::from(1),
+    }
+}
+
+/// A query for a scenario's entity, on the world the scenario plays.
+fn query_in_scenario(args: &QueryArgs) -> anyhow::Result<ExitCode> {
+    let scenario = match super::load_scenario(&args.map) {
+        Ok(s) => s,
+        Err(code) => return Ok(code),
+    };
+    let mut rt = match super::start(scenario) {
+        Ok(rt) => rt,
+        Err(code) => return Ok(code),
+    };
+    rt.run(args.tick);
+    let mut world = rt.world().clone();
+    if let Some(file) = &args.queries {
+        let src = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+        if let Err(errors) = world.queries.load_text(&file.display().to_string(), &src) {
+            for e in &errors.0 {
+                eprintln!("error: {e}");
+            }
+            return Ok(ExitCode::from(1));
+        }
+    }
+    let Some(entity) = &args.entity else {
+        eprintln!("error: say which entity asks with --entity NAME");
+        return Ok(ExitCode::from(2));
+    };
+    let Some(id) = world.find(entity) else {
+        eprintln!("error: no entity is named `{entity}`");
+        return Ok(ExitCode::from(1));
+    };
+    let names: Vec<String> = world.queries.names().map(str::to_owned).collect();
+    let name = args.name.clone().or_else(|| names.first().cloned()).unwrap_or_default();
+    let Some(q) = world.queries.get(&name) else {
+        eprintln!("error: no query named `{name}` (the scenario's queries: {})", names.join(", "));
+        return Ok(ExitCode::from(1));
+    };
+    print!("{}", format_query(&q));
+    let objects = Objects::from_world(&world, id);
+    let eval = evaluate_in_world(&world, id, q, objects, &Reservations::new(), args.seed, true);
+    Ok(report(&eval))
+}
+
+/// Runs the query and prints its record. Exit 1 when the map or the query file does not load, or
+/// when the query finds no point.
 pub fn query(args: &QueryArgs) -> anyhow::Result<ExitCode> {
+    if is_scenario(&args.map) {
+        return query_in_scenario(args);
+    }
+    let (Some(queries_file), Some(puppet)) = (&args.queries, args.puppet) else {
+        eprintln!("error: on a bare map, give a query file and --puppet x,y (or pass a scenario instead)");
+        return Ok(ExitCode::from(2));
+    };
     let map = load_map(&args.map)?;
-    let src = std::fs::read_to_string(&args.queries).with_context(|| format!("reading {}", args.queries.display()))?;
-    let queries = match parse_queries(&args.queries.display().to_string(), &src, QueryConfig::default()) {
+    let src = std::fs::read_to_string(queries_file).with_context(|| format!("reading {}", queries_file.display()))?;
+    let queries = match parse_queries(&queries_file.display().to_string(), &src, QueryConfig::default()) {
         Ok(q) => q,
         Err(errors) => {
             for e in &errors.0 {
@@ -74,7 +160,7 @@ pub fn query(args: &QueryArgs) -> anyhow::Result<ExitCode> {
         Some(n) => queries.into_iter().find(|q| &q.name == n).with_context(|| format!("no query named `{n}`"))?,
         None => queries.into_iter().next().context("the file holds no query")?,
     };
-    let mut objects = Objects::new().with(ObjectKind::Puppet, ObjectState::at(args.puppet));
+    let mut objects = Objects::new().with(ObjectKind::Puppet, ObjectState::at(puppet));
     for (kind, p) in [
         (ObjectKind::Target, args.target),
         (ObjectKind::ReferencePoint, args.reference),
@@ -97,18 +183,7 @@ pub fn query(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     while eval.step(&env, &tactica_engine::tactics::query::WallClock::new(), u64::MAX)
         == tactica_engine::tactics::query::Status::InProgress
     {}
-    print!("{}", format_record(eval.record()));
-    match eval.outcome() {
-        Some(Outcome::Found(results)) => {
-            for (i, r) in results.iter().enumerate() {
-                let p = r.candidate.position;
-                println!("result {}: ({:.2}, {:.2}) score {:.3} option {}", i + 1, p.x, p.y, r.score, r.option + 1);
-            }
-        }
-        Some(Outcome::Failed(f)) => println!("no point: {}", describe_failure(f)),
-        None => {}
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(report(&eval))
 }
 
 fn load_map(path: &Path) -> anyhow::Result<grid::Map> {

@@ -58,7 +58,7 @@ fn a_lua_table_and_the_block_syntax_compile_to_the_same_query() {
     assert_eq!(q, from_value);
     assert_eq!(
         format_query(&q).lines().nth(2).unwrap().trim(),
-        "generate hidespots_from_target_around_puppet (radius 15, spacing 0)"
+        "generate hidespots_from_target_around_puppet (radius 15, spacing 1)"
     );
 }
 

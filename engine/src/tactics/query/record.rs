@@ -106,7 +106,9 @@ pub fn format_query(q: &Query) -> String {
     for (i, o) in q.options.iter().enumerate() {
         let _ = writeln!(s, "  option {}", i + 1);
         for g in &o.generators {
-            let _ = writeln!(s, "    generate {} (radius {}, spacing {})", g.key, g.radius, g.spacing);
+            // A spacing of 0 means the generator's default, one cell.
+            let spacing = if g.spacing > 0.0 { g.spacing } else { 1.0 };
+            let _ = writeln!(s, "    generate {} (radius {}, spacing {spacing})", g.key, g.radius);
         }
         for t in &o.tests {
             let (what, v) = match t.role {
@@ -145,10 +147,12 @@ pub fn format_record(r: &QueryRecord) -> String {
                 c.score
             );
             for t in &c.tests {
+                // A path distance to a point nobody can walk to is infinite: say so in words.
+                let raw = if t.raw.is_finite() { format!("{:.3}", t.raw) } else { "unreachable".to_owned() };
                 let _ = match t.effect {
-                    TestEffect::Pass => write!(s, " | {}={:.3} ok", t.key, t.raw),
-                    TestEffect::Fail => write!(s, " | {}={:.3} FAIL", t.key, t.raw),
-                    TestEffect::Add(a) => write!(s, " | {}={:.3} {:+.3}", t.key, t.raw, a),
+                    TestEffect::Pass => write!(s, " | {}={raw} ok", t.key),
+                    TestEffect::Fail => write!(s, " | {}={raw} FAIL", t.key),
+                    TestEffect::Add(a) => write!(s, " | {}={raw} {:+.3}", t.key, a),
                 };
             }
             s.push('\n');
