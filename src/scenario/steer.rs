@@ -20,7 +20,7 @@
 //!
 //! [[steering.agents]]
 //! entity = "wolf"
-//! chase = "deer"           # exactly one of chase, evade, intercept, pattern
+//! chase = "deer"           # exactly one of chase, evade, intercept, pattern, potential, tile_chase
 //! ```
 
 use std::collections::BTreeMap;
@@ -185,6 +185,12 @@ pub struct AgentEntry {
     /// Fly this pattern.
     #[serde(default)]
     pub pattern: Option<Spanned<String>>,
+    /// Move toward this entity under the Lennard-Jones potentials.
+    #[serde(default)]
+    pub potential: Option<Spanned<String>>,
+    /// Chase this entity tile by tile along the book's line.
+    #[serde(default)]
+    pub tile_chase: Option<Spanned<String>>,
 }
 
 struct Ctx<'a> {
@@ -277,13 +283,22 @@ pub(super) fn install(
     for entry in &section.agents {
         let a = entry.get_ref();
         let id = cx.entity(world, &a.entity)?;
-        let given: Vec<(&str, &Spanned<String>)> =
-            [("chase", &a.chase), ("evade", &a.evade), ("intercept", &a.intercept), ("pattern", &a.pattern)]
-                .into_iter()
-                .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
-                .collect();
+        let given: Vec<(&str, &Spanned<String>)> = [
+            ("chase", &a.chase),
+            ("evade", &a.evade),
+            ("intercept", &a.intercept),
+            ("pattern", &a.pattern),
+            ("potential", &a.potential),
+            ("tile_chase", &a.tile_chase),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+        .collect();
         let [(key, arg)] = given[..] else {
-            return Err(cx.err(entry, "an agent needs exactly one of `chase`, `evade`, `intercept` or `pattern`"));
+            return Err(cx.err(
+                entry,
+                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential` or `tile_chase`",
+            ));
         };
         let order = match key {
             "pattern" => {
@@ -297,6 +312,8 @@ pub(super) fn install(
             }
             "chase" => SteerOrder::Chase(cx.entity(world, arg)?),
             "evade" => SteerOrder::Evade(cx.entity(world, arg)?),
+            "potential" => SteerOrder::Potential(cx.entity(world, arg)?),
+            "tile_chase" => SteerOrder::TileChase(cx.entity(world, arg)?),
             _ => SteerOrder::Intercept(cx.entity(world, arg)?),
         };
         world.steer(id, order).map_err(|e| cx.err(arg, e.to_string()))?;

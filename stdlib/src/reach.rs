@@ -344,7 +344,7 @@ pub const CAPABILITIES: &[Capability] = &[
     ),
     internal("steer/flock_sim", "one tick of a whole flock", "the flock tick itself; reached through flocks"),
     play("steer/formation", "formations with a captain", &["FormUp"], &[("steering.formations", "shape")], &[]),
-    not_yet("steer/los_chase", "the tile line-of-sight chase", "a steering behaviour and call for the tile chase"),
+    play("steer/los_chase", "the tile line-of-sight chase", &["TileChase"], &[("steering.agents", "tile_chase")], &[]),
     internal(
         "steer/obstacle",
         "obstacle avoidance feelers",
@@ -359,11 +359,7 @@ pub const CAPABILITIES: &[Capability] = &[
         &[],
     ),
     not_yet("steer/physics_pattern", "physics-driven pattern steering", "a pattern mode in `[steering.patterns]`"),
-    not_yet(
-        "steer/potential",
-        "potential-field movement",
-        "a steering behaviour and call moving under Lennard-Jones forces",
-    ),
+    play("steer/potential", "potential-field movement", &["PotentialChase"], &[("steering.agents", "potential")], &[]),
     play("steer/regroup", "flocks regrouping their stragglers", &[], &[("steering.flocks", "regroup")], &[]),
     internal(
         "steer/spatial_hash",

@@ -24,6 +24,20 @@ pub(crate) fn functions() -> Vec<HostFn> {
     let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp };
     vec![
         f(
+            "PotentialChase",
+            vec![p("target", Type::Any)],
+            Type::Nil,
+            "Moves toward an entity under the book's Lennard-Jones potentials: drawn by the chase law, pushed off walls by the avoidance law; it closes to about two body lengths and keeps that distance (`PotentialChase(Player())`).",
+            potential_chase,
+        ),
+        f(
+            "TileChase",
+            vec![p("target", Type::Any)],
+            Type::Nil,
+            "Chases an entity tile by tile along the book's Bresenham line, one cell per `1/speed` seconds, rebuilding the line when the target moves; a wall on the line stops it; stops on catching (`TileChase(Player())`).",
+            tile_chase,
+        ),
+        f(
             "Chase",
             vec![p("target", Type::Any)],
             Type::Nil,
@@ -76,7 +90,7 @@ pub(crate) fn functions() -> Vec<HostFn> {
             "SteeringOf",
             vec![p("entity", Type::Any)],
             Type::Str,
-            "What an entity steers by: `chase`, `evade`, `intercept`, `flock`, `formation`, `pattern`, or \"\" when it does not steer.",
+            "What an entity steers by: `chase`, `evade`, `intercept`, `flock`, `formation`, `pattern`, `potential`, `tile_chase`, or \"\" when it does not steer.",
             steering_of,
         ),
     ]
@@ -123,6 +137,18 @@ fn target(ctx: &ScriptCtx<'_>, f: &'static str, args: &[Value]) -> Result<Entity
 pub fn chase(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let t = target(ctx, "Chase", args)?;
     order(ctx, SteerOrder::Chase(t))
+}
+
+/// `PotentialChase(target)`.
+pub fn potential_chase(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let t = target(ctx, "PotentialChase", args)?;
+    order(ctx, SteerOrder::Potential(t))
+}
+
+/// `TileChase(target)`.
+pub fn tile_chase(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let t = target(ctx, "TileChase", args)?;
+    order(ctx, SteerOrder::TileChase(t))
 }
 
 /// `Evade(target)`.

@@ -24,8 +24,10 @@ use super::body::{Control, Vehicle, VehicleLimits};
 use super::chase::intercept_point;
 use super::flock_sim::{CONTACT_PASSES, Quarry};
 use super::formation::follow_slot;
+use super::los_chase::{LineVariant, TileLosChase};
 use super::obstacle::Circle;
 use super::physics_pattern::{PATROL_PATTERN, PhysicsPattern, ZIGZAG_PATTERN};
+use super::potential::{LennardJones, force_to_control, sum_forces};
 use crate::grid::Map;
 use crate::world::{Entity, EntityId, EventKind, EventLog};
 
@@ -50,6 +52,14 @@ pub enum Behaviour {
     Formation(String),
     /// Flying the named pattern over and over.
     Pattern(String),
+    /// Drawn to an entity by the book's Lennard-Jones chase potential and pushed off walls by
+    /// its avoidance potential (002b ch. 5): the forces, not a steering rule, decide the turn.
+    /// The chase law repels inside its zero crossing (two body lengths), so the mover closes in
+    /// and then keeps that distance, as the book's swarming units do; it never "catches".
+    Potential(EntityId),
+    /// The book's tile chase (002a Ex. 2-4…2-7): one cell at a time along its Bresenham line to
+    /// the target, as fast as the entity's speed allows; a wall on the line stops it.
+    TileChase(EntityId),
 }
 
 impl Behaviour {
@@ -63,6 +73,8 @@ impl Behaviour {
             Behaviour::Flock(_) => "flock",
             Behaviour::Formation(_) => "formation",
             Behaviour::Pattern(_) => "pattern",
+            Behaviour::Potential(_) => "potential",
+            Behaviour::TileChase(_) => "tile_chase",
         }
     }
 }
@@ -88,6 +100,10 @@ pub enum SteerOrder {
     },
     /// Fly the named pattern.
     RunPattern(String),
+    /// Move under the Lennard-Jones potentials toward this entity.
+    Potential(EntityId),
+    /// Chase this entity tile by tile along the book's line.
+    TileChase(EntityId),
     /// Stop steering (and leave any flock or formation).
     Stop,
 }
@@ -125,6 +141,8 @@ struct Agent {
     vehicle: Option<Vehicle>,
     limits: VehicleLimits,
     pattern: Option<PhysicsPattern>,
+    /// The tile chaser's line and the part of a cell it has covered.
+    tile: Option<(TileLosChase, f32)>,
 }
 
 /// The world's steering state: behaviours by entity, and the named groups.
@@ -232,6 +250,8 @@ impl Steering {
             SteerOrder::Chase(t) => (target_ok(t).map(|_| Behaviour::Chase(t))?, String::new()),
             SteerOrder::Evade(t) => (target_ok(t).map(|_| Behaviour::Evade(t))?, String::new()),
             SteerOrder::Intercept(t) => (target_ok(t).map(|_| Behaviour::Intercept(t))?, String::new()),
+            SteerOrder::Potential(t) => (target_ok(t).map(|_| Behaviour::Potential(t))?, String::new()),
+            SteerOrder::TileChase(t) => (target_ok(t).map(|_| Behaviour::TileChase(t))?, String::new()),
             SteerOrder::JoinFlock(name) => {
                 if !self.flocks.contains_key(&name) {
                     return Err(SteerError::NoSuchFlock(name));
@@ -299,7 +319,11 @@ impl Steering {
             .iter()
             .filter(|(id, a)| {
                 let target = match a.behaviour {
-                    Behaviour::Chase(t) | Behaviour::Evade(t) | Behaviour::Intercept(t) => Some(t),
+                    Behaviour::Chase(t)
+                    | Behaviour::Evade(t)
+                    | Behaviour::Intercept(t)
+                    | Behaviour::Potential(t)
+                    | Behaviour::TileChase(t) => Some(t),
                     _ => None,
                 };
                 !entities.contains_key(**id) || target.is_some_and(|t| !entities.contains_key(t))
@@ -310,6 +334,7 @@ impl Steering {
             self.leave(id);
         }
         self.sync(entities);
+        self.tile_chases(entities, map, log, tick, dt);
         let mut controls = std::mem::take(&mut self.controls);
         controls.clear();
         self.decide(entities, map, dt, &mut controls);
@@ -433,7 +458,17 @@ impl Steering {
                     let run = agent.pattern.get_or_insert_with(|| PhysicsPattern::new(&spec.steps, &v));
                     run.control(&v)
                 }
-                Behaviour::Flock(_) | Behaviour::Formation(_) => continue,
+                Behaviour::Potential(t) => {
+                    let Some((pos, _)) = self.motion(t, entities) else { continue };
+                    let pull = LennardJones::CHASE.force(v.position, pos, v.length);
+                    // Walls push within three body lengths, as the book's obstacles do.
+                    let walls = self.wall_points(map, v.position, 3.0 * v.length.max(1.0));
+                    let push = sum_forces(&LennardJones::AVOID, v.position, v.length, &walls, 3.0 * v.length.max(1.0));
+                    // Forces are measured against the pull: far from the target the pull is weak
+                    // in the book's units, yet it alone should turn the unit fully toward it.
+                    force_to_control(&v, pull + push, pull.length().max(1e-3))
+                }
+                Behaviour::Flock(_) | Behaviour::Formation(_) | Behaviour::TileChase(_) => continue,
             };
             out.push((id, control));
         }
@@ -488,13 +523,68 @@ impl Steering {
         }
     }
 
+    /// Wall cells' centres within `reach` of `p`, the obstacles a potential-field mover feels.
+    fn wall_points(&self, map: &Map, p: Vec2, reach: f32) -> Vec<Vec2> {
+        let (lo, hi) = ((p - Vec2::splat(reach)).floor().as_ivec2(), (p + Vec2::splat(reach)).floor().as_ivec2());
+        let mut out = Vec::new();
+        for y in lo.y..=hi.y {
+            for x in lo.x..=hi.x {
+                let c = glam::IVec2::new(x, y);
+                let centre = c.as_vec2() + Vec2::splat(0.5);
+                if map.contains(c) && !map.passable(c) && centre.distance(p) <= reach {
+                    out.push(centre);
+                }
+            }
+        }
+        out
+    }
+
+    /// Tile chasers step cell by cell: each tick adds `speed × dt` cells of progress, and every
+    /// whole cell is one step along the book's line to the target's cell (rebuilt when the target
+    /// moves). A wall on the line stops the chaser where it is, as the book's chase does.
+    fn tile_chases(
+        &mut self,
+        entities: &mut SlotMap<EntityId, Entity>,
+        map: &Map,
+        log: &mut EventLog,
+        tick: u64,
+        dt: f32,
+    ) {
+        let ids: Vec<EntityId> = self.agents.keys().copied().collect();
+        for id in ids {
+            let Behaviour::TileChase(t) = self.agents[&id].behaviour else { continue };
+            let Some(prey) = entities.get(t).map(Entity::cell) else { continue };
+            let Some(e) = entities.get_mut(id) else { continue };
+            let agent = self.agents.get_mut(&id).expect("listed above");
+            let (chaser, progress) = agent.tile.get_or_insert_with(|| (TileLosChase::new(LineVariant::Book), 0.0));
+            *progress += e.speed.max(0.0) * dt;
+            let from = e.position;
+            while *progress >= 1.0 {
+                *progress -= 1.0;
+                let here = e.cell();
+                let next = chaser.step(here, prey, Some(map));
+                if next == here {
+                    *progress = 0.0;
+                    break;
+                }
+                e.position = next.as_vec2() + Vec2::splat(0.5);
+                e.heading = (next - here).as_vec2().y.atan2((next - here).as_vec2().x);
+            }
+            e.velocity = (e.position - from) / dt.max(1e-6);
+            if let Some(v) = agent.vehicle.as_mut() {
+                v.position = e.position;
+            }
+            log_move(log, tick, &e.name, from, e.position);
+        }
+    }
+
     /// Chasers and interceptors that reached their target log `caught` and stop.
     fn catches(&mut self, entities: &mut SlotMap<EntityId, Entity>, log: &mut EventLog, tick: u64) {
         let caught: Vec<(EntityId, EntityId)> = self
             .agents
             .iter()
             .filter_map(|(&id, a)| match a.behaviour {
-                Behaviour::Chase(t) | Behaviour::Intercept(t) => {
+                Behaviour::Chase(t) | Behaviour::Intercept(t) | Behaviour::TileChase(t) => {
                     let (p, q) = (entities.get(id)?.position, entities.get(t)?.position);
                     (p.distance(q) <= CATCH_DISTANCE).then_some((id, t))
                 }
@@ -514,7 +604,7 @@ impl Steering {
 
 impl Agent {
     fn new(behaviour: Behaviour) -> Self {
-        Agent { behaviour, vehicle: None, limits: VehicleLimits::default(), pattern: None }
+        Agent { behaviour, vehicle: None, limits: VehicleLimits::default(), pattern: None, tile: None }
     }
 }
 
