@@ -49,6 +49,9 @@ impl Runtime {
         let known: Option<PathBuf> = self.host_files().into_iter().find(|f| absolute(f) == file);
         let Some(host_path) = known else {
             if let Some(outcome) = crate::scenario::models::reload(&mut self.world_mut().models, &file) {
+                // A population already evolving keeps evolving; a genetic model new in the file
+                // starts its own.
+                self.world_mut().start_genetics();
                 return self.finish_reload(file, Vec::new(), outcome.map(|_| ()).map_err(|e| vec![e]));
             }
             let e = ScriptError::new(&file, 0, 0, "no running script uses this file");

@@ -102,6 +102,7 @@ impl Builder<'_> {
             super::tactics::install_queries(section, &mut world, self.text, self.file, self.dir)?;
         }
         world.models = super::models::load(&f.models, self.text, self.file, self.dir)?;
+        world.start_genetics();
         for (name, at) in &f.places {
             let cell = IVec2::from_array(*at.get_ref());
             if !world.map().contains(cell) {

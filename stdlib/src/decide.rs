@@ -174,6 +174,34 @@ pub(crate) fn functions() -> Vec<HostFn> {
             nn_output,
         ),
         f(
+            "GeneticGenome",
+            vec![m(), p("slot", Type::Int)],
+            Type::Any,
+            "The genes of one individual of a genetic model's current generation (slots from 0), a list of numbers: one response per situation (`GeneticGenome(\"raiders\", 2)`).",
+            genetic_genome,
+        ),
+        f(
+            "GeneticScore",
+            vec![m(), p("slot", Type::Int), p("done", Type::Number), p("received", Type::Number)],
+            Type::Nil,
+            "Adds a round's tallies to an individual: damage it dealt and damage it took; its fitness is dealt ÷ taken (taken at least 1).",
+            genetic_score,
+        ),
+        f(
+            "GeneticEvolve",
+            vec![m()],
+            Type::Nil,
+            "Ends the round: ranks the population by fitness, replaces the weaker half by crossovers of the stronger half with mutation, clears the tallies, and notes the generation and the best fitness in the trace. Takes effect after every script of the tick has run.",
+            genetic_evolve,
+        ),
+        f(
+            "GeneticGeneration",
+            vec![m()],
+            Type::Int,
+            "How many generations a genetic model has bred (0 for the first, random one).",
+            genetic_generation,
+        ),
+        f(
             "HourOfDay",
             vec![],
             Type::Number,
@@ -593,6 +621,69 @@ pub fn nn_run(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostErro
     // The first of equal outputs wins, as the book's `GetMaxOutputID` does.
     let best = out.iter().enumerate().fold(0, |b, (i, &v)| if v > out[b] { i } else { b });
     Ok(Value::from(names[best].as_str()))
+}
+
+/// The population of the genetic model named by argument 0.
+fn genetic_run<'w>(
+    ctx: &ScriptCtx<'w>,
+    f: &'static str,
+    args: &[Value],
+) -> Result<(String, &'w tactica_engine::decide::learn::GeneticRun), HostError> {
+    let (name, _) = model_of!(ctx, f, args, Genetic, "genetic");
+    let run = ctx.world.genetics(&name).ok_or_else(|| decide_err(f, format!("`{name}` has no population")))?;
+    Ok((name, run))
+}
+
+fn slot_arg(f: &'static str, args: &[Value], size: usize) -> Result<usize, HostError> {
+    match args.get(1).and_then(Value::as_f64) {
+        Some(v) if v >= 0.0 && (v as usize) < size && v.fract() == 0.0 => Ok(v as usize),
+        _ => Err(bad(f, 1, format!("a slot from 0 to {}", size.saturating_sub(1)), shown(args.get(1)))),
+    }
+}
+
+/// An argument as an error shows it: its value when it is a number, else its type.
+fn shown(v: Option<&Value>) -> String {
+    match v {
+        Some(n @ (Value::Int(_) | Value::Float(_))) => n.to_string(),
+        Some(other) => other.value_type().to_string(),
+        None => "nothing".to_owned(),
+    }
+}
+
+/// `GeneticGenome(model, slot)`.
+pub fn genetic_genome(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let (_, run) = genetic_run(ctx, "GeneticGenome", args)?;
+    let slot = slot_arg("GeneticGenome", args, run.population.individuals.len())?;
+    let genes = &run.population.individuals[slot].genes;
+    Ok(Value::List(genes.iter().map(|&g| Value::Int(i64::from(g))).collect()))
+}
+
+/// `GeneticScore(model, slot, done, received)`.
+pub fn genetic_score(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let (model, run) = genetic_run(ctx, "GeneticScore", args)?;
+    let slot = slot_arg("GeneticScore", args, run.population.individuals.len())?;
+    let tally = |i: usize| {
+        args.get(i)
+            .and_then(Value::as_f64)
+            .filter(|v| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| bad("GeneticScore", i, "a finite amount, 0 or more", shown(args.get(i))))
+    };
+    let (done, received) = (tally(2)?, tally(3)?);
+    ctx.commands.push(Command::GeneticScore { model, slot, done, received });
+    Ok(Value::Nil)
+}
+
+/// `GeneticEvolve(model)`.
+pub fn genetic_evolve(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let (model, _) = genetic_run(ctx, "GeneticEvolve", args)?;
+    ctx.commands.push(Command::GeneticEvolve { model });
+    Ok(Value::Nil)
+}
+
+/// `GeneticGeneration(model)`.
+pub fn genetic_generation(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let (_, run) = genetic_run(ctx, "GeneticGeneration", args)?;
+    Ok(Value::Int(i64::from(run.generation)))
 }
 
 /// `NnOutput(model, output)`.

@@ -122,10 +122,12 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("models", "fuzzy")],
         &[],
     ),
-    not_yet(
+    play(
         "decide/learn",
-        "neural nets (reached: `[models]` kind `nn`, `NnRun`, `NnOutput`) and genetic algorithms",
-        "genetic algorithms: a model kind with seeded evolution between rounds and calls to read genomes and report fitness",
+        "neural nets and genetic algorithms",
+        &["NnRun", "NnOutput", "GeneticGenome", "GeneticScore", "GeneticEvolve", "GeneticGeneration"],
+        &[("models", "nn"), ("models", "genetic")],
+        &[],
     ),
     play(
         "decide/registry",

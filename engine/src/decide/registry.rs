@@ -13,7 +13,7 @@ use super::bayes::Network;
 use super::crowd::{Planner, Schedule, ScriptLibrary};
 use super::fsm::StateMachine;
 use super::fuzzy::FuzzySystem;
-use super::learn::NamedNetwork;
+use super::learn::{GeneticSpec, NamedNetwork};
 use super::rules::RuleSet;
 use super::utility::Brain;
 
@@ -38,11 +38,13 @@ pub enum ModelKind {
     Actions,
     /// [`Planner`].
     Planner,
+    /// [`GeneticSpec`]: a population evolved between rounds.
+    Genetic,
 }
 
 impl ModelKind {
     /// Every kind, in the order docs list them.
-    pub const ALL: [ModelKind; 9] = [
+    pub const ALL: [ModelKind; 10] = [
         ModelKind::Fsm,
         ModelKind::Fuzzy,
         ModelKind::Rules,
@@ -52,6 +54,7 @@ impl ModelKind {
         ModelKind::Schedule,
         ModelKind::Actions,
         ModelKind::Planner,
+        ModelKind::Genetic,
     ];
 
     /// The key a scenario uses for this kind.
@@ -66,6 +69,7 @@ impl ModelKind {
             ModelKind::Schedule => "schedule",
             ModelKind::Actions => "actions",
             ModelKind::Planner => "planner",
+            ModelKind::Genetic => "genetic",
         }
     }
 
@@ -97,6 +101,8 @@ pub enum Model {
     Actions(ScriptLibrary),
     /// A propositional planner.
     Planner(Planner),
+    /// A genetic algorithm's genome and population parameters.
+    Genetic(GeneticSpec),
 }
 
 impl Model {
@@ -114,6 +120,7 @@ impl Model {
             ModelKind::Schedule => Model::Schedule(Schedule::from_toml(text)?),
             ModelKind::Actions => Model::Actions(ScriptLibrary::from_toml(text)?),
             ModelKind::Planner => Model::Planner(Planner::from_toml(text)?),
+            ModelKind::Genetic => Model::Genetic(GeneticSpec::from_toml(text)?),
         })
     }
 
@@ -129,6 +136,7 @@ impl Model {
             Model::Schedule(_) => ModelKind::Schedule,
             Model::Actions(_) => ModelKind::Actions,
             Model::Planner(_) => ModelKind::Planner,
+            Model::Genetic(_) => ModelKind::Genetic,
         }
     }
 }

@@ -91,6 +91,22 @@ pub enum Command {
         /// Whether it becomes blocked.
         blocked: bool,
     },
+    /// Adds a round's tallies to one individual of a genetic model's population (`GeneticScore`).
+    GeneticScore {
+        /// The model.
+        model: String,
+        /// The individual.
+        slot: usize,
+        /// Damage it dealt.
+        done: f64,
+        /// Damage it took.
+        received: f64,
+    },
+    /// Breeds a genetic model's next generation (`GeneticEvolve`).
+    GeneticEvolve {
+        /// The model.
+        model: String,
+    },
     /// Opens or closes a named door (`OpenDoor`, `CloseDoor`).
     SetDoor {
         /// The door.
@@ -114,7 +130,9 @@ impl Command {
             | Command::Perform { .. }
             | Command::Enqueue { .. }
             | Command::Emit { .. }
-            | Command::Steer { .. } => 3,
+            | Command::Steer { .. }
+            | Command::GeneticScore { .. }
+            | Command::GeneticEvolve { .. } => 3,
             // The map changes before the actions phase, so this tick's moves plan on it.
             Command::SetBlocked { .. } | Command::SetDoor { .. } => 1,
         }

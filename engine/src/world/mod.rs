@@ -94,6 +94,8 @@ pub struct World {
     waypoints: crate::tactics::WaypointDb,
     /// The named position queries scripts run with `FindPosition("name")`.
     pub queries: crate::tactics::query::QueryLibrary,
+    /// The population each genetic model evolves, by model name.
+    genetics: BTreeMap<String, crate::decide::learn::GeneticRun>,
 }
 
 impl World {
@@ -122,6 +124,7 @@ impl World {
             player: None,
             waypoints: crate::tactics::WaypointDb::new(),
             queries: crate::tactics::query::QueryLibrary::new(crate::tactics::query::QueryConfig::default()),
+            genetics: BTreeMap::new(),
         }
     }
 
@@ -286,6 +289,24 @@ impl World {
     /// Makes the timeline open (`open = true`) or close a door at `tick`.
     pub fn schedule_door(&mut self, tick: u64, name: impl Into<String>, open: bool) {
         self.door_schedule.entry(tick).or_default().push((name.into(), open));
+    }
+
+    /// Starts a population for every genetic model that has none yet (the scenario loader calls
+    /// this once the models are loaded). A population already running keeps evolving.
+    pub fn start_genetics(&mut self) {
+        for name in self.models.names().map(str::to_owned).collect::<Vec<_>>() {
+            if let Some(crate::decide::Model::Genetic(spec)) = self.models.get(&name)
+                && !self.genetics.contains_key(&name)
+            {
+                let run = crate::decide::learn::GeneticRun::new(spec);
+                self.genetics.insert(name, run);
+            }
+        }
+    }
+
+    /// The population a genetic model evolves.
+    pub fn genetics(&self, model: &str) -> Option<&crate::decide::learn::GeneticRun> {
+        self.genetics.get(model)
     }
 
     /// The tactical waypoint database (hidespots for position queries).

@@ -97,6 +97,26 @@ impl World {
                 Command::SetDoor { name, open } => {
                     self.set_door(&name, open);
                 }
+                Command::GeneticScore { model, slot, done, received } => {
+                    if let Some(run) = self.genetics.get_mut(&model) {
+                        run.score(slot, done, received);
+                    }
+                }
+                Command::GeneticEvolve { model } => {
+                    if let Some(run) = self.genetics.get_mut(&model) {
+                        let best = run.evolve();
+                        let value = Value::Map(
+                            [
+                                ("model".to_owned(), Value::from(model.as_str())),
+                                ("generation".to_owned(), Value::Int(i64::from(run.generation))),
+                                ("best".to_owned(), Value::Float(best)),
+                            ]
+                            .into_iter()
+                            .collect(),
+                        );
+                        self.log.push(self.clock.tick(), None, EventKind::Note { name: "generation".into(), value });
+                    }
+                }
                 Command::Steer { entity, order } => {
                     if let Err(e) = self.steer(entity, order) {
                         self.record(
