@@ -72,6 +72,9 @@ pub struct ScenarioFile {
     /// The hidespots of the tactical waypoint database (`[[hidespots]]`, see `tactics.rs`).
     #[serde(default)]
     pub hidespots: Vec<Spanned<super::tactics::HidespotSpec>>,
+    /// Tactical waypoints generated from the map (`[waypoints]`, see `tactics.rs`).
+    #[serde(default)]
+    pub waypoints: Option<super::tactics::WaypointsSection>,
 }
 
 fn default_rate() -> Spanned<u32> {

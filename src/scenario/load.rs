@@ -97,7 +97,7 @@ impl Builder<'_> {
             super::nav::install_navigation(section, &mut world, self.text, self.file)?;
         }
         super::nav::install_doors(&f.doors, &mut world, self.text, self.file)?;
-        super::tactics::install_hidespots(&f.hidespots, &mut world, self.text, self.file)?;
+        super::tactics::install_hidespots(&f.hidespots, f.waypoints.as_ref(), &mut world, self.text, self.file)?;
         if let Some(section) = &f.queries {
             super::tactics::install_queries(section, &mut world, self.text, self.file, self.dir)?;
         }

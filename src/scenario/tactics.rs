@@ -19,8 +19,9 @@ use glam::IVec2;
 use serde::Deserialize;
 use tactica_engine::field::Direction;
 use tactica_engine::tactics::WaypointDb;
-use tactica_engine::tactics::waypoints::{Origin, Property, Waypoint};
+use tactica_engine::tactics::waypoints::{GenerateParams, Origin, Property, Waypoint, generate};
 use tactica_engine::world::World;
+use tactica_engine::world::WorldRng;
 use toml::Spanned;
 
 use super::error::{ScenarioError, SourcePos};
@@ -32,6 +33,25 @@ use super::load::with_suggestion;
 pub struct QueriesSection {
     /// Files of query blocks, relative to the scenario.
     pub files: Vec<Spanned<String>>,
+}
+
+/// The `[waypoints]` section: tactical waypoints generated from the map.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WaypointsSection {
+    /// Generate waypoints: a dense grid evaluated by ray sampling, then condensed per property.
+    pub generate: bool,
+    /// The dense grid's spacing in cells (default 1).
+    pub spacing: Option<Spanned<u32>>,
+    /// How far visibility rays and exposure samples reach, in cells (default 12).
+    pub range: Option<Spanned<f32>>,
+    /// Condensation's distance weight: lower keeps fewer waypoints (default 0.02).
+    pub weight: Option<Spanned<f32>>,
+    /// Condensation's neighbourhood radius in cells (default 6).
+    pub neighbourhood: Option<Spanned<f32>>,
+    /// Seed of the sampling's own generator (default 0).
+    #[serde(default)]
+    pub seed: u64,
 }
 
 /// One `[[hidespots]]` entry.
@@ -61,9 +81,11 @@ fn err<T>(text: &str, file: &Path, at: &Spanned<T>, message: String) -> Scenario
 const SIDES: [(&str, Direction); 4] =
     [("north", Direction::North), ("east", Direction::East), ("south", Direction::South), ("west", Direction::West)];
 
-/// Builds the waypoint database from `[[hidespots]]`.
+/// Builds the waypoint database: the `[[hidespots]]` first, then the waypoints `[waypoints]`
+/// generates from the map.
 pub fn install_hidespots(
     spots: &[Spanned<HidespotSpec>],
+    generated: Option<&WaypointsSection>,
     world: &mut World,
     text: &str,
     file: &Path,
@@ -96,6 +118,35 @@ pub fn install_hidespots(
             w.tags.insert("low".into());
         }
         db.add(w);
+    }
+    if let Some(g) = generated.filter(|g| g.generate) {
+        let mut params = GenerateParams::default();
+        let positive = |v: &Option<Spanned<f32>>, key: &str, max: f32, slot: &mut f32| {
+            if let Some(v) = v {
+                let x = *v.get_ref();
+                if !(x > 0.0 && x <= max) {
+                    return Err(err(text, file, v, format!("`{key}` must be above 0 and at most {max}, not {x}")));
+                }
+                *slot = x;
+            }
+            Ok(())
+        };
+        positive(&g.range, "range", 1e4, &mut params.range)?;
+        positive(&g.weight, "weight", 1e3, &mut params.weight)?;
+        positive(&g.neighbourhood, "neighbourhood", 1e4, &mut params.neighbourhood)?;
+        if let Some(sp) = &g.spacing {
+            if !(1..=64).contains(sp.get_ref()) {
+                return Err(err(text, file, sp, format!("`spacing` must be 1 to 64, not {}", sp.get_ref())));
+            }
+            params.spacing = *sp.get_ref();
+        }
+        let mut rng = WorldRng::new(g.seed);
+        let made = generate(world.map(), &params, &mut rng).map_err(|e| {
+            ScenarioError::new(file, SourcePos::default(), format!("the waypoints cannot be generated: {e}"))
+        })?;
+        for (_, w) in made.iter() {
+            db.add(w.clone());
+        }
     }
     world.set_waypoints(db);
     Ok(())

@@ -46,6 +46,7 @@ pub mod reach;
 mod reference;
 mod steer;
 mod types;
+mod waypoints;
 
 pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};
 pub use attributes::{AttributeSpec, standard_attributes};

@@ -353,14 +353,18 @@ pub const CAPABILITIES: &[Capability] = &[
         "how flocks see walls and pillars; reached through flocks",
     ),
     internal("steer/obstacle_cells", "obstacle lookup per cell", "an index that speeds up flock feelers"),
-    play(
+    not_yet(
         "steer/pattern",
-        "movement patterns (patrol, zig-zag, step lists)",
+        "tile patterns: control-data step arrays, tile routes, the 0/1 pattern grid",
+        "no scenario key or call runs the tile patterns; `[steering.patterns]` and `RunPattern` fly the physics-driven ones (`steer/physics_pattern`)",
+    ),
+    play(
+        "steer/physics_pattern",
+        "the book's physics-driven movement patterns (patrol, zig-zag, step lists)",
         &["RunPattern"],
-        &[("steering.patterns", "steps")],
+        &[("steering.patterns", "base"), ("steering.patterns", "steps")],
         &[],
     ),
-    not_yet("steer/physics_pattern", "physics-driven pattern steering", "a pattern mode in `[steering.patterns]`"),
     play("steer/potential", "potential-field movement", &["PotentialChase"], &[("steering.agents", "potential")], &[]),
     play("steer/regroup", "flocks regrouping their stragglers", &[], &[("steering.flocks", "regroup")], &[]),
     internal(
@@ -375,10 +379,12 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("queries", "files"), ("", "hidespots")],
         &["query", "render --query"],
     ),
-    not_yet(
+    play(
         "tactics/waypoints",
-        "tactical waypoints, their properties and condensation",
-        "a scenario key declaring or generating a waypoint database, and calls querying it",
+        "tactical waypoints: authored, or generated from the map by ray sampling and condensation, with their values",
+        &["Waypoints", "BestWaypoint", "FindPosition"],
+        &[("waypoints", "generate"), ("", "hidespots")],
+        &[],
     ),
     internal(
         "world/clock",
