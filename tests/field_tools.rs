@@ -22,7 +22,11 @@ const H: i32 = 7;
 const PROBES: [[i32; 2]; 6] = [[1, 3], [12, 3], [6, 0], [6, 6], [5, 3], [7, 3]];
 
 fn scenario(ext: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-field-tools-{}-{ext}", std::process::id()));
+    scenario_in(ext, ext)
+}
+
+fn scenario_in(ext: &str, folder: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tactica-field-tools-{}-{folder}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("map.txt"), MAP).unwrap();
@@ -165,7 +169,7 @@ fn territory_filters_and_automata_are_live_layers_every_language_reads() {
 
 #[test]
 fn a_filter_over_a_layer_that_is_not_kept_is_an_error_with_a_suggestion() {
-    let path = scenario("lua");
+    let path = scenario_in("lua", "misspelled");
     let text = std::fs::read_to_string(&path).unwrap().replace("from = \"influence.red\"", "from = \"influence.redd\"");
     std::fs::write(&path, text).unwrap();
     let err = tactica::scenario::load(&path).unwrap_err().to_string();
