@@ -202,6 +202,27 @@ pub(crate) fn functions() -> Vec<HostFn> {
             genetic_generation,
         ),
         f(
+            "AdaptiveChoose",
+            vec![m(), p("context", Type::Str)],
+            Type::Str,
+            "The tactic an adaptive model picks for a context: the one with the best mean success there (untried ones count 0.5, ties to the earlier), before any history the model's default (or a random one), and with the model's exploration chance a random one (`AdaptiveChoose(\"duel\", \"cornered\")`).",
+            adaptive_choose,
+        ),
+        f(
+            "AdaptiveRecord",
+            vec![m(), p("context", Type::Str), p("tactic", Type::Str), p("success", Type::Number)],
+            Type::Nil,
+            "Records how a tactic went in a context, success 0–1; later choices for that context learn from it. The history is the world's, shared by every character using the model, and survives reloads.",
+            adaptive_record,
+        ),
+        f(
+            "AdaptiveRate",
+            vec![m(), p("context", Type::Str), p("tactic", Type::Str)],
+            Type::Any,
+            "A tactic's mean success in a context so far, or nil before it was tried there.",
+            adaptive_rate,
+        ),
+        f(
             "HourOfDay",
             vec![],
             Type::Number,
@@ -639,6 +660,54 @@ fn slot_arg(f: &'static str, args: &[Value], size: usize) -> Result<usize, HostE
         Some(v) if v >= 0.0 && (v as usize) < size && v.fract() == 0.0 => Ok(v as usize),
         _ => Err(bad(f, 1, format!("a slot from 0 to {}", size.saturating_sub(1)), shown(args.get(1)))),
     }
+}
+
+/// The history of the adaptive model named by argument 0, and the index of the tactic named by
+/// argument `tactic_at` when asked.
+fn adaptive_of<'w>(
+    ctx: &ScriptCtx<'w>,
+    f: &'static str,
+    args: &[Value],
+    tactic_at: Option<usize>,
+) -> Result<(String, &'w tactica_engine::decide::adaptive::TacticHistory, usize), HostError> {
+    let (name, _) = model_of!(ctx, f, args, Adaptive, "adaptive");
+    let history = ctx.world.adaptive(&name).ok_or_else(|| decide_err(f, format!("`{name}` has no history")))?;
+    let Some(i) = tactic_at else { return Ok((name, history, 0)) };
+    let tactic = str_arg(f, args, i)?;
+    let index = history.tactics.iter().position(|t| t == tactic).ok_or_else(|| {
+        let hint = crate::names::suggest(tactic, history.tactics.iter().map(String::as_str))
+            .map_or_else(|| history.tactics.join(", "), |s| format!("did you mean `{s}`?"));
+        bad(f, i, format!("a tactic of `{name}` ({hint})"), format!("`{tactic}`"))
+    })?;
+    Ok((name, history, index))
+}
+
+/// `AdaptiveChoose(model, context)`.
+pub fn adaptive_choose(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let (_, history, _) = adaptive_of(ctx, "AdaptiveChoose", args, None)?;
+    let context = str_arg("AdaptiveChoose", args, 1)?;
+    let choice = history.choose(context, ctx.rng);
+    Ok(choice.and_then(|i| history.tactics.get(i)).map_or(Value::Nil, |t| Value::from(t.as_str())))
+}
+
+/// `AdaptiveRecord(model, context, tactic, success)`.
+pub fn adaptive_record(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let (model, _, tactic) = adaptive_of(ctx, "AdaptiveRecord", args, Some(2))?;
+    let context = str_arg("AdaptiveRecord", args, 1)?.to_owned();
+    let success = args
+        .get(3)
+        .and_then(Value::as_f64)
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| bad("AdaptiveRecord", 3, "a number from 0 to 1", shown(args.get(3))))?;
+    ctx.commands.push(Command::AdaptiveRecord { model, context, tactic, success });
+    Ok(Value::Nil)
+}
+
+/// `AdaptiveRate(model, context, tactic)`.
+pub fn adaptive_rate(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let (_, history, tactic) = adaptive_of(ctx, "AdaptiveRate", args, Some(2))?;
+    let context = str_arg("AdaptiveRate", args, 1)?;
+    Ok(history.success_rate(context, tactic).map_or(Value::Nil, Value::Float))
 }
 
 /// An argument as an error shows it: its value when it is a number, else its type.

@@ -74,10 +74,12 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("entities", "actions")],
         &[],
     ),
-    not_yet(
+    play(
         "decide/adaptive",
-        "tactic history: learning which tactic works where",
-        "a model kind and calls to record outcomes and choose a tactic",
+        "adaptive tactics: learning which tactic works where",
+        &["AdaptiveChoose", "AdaptiveRecord", "AdaptiveRate"],
+        &[("models", "adaptive")],
+        &[],
     ),
     internal(
         "decide/ants",

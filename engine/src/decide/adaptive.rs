@@ -6,7 +6,54 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::decide::{DecideError, error::from_toml};
 use crate::world::WorldRng;
+
+/// An adaptive model's definition, as a scenario's `[models]` file gives it:
+///
+/// ```toml
+/// tactics = ["defensive", "offensive", "berserk", "balanced"]
+/// default = "balanced"   # used before any history (default: a random one)
+/// explore = 0.1          # chance of trying a random tactic instead of the best
+/// ```
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdaptiveSpec {
+    /// The tactics, in preference order for ties.
+    pub tactics: Vec<String>,
+    /// The tactic used before any history.
+    #[serde(default)]
+    pub default: Option<String>,
+    /// Exploration rate, 0–1.
+    #[serde(default)]
+    pub explore: f64,
+}
+
+impl AdaptiveSpec {
+    /// Parses and checks a definition.
+    pub fn from_toml(text: &str) -> Result<Self, DecideError> {
+        let spec: AdaptiveSpec = from_toml(text)?;
+        if spec.tactics.is_empty() {
+            return Err(DecideError::invalid("tactics", "name at least one tactic"));
+        }
+        if let Some(d) = &spec.default
+            && !spec.tactics.contains(d)
+        {
+            return Err(DecideError::unknown("tactic", d.clone()));
+        }
+        if !(0.0..=1.0).contains(&spec.explore) {
+            return Err(DecideError::invalid("explore", "a chance, 0 to 1"));
+        }
+        Ok(spec)
+    }
+
+    /// An empty history over the spec's tactics.
+    pub fn history(&self) -> TacticHistory {
+        let names: Vec<&str> = self.tactics.iter().map(String::as_str).collect();
+        let default = self.default.as_ref().and_then(|d| self.tactics.iter().position(|t| t == d));
+        TacticHistory::new(&names, default, self.explore)
+    }
+}
 
 /// Per context and tactic: how often it was tried and how much success it earned.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]

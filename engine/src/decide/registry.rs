@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::DecideError;
+use super::adaptive::AdaptiveSpec;
 use super::bayes::Network;
 use super::crowd::{Planner, Schedule, ScriptLibrary};
 use super::fsm::StateMachine;
@@ -40,11 +41,13 @@ pub enum ModelKind {
     Planner,
     /// [`GeneticSpec`]: a population evolved between rounds.
     Genetic,
+    /// [`AdaptiveSpec`]: tactics chosen by what has worked in each context.
+    Adaptive,
 }
 
 impl ModelKind {
     /// Every kind, in the order docs list them.
-    pub const ALL: [ModelKind; 10] = [
+    pub const ALL: [ModelKind; 11] = [
         ModelKind::Fsm,
         ModelKind::Fuzzy,
         ModelKind::Rules,
@@ -55,6 +58,7 @@ impl ModelKind {
         ModelKind::Actions,
         ModelKind::Planner,
         ModelKind::Genetic,
+        ModelKind::Adaptive,
     ];
 
     /// The key a scenario uses for this kind.
@@ -70,6 +74,7 @@ impl ModelKind {
             ModelKind::Actions => "actions",
             ModelKind::Planner => "planner",
             ModelKind::Genetic => "genetic",
+            ModelKind::Adaptive => "adaptive",
         }
     }
 
@@ -103,6 +108,8 @@ pub enum Model {
     Planner(Planner),
     /// A genetic algorithm's genome and population parameters.
     Genetic(GeneticSpec),
+    /// Adaptive tactics.
+    Adaptive(AdaptiveSpec),
 }
 
 impl Model {
@@ -121,6 +128,7 @@ impl Model {
             ModelKind::Actions => Model::Actions(ScriptLibrary::from_toml(text)?),
             ModelKind::Planner => Model::Planner(Planner::from_toml(text)?),
             ModelKind::Genetic => Model::Genetic(GeneticSpec::from_toml(text)?),
+            ModelKind::Adaptive => Model::Adaptive(AdaptiveSpec::from_toml(text)?),
         })
     }
 
@@ -137,6 +145,7 @@ impl Model {
             Model::Actions(_) => ModelKind::Actions,
             Model::Planner(_) => ModelKind::Planner,
             Model::Genetic(_) => ModelKind::Genetic,
+            Model::Adaptive(_) => ModelKind::Adaptive,
         }
     }
 }

@@ -102,6 +102,17 @@ pub enum Command {
         /// Damage it took.
         received: f64,
     },
+    /// Records how a tactic went in a context for an adaptive model (`AdaptiveRecord`).
+    AdaptiveRecord {
+        /// The model.
+        model: String,
+        /// The context.
+        context: String,
+        /// The tactic's index.
+        tactic: usize,
+        /// Its success, 0–1.
+        success: f64,
+    },
     /// Breeds a genetic model's next generation (`GeneticEvolve`).
     GeneticEvolve {
         /// The model.
@@ -132,7 +143,8 @@ impl Command {
             | Command::Emit { .. }
             | Command::Steer { .. }
             | Command::GeneticScore { .. }
-            | Command::GeneticEvolve { .. } => 3,
+            | Command::GeneticEvolve { .. }
+            | Command::AdaptiveRecord { .. } => 3,
             // The map changes before the actions phase, so this tick's moves plan on it.
             Command::SetBlocked { .. } | Command::SetDoor { .. } => 1,
         }

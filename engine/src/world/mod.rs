@@ -96,6 +96,8 @@ pub struct World {
     pub queries: crate::tactics::query::QueryLibrary,
     /// The population each genetic model evolves, by model name.
     genetics: BTreeMap<String, crate::decide::learn::GeneticRun>,
+    /// What each adaptive model has learnt, by model name.
+    adaptive: BTreeMap<String, crate::decide::adaptive::TacticHistory>,
 }
 
 impl World {
@@ -125,6 +127,7 @@ impl World {
             waypoints: crate::tactics::WaypointDb::new(),
             queries: crate::tactics::query::QueryLibrary::new(crate::tactics::query::QueryConfig::default()),
             genetics: BTreeMap::new(),
+            adaptive: BTreeMap::new(),
         }
     }
 
@@ -291,17 +294,27 @@ impl World {
         self.door_schedule.entry(tick).or_default().push((name.into(), open));
     }
 
-    /// Starts a population for every genetic model that has none yet (the scenario loader calls
-    /// this once the models are loaded). A population already running keeps evolving.
+    /// Starts a population for every genetic model, and an empty history for every adaptive one,
+    /// that has none yet (the scenario loader calls this once the models are loaded; a reload
+    /// too). What is already running keeps running: a reload does not forget what was learnt.
     pub fn start_genetics(&mut self) {
         for name in self.models.names().map(str::to_owned).collect::<Vec<_>>() {
-            if let Some(crate::decide::Model::Genetic(spec)) = self.models.get(&name)
-                && !self.genetics.contains_key(&name)
-            {
-                let run = crate::decide::learn::GeneticRun::new(spec);
-                self.genetics.insert(name, run);
+            match self.models.get(&name) {
+                Some(crate::decide::Model::Genetic(spec)) if !self.genetics.contains_key(&name) => {
+                    let run = crate::decide::learn::GeneticRun::new(spec);
+                    self.genetics.insert(name, run);
+                }
+                Some(crate::decide::Model::Adaptive(spec)) if !self.adaptive.contains_key(&name) => {
+                    self.adaptive.insert(name, spec.history());
+                }
+                _ => {}
             }
         }
+    }
+
+    /// What an adaptive model has learnt.
+    pub fn adaptive(&self, model: &str) -> Option<&crate::decide::adaptive::TacticHistory> {
+        self.adaptive.get(model)
     }
 
     /// The population a genetic model evolves.

@@ -102,6 +102,11 @@ impl World {
                         run.score(slot, done, received);
                     }
                 }
+                Command::AdaptiveRecord { model, context, tactic, success } => {
+                    if let Some(h) = self.adaptive.get_mut(&model) {
+                        h.record(&context, tactic, success);
+                    }
+                }
                 Command::GeneticEvolve { model } => {
                     if let Some(run) = self.genetics.get_mut(&model) {
                         let best = run.evolve();
