@@ -149,3 +149,106 @@ fn a_potential_field_mover_closes_on_its_target_past_a_pillar_and_keeps_its_dist
     let w = rt.world();
     assert_eq!(w.steering().behaviour(w.find("drone").unwrap()).map(|b| b.name()), Some("potential"));
 }
+
+/// The left-hand rule written out: facing right at first; each move tries the facing's left,
+/// then straight on, then its right, then back (y grows downwards, so up is −y).
+fn left_hand(map: &str, start: IVec2, steps: usize) -> Vec<IVec2> {
+    let open = |c: IVec2| {
+        c.x >= 0
+            && c.y >= 0
+            && map.lines().nth(c.y as usize).is_some_and(|r| r.as_bytes().get(c.x as usize) == Some(&b'.'))
+    };
+    let clockwise = [IVec2::new(0, -1), IVec2::new(1, 0), IVec2::new(0, 1), IVec2::new(-1, 0)];
+    let (mut at, mut facing) = (start, 1usize);
+    let mut out = Vec::new();
+    for _ in 0..steps {
+        let Some(d) = [3, 0, 1, 2].into_iter().map(|k| (facing + k) % 4).find(|&d| open(at + clockwise[d])) else {
+            break;
+        };
+        at += clockwise[d];
+        facing = d;
+        out.push(at);
+    }
+    out
+}
+
+#[test]
+fn a_wall_tracer_follows_the_left_hand_rule_in_every_language() {
+    let map = "\
+##########
+#....#...#
+#....#...#
+#........#
+##########
+";
+    let expected = left_hand(map, IVec2::new(2, 2), 20);
+    let mut traces = Vec::new();
+    for (ext, script) in [
+        ("lua", "function on_spawn() TraceWalls() end\n"),
+        ("rhai", "fn on_spawn() { trace_walls(); }\n"),
+        ("tac", "on spawn { TraceWalls(); }\n"),
+    ] {
+        let scenario = format!(
+            "map = \"map.txt\"\n[[entities]]\nname = \"troll\"\nkind = \"troll\"\nat = [2, 2]\nspeed = 10.0\nscripts = [\"t.{ext}\"]\n"
+        );
+        let rt = run(&folder(&format!("walls-{ext}"), map, &scenario, &[(&format!("t.{ext}"), script)]), 20);
+        let trace = rt.trace();
+        assert_eq!(cells_entered(&trace, "troll"), expected[..cells_entered(&trace, "troll").len()], "{ext}");
+        assert!(cells_entered(&trace, "troll").len() >= 15, "{ext}: one cell a tick");
+        traces.push(trace);
+    }
+    assert_eq!(traces[0], traces[1]);
+    assert_eq!(traces[0], traces[2]);
+}
+
+#[test]
+fn an_obstacle_tracer_goes_round_a_wall_and_catches_its_target() {
+    let map = "\
+............
+.....#......
+.....#......
+.....#......
+............
+";
+    let scenario = "map = \"map.txt\"\n[[entities]]\nname = \"hunter\"\nkind = \"troll\"\nat = [1, 2]\nspeed = 10.0\n\n\
+                    [[entities]]\nname = \"prey\"\nkind = \"elf\"\nat = [10, 2]\n\n\
+                    [[steering.agents]]\nentity = \"hunter\"\ntrace_toward = \"prey\"\n";
+    let rt = run(&folder("around", map, scenario, &[]), 60);
+    let trace = rt.trace();
+    assert!(
+        trace.contains("\"entity\":\"hunter\",\"kind\":\"action\",\"action\":\"caught\",\"detail\":\"prey\""),
+        "{trace}"
+    );
+    let cells = cells_entered(&trace, "hunter");
+    assert!(cells.iter().all(|c| c.x != 5 || !(1..=3).contains(&c.y)), "never in the wall: {cells:?}");
+    assert!(cells.iter().any(|c| c.x == 5), "it went round the wall's end");
+}
+
+#[test]
+fn a_follower_walks_the_trail_its_target_leaves() {
+    let map = "....................\n....................\n....................\n";
+    let scenario = "map = \"map.txt\"\n[[entities]]\nname = \"hound\"\nkind = \"dog\"\nat = [0, 1]\nspeed = 1.5\n\n\
+                    [[entities]]\nname = \"fox\"\nkind = \"fox\"\nat = [1, 1]\nspeed = 2.0\n\
+                    actions = [{ follow_path = [[6, 1], [6, 0], [12, 0], [12, 2], [18, 2]] }]\n\n\
+                    [[steering.agents]]\nentity = \"hound\"\nfollow_trail = \"fox\"\n";
+    let rt = run(&folder("trail", map, scenario, &[]), 200);
+    let trace = rt.trace();
+    let fox: Vec<IVec2> = cells_entered(&trace, "fox");
+    let hound = cells_entered(&trace, "hound");
+    // Until the fox has dropped a crumb within its reach the hound wanders; from the first crumb
+    // it steps on, every cell it enters is a cell the fox entered, in the fox's order.
+    let first = hound.iter().position(|c| fox.contains(c)).expect("the hound finds the trail");
+    let on_trail = &hound[first..];
+    assert!(on_trail.len() >= 15, "the hound follows the trail a long way: {hound:?}");
+    let mut k = 0;
+    for c in on_trail {
+        let at = fox[k..].iter().position(|f| f == c).unwrap_or_else(|| panic!("{c} is off the trail {fox:?}"));
+        k += at;
+    }
+    // It takes the newest crumb in reach, so it cuts the fox's corners, but it goes round them.
+    assert!(on_trail.iter().any(|c| c.y == 0) && on_trail.iter().any(|c| c.y == 2 && c.x > 12), "{on_trail:?}");
+    assert!(
+        trace.contains("\"entity\":\"hound\",\"kind\":\"action\",\"action\":\"caught\",\"detail\":\"fox\""),
+        "{trace}"
+    );
+}

@@ -191,6 +191,15 @@ pub struct AgentEntry {
     /// Chase this entity tile by tile along the book's line.
     #[serde(default)]
     pub tile_chase: Option<Spanned<String>>,
+    /// Head for this entity, tracing round obstacles.
+    #[serde(default)]
+    pub trace_toward: Option<Spanned<String>>,
+    /// Follow this entity's breadcrumbs.
+    #[serde(default)]
+    pub follow_trail: Option<Spanned<String>>,
+    /// Explore by following walls (`trace_walls = true`).
+    #[serde(default)]
+    pub trace_walls: Option<Spanned<bool>>,
 }
 
 struct Ctx<'a> {
@@ -290,14 +299,23 @@ pub(super) fn install(
             ("pattern", &a.pattern),
             ("potential", &a.potential),
             ("tile_chase", &a.tile_chase),
+            ("trace_toward", &a.trace_toward),
+            ("follow_trail", &a.follow_trail),
         ]
         .into_iter()
         .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
         .collect();
+        if let Some(walls) = &a.trace_walls {
+            if !given.is_empty() || !*walls.get_ref() {
+                return Err(cx.err(walls, "`trace_walls = true` is an agent's one behaviour; write it alone"));
+            }
+            world.steer(id, SteerOrder::TraceWalls).map_err(|e| cx.err(walls, e.to_string()))?;
+            continue;
+        }
         let [(key, arg)] = given[..] else {
             return Err(cx.err(
                 entry,
-                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential` or `tile_chase`",
+                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential`, `tile_chase`, `trace_toward`, `follow_trail` or `trace_walls`",
             ));
         };
         let order = match key {
@@ -314,6 +332,8 @@ pub(super) fn install(
             "evade" => SteerOrder::Evade(cx.entity(world, arg)?),
             "potential" => SteerOrder::Potential(cx.entity(world, arg)?),
             "tile_chase" => SteerOrder::TileChase(cx.entity(world, arg)?),
+            "trace_toward" => SteerOrder::TraceToward(cx.entity(world, arg)?),
+            "follow_trail" => SteerOrder::FollowTrail(cx.entity(world, arg)?),
             _ => SteerOrder::Intercept(cx.entity(world, arg)?),
         };
         world.steer(id, order).map_err(|e| cx.err(arg, e.to_string()))?;

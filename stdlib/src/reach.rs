@@ -259,10 +259,12 @@ pub const CAPABILITIES: &[Capability] = &[
     ),
     play("nav/plan", "each character's plan: searching, walking, unreachable", &["PathStatus", "CancelPath"], &[], &[]),
     play("path/astar", "A* search", &["MoveTo", "PathDistance", "FindPath"], &[], &["path --algo astar"]),
-    not_yet(
+    play(
         "path/breadcrumbs",
         "breadcrumb trails a follower walks",
-        "calls to drop breadcrumbs and follow another's trail",
+        &["FollowTrail"],
+        &[("steering.agents", "follow_trail")],
+        &[],
     ),
     internal("path/bresenham", "Bresenham lines", "the line walk under line of sight and the tile chase"),
     internal("path/cost", "path costs, heuristics and search status", "the cost rules every search shares"),
@@ -277,10 +279,12 @@ pub const CAPABILITIES: &[Capability] = &[
         "scenarios cannot declare a waypoint graph for the navigation service yet",
     ),
     play("path/jps", "jump point search on uniform-cost maps", &[], &[], &["path --algo jps"]),
-    not_yet(
+    play(
         "path/movement",
-        "collide-and-turn and obstacle-tracing movers",
-        "a call or entity key choosing these simple movers instead of planned paths",
+        "the simple movers: tracing round obstacles (reached); collide-and-turn has no call yet",
+        &["TraceToward"],
+        &[("steering.agents", "trace_toward")],
+        &[],
     ),
     play("path/scen", "MovingAI benchmark scenario solver", &[], &[], &["path"]),
     play(
@@ -292,7 +296,13 @@ pub const CAPABILITIES: &[Capability] = &[
     ),
     play("path/smooth", "path smoothing by line of sight", &["MoveTo", "FollowPath"], &[("entities", "actions")], &[]),
     play("path/tactical", "tactical path costs per character", &["MoveTo"], &[("entities", "avoid")], &[]),
-    not_yet("path/wall_trace", "wall tracing", "a call making a character explore by following walls"),
+    play(
+        "path/wall_trace",
+        "wall tracing (the left-hand rule)",
+        &["TraceWalls"],
+        &[("steering.agents", "trace_walls")],
+        &[],
+    ),
     play(
         "sense/hearing",
         "hearing with sound levels, walls and thresholds",

@@ -24,6 +24,27 @@ pub(crate) fn functions() -> Vec<HostFn> {
     let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp };
     vec![
         f(
+            "TraceWalls",
+            vec![],
+            Type::Nil,
+            "Explores by following walls with the left hand, one cell per `1/speed` seconds: it usually enters every room of a map of small rooms, and circles in the open (`TraceWalls()`).",
+            trace_walls,
+        ),
+        f(
+            "TraceToward",
+            vec![p("target", Type::Any)],
+            Type::Nil,
+            "Heads for an entity a cell at a time along the book's line; when a wall blocks it, it follows the obstacle's edge until it sees the target again; stops on catching it (`TraceToward(Player())`).",
+            trace_toward,
+        ),
+        f(
+            "FollowTrail",
+            vec![p("target", Type::Any)],
+            Type::Nil,
+            "Follows the breadcrumbs an entity drops from now on (one per cell it enters, the last 15 kept): onto the newest crumb within a step, else a random step; stops on catching it (`FollowTrail(Player())`).",
+            follow_trail,
+        ),
+        f(
             "PotentialChase",
             vec![p("target", Type::Any)],
             Type::Nil,
@@ -90,7 +111,7 @@ pub(crate) fn functions() -> Vec<HostFn> {
             "SteeringOf",
             vec![p("entity", Type::Any)],
             Type::Str,
-            "What an entity steers by: `chase`, `evade`, `intercept`, `flock`, `formation`, `pattern`, `potential`, `tile_chase`, or \"\" when it does not steer.",
+            "What an entity steers by: `chase`, `evade`, `intercept`, `flock`, `formation`, `pattern`, `potential`, `tile_chase`, `trace_walls`, `trace_toward`, `follow_trail`, or \"\" when it does not steer.",
             steering_of,
         ),
     ]
@@ -137,6 +158,23 @@ fn target(ctx: &ScriptCtx<'_>, f: &'static str, args: &[Value]) -> Result<Entity
 pub fn chase(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let t = target(ctx, "Chase", args)?;
     order(ctx, SteerOrder::Chase(t))
+}
+
+/// `TraceWalls()`.
+pub fn trace_walls(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+    order(ctx, SteerOrder::TraceWalls)
+}
+
+/// `TraceToward(target)`.
+pub fn trace_toward(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let t = target(ctx, "TraceToward", args)?;
+    order(ctx, SteerOrder::TraceToward(t))
+}
+
+/// `FollowTrail(target)`.
+pub fn follow_trail(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let t = target(ctx, "FollowTrail", args)?;
+    order(ctx, SteerOrder::FollowTrail(t))
 }
 
 /// `PotentialChase(target)`.

@@ -148,7 +148,7 @@ impl World {
     pub fn run_actions(&mut self) {
         let tick = self.clock.tick();
         let dt = self.clock.dt();
-        let World { entities, map, log, signals, steering, nav, tactical, .. } = self;
+        let World { entities, map, log, signals, steering, nav, tactical, rng, .. } = self;
         nav.retain(|id| entities.contains_key(id));
         for (id, e) in entities.iter() {
             match move_goal(e) {
@@ -161,7 +161,7 @@ impl World {
         for (id, e) in entities.iter_mut() {
             run_queue(id, e, map, log, signals, nav, tick, dt);
         }
-        steering.tick(entities, map, log, tick, dt);
+        steering.tick(entities, map, log, rng, tick, dt);
     }
 
     /// Phase 5: entities that crossed a region border this tick get `enter`/`exit` events — once,

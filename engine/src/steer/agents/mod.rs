@@ -14,7 +14,7 @@ mod walls;
 
 use std::collections::BTreeMap;
 
-use glam::Vec2;
+use glam::{IVec2, Vec2};
 use slotmap::SlotMap;
 
 pub use groups::{FlockGroup, FlockSpec, FormationGroup, FormationSpec, PatternSpec, Shape, view_mode};
@@ -29,7 +29,8 @@ use super::obstacle::Circle;
 use super::physics_pattern::{PATROL_PATTERN, PhysicsPattern, ZIGZAG_PATTERN};
 use super::potential::{LennardJones, force_to_control, sum_forces};
 use crate::grid::Map;
-use crate::world::{Entity, EntityId, EventKind, EventLog};
+use crate::path::{ObstacleTracer, TraceExit, Trail, WallTracer, follow_trail};
+use crate::world::{Entity, EntityId, EventKind, EventLog, WorldRng};
 
 /// Turn rate (radians/s) of a steered entity outside a flock.
 pub const DEFAULT_TURN_RATE: f32 = 3.0;
@@ -60,6 +61,14 @@ pub enum Behaviour {
     /// The book's tile chase (002a Ex. 2-4…2-7): one cell at a time along its Bresenham line to
     /// the target, as fast as the entity's speed allows; a wall on the line stops it.
     TileChase(EntityId),
+    /// Explores by following walls with the left hand (002b Ex. 6-12), a cell at a time.
+    TraceWalls,
+    /// Heads for an entity along the book's line and, when a wall blocks it, traces round the
+    /// obstacle until it sees the target again (002b §2.3), a cell at a time.
+    TraceToward(EntityId),
+    /// Follows the breadcrumbs an entity drops as it moves (002b §2.4): onto the newest crumb
+    /// within a step, else a random step; a cell at a time.
+    FollowTrail(EntityId),
 }
 
 impl Behaviour {
@@ -75,6 +84,9 @@ impl Behaviour {
             Behaviour::Pattern(_) => "pattern",
             Behaviour::Potential(_) => "potential",
             Behaviour::TileChase(_) => "tile_chase",
+            Behaviour::TraceWalls => "trace_walls",
+            Behaviour::TraceToward(_) => "trace_toward",
+            Behaviour::FollowTrail(_) => "follow_trail",
         }
     }
 }
@@ -104,6 +116,12 @@ pub enum SteerOrder {
     Potential(EntityId),
     /// Chase this entity tile by tile along the book's line.
     TileChase(EntityId),
+    /// Explore by following walls.
+    TraceWalls,
+    /// Head for this entity, tracing round obstacles.
+    TraceToward(EntityId),
+    /// Follow this entity's breadcrumbs.
+    FollowTrail(EntityId),
     /// Stop steering (and leave any flock or formation).
     Stop,
 }
@@ -141,8 +159,17 @@ struct Agent {
     vehicle: Option<Vehicle>,
     limits: VehicleLimits,
     pattern: Option<PhysicsPattern>,
-    /// The tile chaser's line and the part of a cell it has covered.
-    tile: Option<(TileLosChase, f32)>,
+    /// A tile mover's state and the part of a cell it has covered.
+    tile: Option<(TileMover, f32)>,
+}
+
+/// What a tile mover remembers between steps.
+#[derive(Debug, Clone)]
+enum TileMover {
+    Chase(TileLosChase),
+    Walls(WallTracer),
+    Around(ObstacleTracer),
+    Trail,
 }
 
 /// The world's steering state: behaviours by entity, and the named groups.
@@ -152,6 +179,8 @@ pub struct Steering {
     flocks: BTreeMap<String, FlockGroup>,
     formations: BTreeMap<String, FormationGroup>,
     patterns: BTreeMap<String, PatternSpec>,
+    /// The breadcrumbs of every entity someone follows, and the cell each last stood in.
+    trails: BTreeMap<EntityId, (Trail, IVec2)>,
     /// This tick's decisions, reused.
     controls: Vec<(EntityId, Control)>,
 }
@@ -168,6 +197,7 @@ impl Default for Steering {
             flocks: BTreeMap::new(),
             formations: BTreeMap::new(),
             patterns,
+            trails: BTreeMap::new(),
             controls: Vec::new(),
         }
     }
@@ -252,6 +282,9 @@ impl Steering {
             SteerOrder::Intercept(t) => (target_ok(t).map(|_| Behaviour::Intercept(t))?, String::new()),
             SteerOrder::Potential(t) => (target_ok(t).map(|_| Behaviour::Potential(t))?, String::new()),
             SteerOrder::TileChase(t) => (target_ok(t).map(|_| Behaviour::TileChase(t))?, String::new()),
+            SteerOrder::TraceWalls => (Behaviour::TraceWalls, String::new()),
+            SteerOrder::TraceToward(t) => (target_ok(t).map(|_| Behaviour::TraceToward(t))?, String::new()),
+            SteerOrder::FollowTrail(t) => (target_ok(t).map(|_| Behaviour::FollowTrail(t))?, String::new()),
             SteerOrder::JoinFlock(name) => {
                 if !self.flocks.contains_key(&name) {
                     return Err(SteerError::NoSuchFlock(name));
@@ -306,6 +339,7 @@ impl Steering {
         entities: &mut SlotMap<EntityId, Entity>,
         map: &Map,
         log: &mut EventLog,
+        rng: &mut WorldRng,
         tick: u64,
         dt: f32,
     ) {
@@ -323,7 +357,9 @@ impl Steering {
                     | Behaviour::Evade(t)
                     | Behaviour::Intercept(t)
                     | Behaviour::Potential(t)
-                    | Behaviour::TileChase(t) => Some(t),
+                    | Behaviour::TileChase(t)
+                    | Behaviour::TraceToward(t)
+                    | Behaviour::FollowTrail(t) => Some(t),
                     _ => None,
                 };
                 !entities.contains_key(**id) || target.is_some_and(|t| !entities.contains_key(t))
@@ -334,7 +370,7 @@ impl Steering {
             self.leave(id);
         }
         self.sync(entities);
-        self.tile_chases(entities, map, log, tick, dt);
+        self.tile_movers(entities, map, log, rng, tick, dt);
         let mut controls = std::mem::take(&mut self.controls);
         controls.clear();
         self.decide(entities, map, dt, &mut controls);
@@ -468,7 +504,12 @@ impl Steering {
                     // in the book's units, yet it alone should turn the unit fully toward it.
                     force_to_control(&v, pull + push, pull.length().max(1e-3))
                 }
-                Behaviour::Flock(_) | Behaviour::Formation(_) | Behaviour::TileChase(_) => continue,
+                Behaviour::Flock(_)
+                | Behaviour::Formation(_)
+                | Behaviour::TileChase(_)
+                | Behaviour::TraceWalls
+                | Behaviour::TraceToward(_)
+                | Behaviour::FollowTrail(_) => continue,
             };
             out.push((id, control));
         }
@@ -539,36 +580,81 @@ impl Steering {
         out
     }
 
-    /// Tile chasers step cell by cell: each tick adds `speed × dt` cells of progress, and every
-    /// whole cell is one step along the book's line to the target's cell (rebuilt when the target
-    /// moves). A wall on the line stops the chaser where it is, as the book's chase does.
-    fn tile_chases(
+    /// Tile movers step cell by cell: each tick adds `speed × dt` cells of progress, and every
+    /// whole cell is one step of the mover's rule — the chase along the book's line to the
+    /// target's cell (a wall on the line stops it, as the book's chase does), the left-hand wall
+    /// follower, the obstacle tracer, the breadcrumb follower. Followed entities drop a crumb
+    /// whenever they enter a new cell.
+    fn tile_movers(
         &mut self,
         entities: &mut SlotMap<EntityId, Entity>,
         map: &Map,
         log: &mut EventLog,
+        rng: &mut WorldRng,
         tick: u64,
         dt: f32,
     ) {
+        let followed: Vec<EntityId> = self
+            .agents
+            .values()
+            .filter_map(|a| if let Behaviour::FollowTrail(t) = a.behaviour { Some(t) } else { None })
+            .collect();
+        self.trails.retain(|id, _| followed.contains(id));
+        for t in followed {
+            let Some(cell) = entities.get(t).map(Entity::cell) else { continue };
+            let (trail, last) = self.trails.entry(t).or_insert_with(|| (Trail::new(), cell));
+            if *last != cell {
+                trail.drop_crumb(cell);
+                *last = cell;
+            }
+        }
         let ids: Vec<EntityId> = self.agents.keys().copied().collect();
         for id in ids {
-            let Behaviour::TileChase(t) = self.agents[&id].behaviour else { continue };
-            let Some(prey) = entities.get(t).map(Entity::cell) else { continue };
+            let behaviour = self.agents[&id].behaviour.clone();
+            let target = match behaviour {
+                Behaviour::TileChase(t) | Behaviour::TraceToward(t) | Behaviour::FollowTrail(t) => {
+                    let Some(c) = entities.get(t).map(Entity::cell) else { continue };
+                    Some((t, c))
+                }
+                Behaviour::TraceWalls => None,
+                _ => continue,
+            };
             let Some(e) = entities.get_mut(id) else { continue };
             let agent = self.agents.get_mut(&id).expect("listed above");
-            let (chaser, progress) = agent.tile.get_or_insert_with(|| (TileLosChase::new(LineVariant::Book), 0.0));
+            let (mover, progress) = agent.tile.get_or_insert_with(|| {
+                let m = match behaviour {
+                    Behaviour::TileChase(_) => TileMover::Chase(TileLosChase::new(LineVariant::Book)),
+                    Behaviour::TraceWalls => TileMover::Walls(WallTracer::new(e.cell())),
+                    Behaviour::TraceToward(_) => TileMover::Around(ObstacleTracer::new(TraceExit::LineOfSight)),
+                    _ => TileMover::Trail,
+                };
+                (m, 0.0)
+            });
             *progress += e.speed.max(0.0) * dt;
             let from = e.position;
             while *progress >= 1.0 {
                 *progress -= 1.0;
                 let here = e.cell();
-                let next = chaser.step(here, prey, Some(map));
+                let next = match (&mut *mover, target) {
+                    (TileMover::Chase(c), Some((_, prey))) => c.step(here, prey, Some(map)),
+                    (TileMover::Walls(w), _) => {
+                        w.cell = here;
+                        w.step(map).unwrap_or(here)
+                    }
+                    (TileMover::Around(o), Some((_, goal))) => o.step(map, here, goal),
+                    (TileMover::Trail, Some((t, _))) => match self.trails.get(&t) {
+                        Some((trail, _)) => follow_trail(trail, map, here, rng),
+                        None => here,
+                    },
+                    _ => here,
+                };
                 if next == here {
                     *progress = 0.0;
                     break;
                 }
                 e.position = next.as_vec2() + Vec2::splat(0.5);
-                e.heading = (next - here).as_vec2().y.atan2((next - here).as_vec2().x);
+                let d = (next - here).as_vec2();
+                e.heading = d.y.atan2(d.x);
             }
             e.velocity = (e.position - from) / dt.max(1e-6);
             if let Some(v) = agent.vehicle.as_mut() {
@@ -584,7 +670,11 @@ impl Steering {
             .agents
             .iter()
             .filter_map(|(&id, a)| match a.behaviour {
-                Behaviour::Chase(t) | Behaviour::Intercept(t) | Behaviour::TileChase(t) => {
+                Behaviour::Chase(t)
+                | Behaviour::Intercept(t)
+                | Behaviour::TileChase(t)
+                | Behaviour::TraceToward(t)
+                | Behaviour::FollowTrail(t) => {
                     let (p, q) = (entities.get(id)?.position, entities.get(t)?.position);
                     (p.distance(q) <= CATCH_DISTANCE).then_some((id, t))
                 }
