@@ -12,6 +12,7 @@
 //! - [`Trail`], [`WallTracer`], [`collide_and_turn`], [`ObstacleTracer`]: the simple movers of
 //!   002b chapter 6 and the design article (001_003 §2.8).
 //! - [`bresenham_line`]: the book-exact tile line of 002a chapter 2.
+//! - [`Hpa`]: hierarchical path-finding (HPA*) for maps too large to search flat.
 //! - [`PathQueue`]: many requests served fairly under a per-tick expansion budget.
 //! - [`scen`]: MovingAI `.scen` files, solved and checked against their optimal lengths.
 //!
@@ -42,6 +43,7 @@ mod bresenham;
 mod cost;
 mod follow;
 mod graph;
+mod hierarchy;
 mod jps;
 mod movement;
 pub mod scen;
@@ -56,6 +58,7 @@ pub use bresenham::{BresenhamVariant, bresenham_line, bresenham_line_into};
 pub use cost::{Connectivity, CostModel, Endpoint, PathError, Status, octile};
 pub use follow::{FollowStatus, PathFollower, move_to_as_follow_path, plan_follow_path};
 pub use graph::{NextHopTable, NodeId, WaypointGraph};
+pub use hierarchy::{Hpa, HpaFound};
 pub use jps::Jps;
 pub use movement::{ObstacleTracer, TraceExit, collide_and_turn, step_toward};
 pub use sliced::{DEFAULT_TICK_BUDGET, PathQueue, RequestId, RequestState};
