@@ -193,6 +193,42 @@ fn influence_line_of_fire_camera_and_random() {
 }
 
 #[test]
+fn leftness_picks_the_flank_and_bounds_the_wedge() {
+    let w = TestWorld::new(Map::open(20, 20));
+    let res = Reservations::new();
+    // The target at (10.5, 10.5) faces east; its left is north (+y). We stand 3 m west of it.
+    let target = ObjectState { position: v(10.5, 10.5), forward: v(1.0, 0.0), speed: 0.0 };
+    let o = objects(v(7.5, 10.5), None).with(ObjectKind::Target, target);
+    let q = option(
+        "Generation { grid_around_target = 3 } Conditions { min_distance_from_target = 2 } Weights { leftness_of_target = 1, distance_from_target = 0.1 }",
+    );
+    let (out, _) = run(&q, &w.env(&res), o);
+    assert_eq!(best(&out).candidate.position, v(10.5, 13.5), "straight to the left, 3 m off");
+    // Sine 1 normalised in −1..1 is 1; 3 m of the 30 m range adds 0.1 × 0.1.
+    assert!((best(&out).score - 1.01).abs() < 1e-6, "{}", best(&out).score);
+    // As a condition: max_leftness = −0.5 keeps only points at least 30° to the right (south).
+    let q = option("Generation { grid_around_target = 3 } Conditions { max_leftness_of_target = -0.5 }");
+    let (_, rec2) = run(&q, &w.env(&res), o);
+    let mut kept = 0;
+    for c in &rec2.options[0].candidates {
+        let l = leftness(target.position, target.forward, c.position);
+        let passed = !matches!(c.status, CandidateStatus::Failed(_) | CandidateStatus::Blocked);
+        assert_eq!(passed, l <= -0.5, "{c:?} leftness {l}");
+        kept += usize::from(passed);
+    }
+    // On the 7×7 grid: rows y = 7.5 .. 9.5 (dy = −3..−1) with dx/dy ratios giving sine ≤ −0.5.
+    let expect = (-3i32..=3)
+        .flat_map(|dx| (-3i32..=3).map(move |dy| (dx, dy)))
+        .filter(|&(dx, dy)| {
+            let (x, y) = (dx as f64, dy as f64);
+            (x != 0.0 || y != 0.0) && y / (x * x + y * y).sqrt() <= -0.5
+        })
+        .count();
+    assert_eq!(kept, expect);
+    assert_eq!(kept, 17, "7 + 7 + 3 points in the three southern rows");
+}
+
+#[test]
 fn several_results_come_best_first_and_failure_actions_become_commands() {
     let w = TestWorld::new(Map::open(20, 20));
     let res = Reservations::new();

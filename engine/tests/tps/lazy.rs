@@ -10,13 +10,14 @@ use tactica_engine::tactics::query::*;
 
 use super::common::*;
 
-const CRITERIA: [&str; 6] = [
+const CRITERIA: [&str; 7] = [
     "distance_from_puppet",
     "distance_from_target",
     "directness_to_target",
     "pathDistance_from_puppet",
     "visible_from_target",
     "random",
+    "leftness_of_target",
 ];
 
 fn build_query(weights: &[(usize, i32)], conditions: &[(usize, i32)], want_hidden: Option<bool>) -> String {
@@ -26,10 +27,11 @@ fn build_query(weights: &[(usize, i32)], conditions: &[(usize, i32)], want_hidde
     }
     let mut c = String::new();
     for &(k, lim) in conditions {
-        let (name, value) = match k % 3 {
+        let (name, value) = match k % 4 {
             0 => ("min_distance_from_puppet", f64::from(lim % 4)),
             1 => ("max_pathDistance_from_puppet", f64::from(4 + lim % 8)),
-            _ => ("min_directness_to_target", f64::from(lim % 5) / 5.0 - 0.5),
+            2 => ("min_directness_to_target", f64::from(lim % 5) / 5.0 - 0.5),
+            _ => ("max_leftness_of_target", f64::from(lim % 5) / 5.0 - 0.2),
         };
         c.push_str(&format!("{name} = {value}, "));
     }
@@ -45,13 +47,14 @@ proptest! {
     #[test]
     fn lazy_equals_exhaustive(
         walls in proptest::collection::vec((0i32..14, 0i32..14), 0..30),
-        weights in proptest::collection::btree_map(0usize..6, -8i32..=8, 0..5),
-        conditions in proptest::collection::btree_map(0usize..3, 0i32..40, 0..3),
+        weights in proptest::collection::btree_map(0usize..7, -8i32..=8, 0..5),
+        conditions in proptest::collection::btree_map(0usize..4, 0i32..40, 0..3),
         hidden in proptest::option::of(any::<bool>()),
         results in 1usize..4,
         seed in any::<u64>(),
         me in (2i32..12, 2i32..12),
         target in (0i32..14, 0i32..14),
+        target_heading in 0u8..8,
     ) {
         let mut map = Map::open(14, 14);
         for (x, y) in walls {
@@ -63,7 +66,10 @@ proptest! {
         let q = query(&build_query(&weights, &conditions, hidden));
         let res = Reservations::new();
         let env = w.env(&res);
-        let o = objects(Vec2::new(me.0 as f32 + 0.5, me.1 as f32 + 0.5), Some(Vec2::new(target.0 as f32 + 0.5, target.1 as f32 + 0.5)));
+        let mut o = objects(Vec2::new(me.0 as f32 + 0.5, me.1 as f32 + 0.5), Some(Vec2::new(target.0 as f32 + 0.5, target.1 as f32 + 0.5)));
+        // The target faces one of eight headings so `leftness_of_target` varies over the grid.
+        let t = *o.get(ObjectKind::Target).unwrap();
+        o.set(ObjectKind::Target, ObjectState { forward: Vec2::from_angle(f32::from(target_heading) * std::f32::consts::FRAC_PI_4), ..t });
         let mut req = QueryRequest::new(owner(), o);
         req.results = results;
         req.seed = seed;

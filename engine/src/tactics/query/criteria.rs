@@ -53,6 +53,7 @@ pub(crate) fn raw_value(test: &Test, c: &Candidate, ctx: &Ctx<'_, '_>) -> f64 {
         }
         Criterion::CameraCenter => camera_center(obj.position, obj.forward, p, ctx.config.half_fov_degrees),
         Criterion::Random => random01(ctx.seed, p),
+        Criterion::Leftness => leftness(obj.position, obj.forward, p),
     }
 }
 
@@ -62,7 +63,7 @@ pub(crate) fn limits(test: &Test, ctx: &Ctx<'_, '_>) -> (f64, f64) {
     match test.criterion {
         _ if test.output == OutputKind::Bool => (0.0, 1.0),
         Criterion::Distance | Criterion::PathDistance => (0.0, range),
-        Criterion::Directness => (-1.0, 1.0),
+        Criterion::Directness | Criterion::Leftness => (-1.0, 1.0),
         Criterion::CameraCenter => (1.0 - 180.0 / f64::from(ctx.config.half_fov_degrees.max(1.0)), 1.0),
         Criterion::Influence => ctx
             .env
@@ -138,6 +139,19 @@ pub fn camera_center(eye: Vec2, forward: Vec2, point: Vec2, half_fov_degrees: f3
     1.0 - angle / f64::from(half_fov_degrees.max(1.0))
 }
 
+/// How far `point` lies to the left of a viewer at `eye` facing `forward`: the sine of the angle
+/// turning from the facing to the point, +1 straight to the left, −1 straight to the right, 0 dead
+/// ahead or behind (the sine, not the angle, so a weight prefers points well off to one side and
+/// a `min_leftness = 0.5` condition keeps a 60° wedge on the left, 30°..150°).
+///
+/// "Left" is counter-clockwise in map coordinates, the turn a positive heading makes
+/// (`Vec2::from_angle`). A viewer without a facing, or a point on the viewer, scores 0.
+pub fn leftness(eye: Vec2, forward: Vec2, point: Vec2) -> f64 {
+    let to = (point - eye).normalize_or_zero();
+    let f = forward.normalize_or_zero();
+    f64::from(f.perp_dot(to)).clamp(-1.0, 1.0)
+}
+
 /// A random number in [0, 1) fixed by the seed and the point (SplitMix64 of both), so every
 /// evaluation order sees the same value for the same point.
 pub fn random01(seed: u64, p: Vec2) -> f64 {
@@ -163,6 +177,20 @@ mod tests {
         assert_eq!(directness(Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(50.0, 0.0)), 1.0);
         assert_eq!(directness(Vec2::ZERO, Vec2::new(-10.0, 0.0), Vec2::new(50.0, 0.0)), -1.0);
         assert_eq!(directness(Vec2::ZERO, Vec2::ZERO, Vec2::new(50.0, 0.0)), 0.0);
+    }
+
+    #[test]
+    fn leftness_is_the_sine_of_the_turn_to_the_point() {
+        let v = Vec2::new;
+        let east = v(1.0, 0.0);
+        assert_eq!(leftness(Vec2::ZERO, east, v(0.0, 5.0)), 1.0, "north of an east-facing viewer is left");
+        assert_eq!(leftness(Vec2::ZERO, east, v(0.0, -5.0)), -1.0);
+        assert_eq!(leftness(Vec2::ZERO, east, v(5.0, 0.0)), 0.0);
+        assert_eq!(leftness(Vec2::ZERO, east, v(-5.0, 0.0)), 0.0, "behind is neither side");
+        assert!((leftness(Vec2::ZERO, east, v(3.0, 3.0)) - 0.5f64.sqrt()).abs() < 1e-6, "45° left");
+        assert!((leftness(v(2.0, 2.0), v(0.0, 2.0), v(2.0 - 3.0, 2.0 + 3.0f32.sqrt() * 3.0)) - 0.5).abs() < 1e-6);
+        assert_eq!(leftness(Vec2::ZERO, Vec2::ZERO, v(0.0, 5.0)), 0.0, "no facing");
+        assert_eq!(leftness(Vec2::ZERO, east, Vec2::ZERO), 0.0, "on the viewer");
     }
 
     #[test]

@@ -65,7 +65,7 @@ impl ObjectKind {
 }
 
 /// Words placed between a criterion and its object for readability; the parser drops them (001:L49).
-pub const GLUE_WORDS: [&str; 4] = ["from", "to", "at", "the"];
+pub const GLUE_WORDS: [&str; 5] = ["from", "to", "at", "of", "the"];
 
 /// The word that names the generation centre (`hidespots_from_target_around_puppet`, 001:L80–L81).
 pub const AROUND: &str = "around";
@@ -165,6 +165,9 @@ pub enum Criterion {
     CameraCenter,
     /// A seeded random number in [0, 1), stable per point.
     Random,
+    /// How far the point lies to the object's left (+1) or right (−1) of its facing: the sine of
+    /// the angle from its forward vector to the point.
+    Leftness,
 }
 
 /// What a criterion yields.
@@ -318,6 +321,14 @@ pub const KEYWORDS: &[Keyword] = &[
         Float,
         Cheap,
         "1 at the object's view centre, 0 at the edge, <0 off screen",
+    ),
+    test(
+        "leftness",
+        Criterion::Leftness,
+        Required,
+        Float,
+        Cheap,
+        "+1 straight to the object's left, −1 to its right, 0 ahead or behind",
     ),
     test("random", Criterion::Random, NoObject, Float, Cheap, "seeded random 0..1, stable per point"),
 ];

@@ -58,7 +58,7 @@ mod text;
 
 pub use compile::compile_value;
 pub use connect::{AStarOracle, COVERED};
-pub use criteria::{camera_center, can_reach_before, directness, random01, segments_intersect};
+pub use criteria::{camera_center, can_reach_before, directness, leftness, random01, segments_intersect};
 pub use env::{
     Candidate, Cover, CoverRail, CoverRailSource, EntitySource, Hidespot, HidespotShape, HidespotSource,
     InfluenceLookup, NoData, ObjectState, Objects, PathOracle, PointKey, PointSource, QueryEnv, cell,
