@@ -278,6 +278,11 @@ pub const CAPABILITIES: &[Capability] = &[
         "waypoint graphs and next-hop tables",
         "scenarios cannot declare a waypoint graph for the navigation service yet",
     ),
+    not_yet(
+        "path/hierarchy",
+        "hierarchical pathfinding (HPA*: clusters, border transitions, refinement, incremental updates)",
+        "the navigation service plans flat; maps too large for its per-tick budget should plan through it",
+    ),
     play("path/jps", "jump point search on uniform-cost maps", &[], &[], &["path --algo jps"]),
     play(
         "path/movement",

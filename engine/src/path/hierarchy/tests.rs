@@ -40,9 +40,10 @@ fn short_segments_get_a_middle_transition_long_ones_two_ends() {
     assert_eq!(transitions(&[true, true, true]), vec![1]);
     assert_eq!(transitions(&[false, true, true, true, true, false]), vec![3]);
     assert_eq!(transitions(&[true; 6]), vec![0, 5]);
+    // Two runs: cells 0–1 (short: its middle, 1) and 3–7 (five cells, still short: its middle, 5).
     let mut mixed = vec![true; 8];
     mixed[2] = false;
-    assert_eq!(transitions(&mixed), vec![1, 3, 7]);
+    assert_eq!(transitions(&mixed), vec![1, 5]);
     assert_eq!(transitions(&[false; 4]), Vec::<usize>::new());
 }
 
