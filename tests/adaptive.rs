@@ -3,6 +3,8 @@
 
 use tactica::runtime::Runtime;
 
+mod common;
+
 const MODEL: &str = "tactics = [\"defensive\", \"offensive\", \"berserk\", \"balanced\"]\ndefault = \"balanced\"\n";
 
 fn play(ext: &str) -> Vec<String> {
@@ -33,17 +35,8 @@ fn play(ext: &str) -> Vec<String> {
         ),
     )
     .unwrap();
-    let loaded = tactica::scenario::load(&dir.join("scenario.toml")).unwrap_or_else(|e| panic!("{e}"));
-    let mut rt = Runtime::new(loaded, tactica::languages())
-        .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")));
-    rt.run(3);
-    let trace = rt.trace();
-    assert!(!trace.contains("script_error"), "{ext}: {trace}");
-    trace
-        .lines()
-        .filter(|l| l.contains("\"kind\":\"note\""))
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["value"].to_string())
-        .collect()
+    let rt = common::run_ticks(&dir.join("scenario.toml"), 3);
+    common::note_values(&rt.trace()).iter().map(ToString::to_string).collect()
 }
 
 #[test]

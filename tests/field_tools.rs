@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use glam::IVec2;
 use tactica::runtime::Runtime;
 
+mod common;
+
 const MAP: &str = "\
 ..............
 ..............
@@ -60,17 +62,8 @@ fn scenario_in(ext: &str, folder: &str) -> PathBuf {
 }
 
 fn play(ext: &str) -> (Runtime, Vec<serde_json::Value>) {
-    let loaded = tactica::scenario::load(&scenario(ext)).unwrap_or_else(|e| panic!("{e}"));
-    let mut rt = Runtime::new(loaded, tactica::languages())
-        .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")));
-    rt.run(1);
-    let trace = rt.trace();
-    assert!(!trace.contains("script_error"), "{ext}: {trace}");
-    let notes = trace
-        .lines()
-        .filter(|l| l.contains("\"kind\":\"note\""))
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["value"].clone())
-        .collect();
+    let rt = common::run_ticks(&scenario(ext), 1);
+    let notes = common::note_values(&rt.trace());
     (rt, notes)
 }
 

@@ -1,7 +1,7 @@
 //! Genetic algorithms in play: a `genetic` model's population read, scored and evolved from
 //! `.tac`, Lua and Rhai, round after round, equal to the engine's Rust API with the same seed.
 
-use tactica::runtime::Runtime;
+mod common;
 use tactica_engine::decide::learn::{GeneticRun, GeneticSpec};
 
 const MODEL: &str = "genes = [[0, 1, 2], [0, 1], [1, 2, 3], [0, 4]]\nsize = 6\nmutation_percent = 20\nseed = 11\n";
@@ -45,11 +45,7 @@ fn play(ext: &str) -> String {
         ),
     )
     .unwrap();
-    let loaded = tactica::scenario::load(&dir.join("scenario.toml")).unwrap_or_else(|e| panic!("{e}"));
-    let mut rt = Runtime::new(loaded, tactica::languages())
-        .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")));
-    rt.run(8);
-    let trace = rt.trace();
+    let trace = common::run_ticks(&dir.join("scenario.toml"), 8).trace();
     assert!(!trace.contains("script_error"), "{ext}: {trace}");
     trace
 }

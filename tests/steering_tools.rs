@@ -4,6 +4,8 @@
 use glam::IVec2;
 use tactica::runtime::Runtime;
 
+mod common;
+
 /// The book's line (Ex. 2-4…2-7) written out from its listing: deltas doubled before the error
 /// term, the column axis major only when strictly longer.
 fn book_line(start: IVec2, end: IVec2) -> Vec<IVec2> {
@@ -50,11 +52,7 @@ fn folder(name: &str, map: &str, scenario: &str, scripts: &[(&str, &str)]) -> st
 }
 
 fn run(path: &std::path::Path, ticks: u64) -> Runtime {
-    let loaded = tactica::scenario::load(path).unwrap_or_else(|e| panic!("{e}"));
-    let mut rt = Runtime::new(loaded, tactica::languages())
-        .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")));
-    rt.run(ticks);
-    rt
+    common::run_ticks(path, ticks)
 }
 
 fn cells_entered(trace: &str, who: &str) -> Vec<IVec2> {

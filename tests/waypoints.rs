@@ -3,6 +3,8 @@
 
 use glam::{IVec2, Vec2};
 use tactica::runtime::Runtime;
+
+mod common;
 use tactica_engine::tactics::{GenerateParams, Property, generate};
 use tactica_engine::world::WorldRng;
 
@@ -43,17 +45,8 @@ fn play(ext: &str) -> (Runtime, Vec<serde_json::Value>) {
         ),
     )
     .unwrap();
-    let loaded = tactica::scenario::load(&dir.join("scenario.toml")).unwrap_or_else(|e| panic!("{e}"));
-    let mut rt = Runtime::new(loaded, tactica::languages())
-        .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")));
-    rt.run(1);
-    let trace = rt.trace();
-    assert!(!trace.contains("script_error"), "{ext}: {trace}");
-    let notes = trace
-        .lines()
-        .filter(|l| l.contains("\"kind\":\"note\""))
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["value"].clone())
-        .collect();
+    let rt = common::run_ticks(&dir.join("scenario.toml"), 1);
+    let notes = common::note_values(&rt.trace());
     (rt, notes)
 }
 

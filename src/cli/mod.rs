@@ -100,3 +100,11 @@ fn start(scenario: Scenario) -> Result<Runtime, ExitCode> {
         ExitCode::from(1)
     })
 }
+
+/// Loads a scenario and plays it to `tick`, for the commands that look at a moment of a run;
+/// errors are printed, and the exit code is returned.
+fn play_to(path: &Path, tick: u64) -> Result<Runtime, ExitCode> {
+    let mut rt = start(load_scenario(path)?)?;
+    rt.run(tick);
+    Ok(rt)
+}

@@ -96,15 +96,10 @@ fn report(eval: &Evaluation) -> ExitCode {
 
 /// A query for a scenario's entity, on the world the scenario plays.
 fn query_in_scenario(args: &QueryArgs) -> anyhow::Result<ExitCode> {
-    let scenario = match super::load_scenario(&args.map) {
-        Ok(s) => s,
-        Err(code) => return Ok(code),
-    };
-    let mut rt = match super::start(scenario) {
+    let rt = match super::play_to(&args.map, args.tick) {
         Ok(rt) => rt,
         Err(code) => return Ok(code),
     };
-    rt.run(args.tick);
     let mut world = rt.world().clone();
     if let Some(file) = &args.queries {
         let src = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;

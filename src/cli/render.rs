@@ -45,15 +45,10 @@ pub struct RenderArgs {
 
 /// Plays the scenario to the tick asked for, then draws or lists its layers.
 pub fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
-    let scenario = match super::load_scenario(&args.scenario) {
-        Ok(s) => s,
-        Err(code) => return Ok(code),
-    };
-    let mut rt = match super::start(scenario) {
+    let rt = match super::play_to(&args.scenario, args.tick) {
         Ok(rt) => rt,
         Err(code) => return Ok(code),
     };
-    rt.run(args.tick);
     let world = rt.world();
     if let Some(query) = &args.query {
         return render_query(args, world, query);

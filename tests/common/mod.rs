@@ -42,3 +42,23 @@ pub fn play(path: &Path) -> Runtime {
     rt.run(rt.scenario_ticks());
     rt
 }
+
+/// Loads a scenario and plays `ticks` ticks with the built-in languages; panics with the load or
+/// compile errors.
+pub fn run_ticks(path: &Path, ticks: u64) -> Runtime {
+    let scenario = tactica::scenario::load(path).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = Runtime::new(scenario, tactica::languages())
+        .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")));
+    rt.run(ticks);
+    rt
+}
+
+/// The values of a trace's `note` events, in order; panics when a script failed.
+pub fn note_values(trace: &str) -> Vec<serde_json::Value> {
+    assert!(!trace.contains("script_error"), "{trace}");
+    trace
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"note\""))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["value"].clone())
+        .collect()
+}
