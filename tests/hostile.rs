@@ -87,7 +87,7 @@ const CASES: &[(&str, u32, &str)] = &[
     ("collectgarbage.lua", 3, "global 'collectgarbage'"),
     ("infinite_loop.lua", 5, "instruction budget"),
     ("deep_recursion.lua", 3, "call depth limit"),
-    ("allocate_gigabytes.lua", 3, "memory limit exceeded"), // the line of the `string.rep` that asks
+    ("allocate_gigabytes.lua", 3, "memory limit exceeded"), // the `string.rep` that asks (see below)
     ("huge_string.lua", 4, "memory limit exceeded"),
     ("forge_handle.lua", 3, "`NameOf` argument 1: expected entity, got map"),
     ("wrong_types.lua", 3, "`Say` argument 1: expected string, got list"),
@@ -132,7 +132,12 @@ fn every_hostile_script_is_stopped_and_the_others_play_on_unchanged() {
             continue;
         };
         let EventKind::ScriptError { file: f, line: l, message, .. } = &first.kind else { unreachable!() };
-        if !f.ends_with(file) || *l != line || !message.contains(words) {
+        // Where Lua's allocator trips on the gigabyte depends on how much the state already holds
+        // — the script's path is in it, so the checkout's folder moves it — and the error is then
+        // placed at the `string.rep` call (line 3) or at its function's first line (2). Issue #19
+        // (exact error positions) is to make this one line.
+        let line_ok = *l == line || (file == "allocate_gigabytes.lua" && *l == 2);
+        if !f.ends_with(file) || !line_ok || !message.contains(words) {
             failures.push(format!("{file}: got {f}:{l}: {message}; expected line {line} and {words:?}"));
         }
         if errors.len() != 8 {
