@@ -40,6 +40,27 @@ pub(crate) fn functions() -> Vec<HostFn> {
             layer_at,
         ),
         f(
+            "RadarContacts",
+            vec![p("range", Type::Number)],
+            Type::Any,
+            "Personal radar: every other entity within `range` cells, walls or not, nearest first (ties in key order), as a list of handles (`RadarContacts(12)`).",
+            radar_contacts,
+        ),
+        f(
+            "TeamRadar",
+            vec![p("range", Type::Number)],
+            Type::Any,
+            "Team radar: the entities of other teams within `range` cells that some member of the scripted entity's team can see now (the team's shared list of contacts), nearest first.",
+            team_radar,
+        ),
+        f(
+            "Touching",
+            vec![],
+            Type::Any,
+            "Touch: the other entities whose bodies overlap the scripted entity's (centres less than one cell apart), nearest first.",
+            touching,
+        ),
+        f(
             "TerritoryAt",
             vec![p("x", Type::Number), p("y", Type::Number)],
             Type::Any,
@@ -275,6 +296,43 @@ pub fn is_visible(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Host
     let me = ctx.me().ok_or(HostError::NoSelf)?;
     let at = point_arg("IsVisible", args, 0)?;
     Ok(Value::Bool(senses(ctx).can_see(ctx.world, me, at)))
+}
+
+/// Other entities passing `keep`, nearest first (ties in key order), as handles.
+fn nearest_first(ctx: &ScriptCtx<'_>, keep: impl Fn(&Entity, f32) -> bool) -> Result<Value, HostError> {
+    let me = ctx.me().ok_or(HostError::NoSelf)?;
+    let mut found: Vec<(f32, tactica_engine::world::EntityId)> = ctx
+        .world
+        .entities()
+        .filter(|&(id, e)| id != ctx.me && keep(e, e.position.distance(me.position)))
+        .map(|(id, e)| (e.position.distance(me.position), id))
+        .collect();
+    // A stable sort keeps key order among equal distances.
+    found.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Ok(Value::List(found.into_iter().map(|(_, id)| Value::Entity(id)).collect()))
+}
+
+/// `RadarContacts(range)`.
+pub fn radar_contacts(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let range = num_arg("RadarContacts", args, 0)?.max(0.0);
+    nearest_first(ctx, |_, d| d <= range)
+}
+
+/// `TeamRadar(range)`.
+pub fn team_radar(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let range = num_arg("TeamRadar", args, 0)?.max(0.0);
+    let me = ctx.me().ok_or(HostError::NoSelf)?;
+    let team = me.team.clone();
+    let senses = senses(ctx);
+    let mates: Vec<&Entity> =
+        ctx.world.entities().filter(|(_, e)| !team.is_empty() && e.team == team).map(|(_, e)| e).collect();
+    let seen = |e: &Entity| mates.iter().any(|m| senses.can_see(ctx.world, m, e.position));
+    nearest_first(ctx, |e, d| d <= range && (team.is_empty() || e.team != team) && seen(e))
+}
+
+/// `Touching()`.
+pub fn touching(ctx: &mut ScriptCtx<'_>, _args: &[Value]) -> Result<Value, HostError> {
+    nearest_first(ctx, |_, d| d < 1.0)
 }
 
 /// `HeardSounds()`.

@@ -317,8 +317,8 @@ pub const CAPABILITIES: &[Capability] = &[
     ),
     play(
         "sense/live",
-        "the world's live senses",
-        &["CanSee", "IsVisible", "HeardSounds", "ScentAt"],
+        "the world's live senses, personal and team radar, touch",
+        &["CanSee", "IsVisible", "HeardSounds", "ScentAt", "RadarContacts", "TeamRadar", "Touching"],
         &[("", "field")],
         &[],
     ),
