@@ -149,8 +149,8 @@ impl Default for FieldSpec {
 }
 
 /// What a territory flood depends on: each member's cell, team and strength (as bits, so it
-/// compares exactly), and the map's costs.
-type FloodInputs = (Vec<(IVec2, usize, u32)>, Vec<f32>);
+/// compares exactly), and the map's edit count (no copy of the map every tick).
+type FloodInputs = (Vec<(IVec2, usize, u32)>, u64);
 
 /// The tactical layers and senses of a running world.
 #[derive(Debug, Clone)]
@@ -304,7 +304,7 @@ impl TacticalMaps {
                 });
             }
         }
-        let key = (members, world.map().costs().to_vec());
+        let key = (members, world.nav().map_version());
         if self.territory_of.as_ref() == Some(&key) && self.layers.contains_key("territory") {
             return;
         }

@@ -72,6 +72,20 @@ pub enum Behaviour {
 }
 
 impl Behaviour {
+    /// The entity the behaviour aims at, if it aims at one (it stops when that entity is gone).
+    pub fn target(&self) -> Option<EntityId> {
+        match *self {
+            Behaviour::Chase(t)
+            | Behaviour::Evade(t)
+            | Behaviour::Intercept(t)
+            | Behaviour::Potential(t)
+            | Behaviour::TileChase(t)
+            | Behaviour::TraceToward(t)
+            | Behaviour::FollowTrail(t) => Some(t),
+            Behaviour::Flock(_) | Behaviour::Formation(_) | Behaviour::Pattern(_) | Behaviour::TraceWalls => None,
+        }
+    }
+
     /// The name scripts and the trace use: `chase`, `evade`, `intercept`, `flock`, `formation`,
     /// `pattern`.
     pub fn name(&self) -> &'static str {
@@ -352,16 +366,7 @@ impl Steering {
             .agents
             .iter()
             .filter(|(id, a)| {
-                let target = match a.behaviour {
-                    Behaviour::Chase(t)
-                    | Behaviour::Evade(t)
-                    | Behaviour::Intercept(t)
-                    | Behaviour::Potential(t)
-                    | Behaviour::TileChase(t)
-                    | Behaviour::TraceToward(t)
-                    | Behaviour::FollowTrail(t) => Some(t),
-                    _ => None,
-                };
+                let target = a.behaviour.target();
                 !entities.contains_key(**id) || target.is_some_and(|t| !entities.contains_key(t))
             })
             .map(|(id, _)| *id)
@@ -611,13 +616,18 @@ impl Steering {
         let ids: Vec<EntityId> = self.agents.keys().copied().collect();
         for id in ids {
             let behaviour = self.agents[&id].behaviour.clone();
-            let target = match behaviour {
-                Behaviour::TileChase(t) | Behaviour::TraceToward(t) | Behaviour::FollowTrail(t) => {
-                    let Some(c) = entities.get(t).map(Entity::cell) else { continue };
-                    Some((t, c))
-                }
-                Behaviour::TraceWalls => None,
-                _ => continue,
+            if !matches!(
+                behaviour,
+                Behaviour::TileChase(_) | Behaviour::TraceToward(_) | Behaviour::FollowTrail(_) | Behaviour::TraceWalls
+            ) {
+                continue;
+            }
+            let target = match behaviour.target() {
+                Some(t) => match entities.get(t).map(Entity::cell) {
+                    Some(c) => Some((t, c)),
+                    None => continue,
+                },
+                None => None,
             };
             let Some(e) = entities.get_mut(id) else { continue };
             let agent = self.agents.get_mut(&id).expect("listed above");
