@@ -306,9 +306,18 @@ fn query_arg(ctx: &ScriptCtx<'_>, query: Option<&Value>) -> Result<Arc<Query>, H
             };
             bad_query(format!("`{name}`, which no [queries] file declares{hint}"))
         }),
-        Some(v @ (Value::Map(_) | Value::List(_))) => compile_value("FindPosition", v, QueryConfig::default())
-            .map(Arc::new)
-            .map_err(|errors| bad_query(errors.0.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))),
+        Some(v @ (Value::Map(_) | Value::List(_))) => {
+            compile_value("FindPosition", v, QueryConfig::default()).map(Arc::new).map_err(|errors| {
+                // The compiler can report one mistake at more than one stage; say it once.
+                let mut said: Vec<String> = Vec::new();
+                for e in errors.0.iter().map(ToString::to_string) {
+                    if !said.contains(&e) {
+                        said.push(e);
+                    }
+                }
+                bad_query(said.join("; "))
+            })
+        }
         other => Err(bad_query(type_name(other))),
     }
 }
