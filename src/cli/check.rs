@@ -92,9 +92,9 @@ fn check_file(f: &Path, host: &mut ScriptHost) -> Findings {
         "map" => grid::load_movingai(f).err().map(|e| format!("error: {e}")).into_iter().collect(),
         "txt" | "grid" => grid::load_ascii(f).err().map(|e| format!("error: {e}")).into_iter().collect(),
         _ => {
-            let source = match std::fs::read_to_string(f) {
+            let source = match crate::scenario::files::read_text(f, crate::scenario::files::MAX_SOURCE_BYTES) {
                 Ok(s) => s,
-                Err(e) => return vec![format!("error: {}: cannot read: {e}", f.display())].into(),
+                Err(why) => return vec![format!("error: {}: the file {why}", f.display())].into(),
             };
             if ext == "tac" {
                 return check_tac(f, &source);

@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -74,7 +76,13 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let mut next = Instant::now();
     let mut frames = args.render.as_ref().map(render::FrameWriter::new).transpose()?;
     let mut printed = 0;
+    let interrupted = interrupt_flag();
+    let mut played = 0;
     for _ in 0..ticks {
+        // Checked between ticks: a tick in progress finishes, so the trace ends on a whole tick.
+        if interrupted.load(Ordering::SeqCst) {
+            break;
+        }
         if let Some(w) = &watcher {
             // Reloads land between ticks: the new code runs from the next tick on.
             for r in rt.reload_changed(w) {
@@ -98,6 +106,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             }
         }
         printed = rt.world().log().len();
+        played += 1;
+    }
+    let stopped_early = interrupted.load(Ordering::SeqCst);
+    if stopped_early {
+        println!("\ninterrupted after {played} ticks: writing what was played");
     }
     let trace = rt.trace();
     if let Some(file) = &args.trace {
@@ -115,7 +128,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let errors = counts.get("script_error").copied().unwrap_or(0);
     let by_kind: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     println!(
-        "\nPlayed {ticks} ticks ({:.1} s of game time): {} entities, {} events ({}).",
+        "\nPlayed {played} ticks ({:.1} s of game time): {} entities, {} events ({}).",
         rt.world().clock().seconds(),
         rt.world().entity_count(),
         rt.world().log().len(),
@@ -128,5 +141,18 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         println!("{} frames written to {}", frames.count(), dir.display());
     }
     println!("trace sha256 {}", crate::runtime::trace_hash(&trace));
-    Ok(ExitCode::SUCCESS)
+    // 130 is what shells report for a program ended by Ctrl-C.
+    Ok(if stopped_early { ExitCode::from(130) } else { ExitCode::SUCCESS })
+}
+
+/// A flag Ctrl-C (and SIGTERM) sets instead of killing the process, so the trace played so far is
+/// still written. If the handler cannot be installed (one is already set, as in a game embedding
+/// the CLI), the flag simply never rises and the default behaviour stays.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    let raised = Arc::clone(&flag);
+    if let Err(e) = ctrlc::set_handler(move || raised.store(true, Ordering::SeqCst)) {
+        eprintln!("note: Ctrl-C will not save the trace ({e})");
+    }
+    flag
 }

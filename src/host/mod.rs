@@ -92,8 +92,8 @@ impl ScriptHost {
                 let Some(b) = self.backend_for(file) else {
                     return Err(vec![self.no_backend(file)]);
                 };
-                let source = std::fs::read_to_string(file)
-                    .map_err(|e| vec![ScriptError::new(file, 0, 0, format!("cannot read the script: {e}"))])?;
+                let source = crate::scenario::files::read_text(file, crate::scenario::files::MAX_SOURCE_BYTES)
+                    .map_err(|why| vec![ScriptError::new(file, 0, 0, format!("the script {why}"))])?;
                 let program = self.backends[b].compile(file, &source)?;
                 self.programs.insert(file.to_path_buf(), (Some(b), program));
                 (Some(b), program)

@@ -58,11 +58,11 @@ impl Runtime {
             return self.finish_reload(file, Vec::new(), Err(vec![e]));
         };
         let users = self.entity_names_using(&host_path);
-        let source = match std::fs::read_to_string(&file) {
+        let source = match crate::scenario::files::read_text(&file, crate::scenario::files::MAX_SOURCE_BYTES) {
             Ok(s) => s,
             Err(e) => {
                 let why = if file.exists() {
-                    format!("cannot read the file ({e}); the old code keeps running")
+                    format!("the file {e}; the old code keeps running")
                 } else {
                     "the file was deleted or renamed; the entities keep their last code".to_owned()
                 };

@@ -27,6 +27,10 @@ pub struct ScenarioFile {
     /// The folder scripts are looked up in, relative to the scenario (default: the scenario's).
     #[serde(default)]
     pub scripts_dir: Option<String>,
+    /// Folders outside the scenario's own that its files may come from (relative to it). Without
+    /// them, every map, script, query and model file must lie inside the scenario's folder.
+    #[serde(default)]
+    pub allow_folders: Vec<Spanned<String>>,
     /// World-level scripts (events, traps, ambience) that belong to no entity.
     #[serde(default)]
     pub scripts: Vec<Spanned<String>>,
@@ -35,7 +39,7 @@ pub struct ScenarioFile {
     pub player: Option<Spanned<String>>,
     /// How near (in cells) the player must come for an `encounter`.
     #[serde(default = "default_encounter")]
-    pub encounter_range: f32,
+    pub encounter_range: Spanned<f32>,
     /// Globals at tick 0.
     #[serde(default)]
     pub globals: Table,
@@ -83,8 +87,8 @@ fn default_rate() -> Spanned<u32> {
 fn default_ticks() -> u64 {
     100
 }
-fn default_encounter() -> f32 {
-    5.0
+fn default_encounter() -> Spanned<f32> {
+    Spanned::new(0..0, 5.0)
 }
 fn default_speed() -> f32 {
     1.0
@@ -105,7 +109,7 @@ pub struct RegionSpec {
 
 /// Where something stands: a cell `[x, y]` or the name of a place.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(untagged)]
+#[serde(untagged, expecting = "a cell [x, y] of two whole numbers, or the name of a place")]
 pub enum Position {
     /// A cell.
     Cell([i32; 2]),

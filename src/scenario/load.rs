@@ -11,6 +11,7 @@ use toml::Spanned;
 
 use super::error::{ScenarioError, SourcePos};
 use super::file::{ActionSpec, Position, ScenarioFile};
+use super::files::{Folders, MAX_SCENARIO_BYTES, read_text};
 
 /// A loaded scenario: the world at tick 0 and what the runtime needs to play it.
 #[derive(Debug, Clone)]
@@ -49,6 +50,14 @@ pub struct EntityScripts {
 /// Parses scenario text; `file` names it in errors. Unknown keys and ill-typed values are errors
 /// at their line and column.
 pub fn parse(text: &str, file: &Path) -> Result<ScenarioFile, ScenarioError> {
+    if let Some((key, span)) = non_finite_number(text) {
+        return Err(ScenarioError::new(
+            file,
+            SourcePos::of(text, span.start),
+            format!("`{key}` is not a finite number"),
+        )
+        .hint("nan and inf have no meaning in a scenario; write a number"));
+    }
     toml::from_str(text).map_err(|e| {
         let pos = e.span().map(|s| SourcePos::of(text, s.start)).unwrap_or_default();
         let message = e.message().trim().to_owned();
@@ -68,16 +77,25 @@ pub fn parse(text: &str, file: &Path) -> Result<ScenarioFile, ScenarioError> {
 /// Loads a scenario file: parses it, loads its map, checks every position, place, region and
 /// script path, spawns the entities and queues their first actions.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| ScenarioError::new(path, SourcePos::default(), format!("cannot read the scenario: {e}")))?;
+    let text = read_text(path, MAX_SCENARIO_BYTES)
+        .map_err(|why| ScenarioError::new(path, SourcePos::default(), format!("the scenario {why}")))?;
     let parsed = parse(&text, path)?;
-    Builder { text: &text, file: path, dir: path.parent().unwrap_or(Path::new(".")) }.build(parsed)
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut folders = Folders::new(dir);
+    for folder in &parsed.allow_folders {
+        folders.allow(dir, folder.get_ref()).map_err(|why| {
+            ScenarioError::new(path, SourcePos::of(&text, folder.span().start), why)
+                .hint("folders are relative to the scenario's own")
+        })?;
+    }
+    Builder { text: &text, file: path, dir, folders }.build(parsed)
 }
 
 struct Builder<'a> {
     text: &'a str,
     file: &'a Path,
     dir: &'a Path,
+    folders: Folders,
 }
 
 impl Builder<'_> {
@@ -99,9 +117,9 @@ impl Builder<'_> {
         super::nav::install_doors(&f.doors, &mut world, self.text, self.file)?;
         super::tactics::install_hidespots(&f.hidespots, f.waypoints.as_ref(), &mut world, self.text, self.file)?;
         if let Some(section) = &f.queries {
-            super::tactics::install_queries(section, &mut world, self.text, self.file, self.dir)?;
+            super::tactics::install_queries(section, &mut world, self.text, self.file, self.dir, &self.folders)?;
         }
-        world.models = super::models::load(&f.models, self.text, self.file, self.dir)?;
+        world.models = super::models::load(&f.models, self.text, self.file, self.dir, &self.folders)?;
         world.start_genetics();
         for (name, at) in &f.places {
             let cell = IVec2::from_array(*at.get_ref());
@@ -110,8 +128,21 @@ impl Builder<'_> {
             }
             world.add_place(name.clone(), cell.as_vec2() + Vec2::splat(0.5));
         }
+        if *f.encounter_range.get_ref() < 0.0 {
+            return Err(self
+                .err(
+                    &f.encounter_range,
+                    format!("encounter_range must be 0 or more, not {}", f.encounter_range.get_ref()),
+                )
+                .hint("it is how near, in cells, the player must come for an `encounter`"));
+        }
         for (name, spec) in &f.regions {
             let r = spec.get_ref();
+            if r.min[0] > r.max[0] || r.min[1] > r.max[1] {
+                return Err(self
+                    .err(spec, format!("region `{name}` has its min {:?} past its max {:?}", r.min, r.max))
+                    .hint("min is the corner with the smaller x and y; swap the values that are the wrong way round"));
+            }
             let region = Region::new(IVec2::from_array(r.min), IVec2::from_array(r.max));
             if !world.map().contains(region.min) || !world.map().contains(region.max) {
                 return Err(self.err(spec, format!("region `{name}` reaches off the map")));
@@ -138,8 +169,13 @@ impl Builder<'_> {
             }
             let id = world.spawn(entity).map_err(|e| self.err(&spec.at, e.to_string()))?;
             let files = spec.scripts.iter().map(|s| self.script(&scripts_dir, s)).collect::<Result<Vec<_>, _>>()?;
+            if spec.think_every == 0 {
+                return Err(self
+                    .err(spanned, format!("`{}` has think_every = 0: it must be 1 or more", spec.name))
+                    .hint("think_every = 1 thinks every tick, 2 every other tick, and so on"));
+            }
             if !files.is_empty() {
-                entity_scripts.push(EntityScripts { entity: id, files, think_every: spec.think_every.max(1) });
+                entity_scripts.push(EntityScripts { entity: id, files, think_every: spec.think_every });
             }
         }
         let world_scripts = f.scripts.iter().map(|s| self.script(&scripts_dir, s)).collect::<Result<Vec<_>, _>>()?;
@@ -197,7 +233,7 @@ impl Builder<'_> {
             world,
             ticks: f.ticks,
             player,
-            encounter_range: f.encounter_range,
+            encounter_range: *f.encounter_range.get_ref(),
             player_says,
             entity_scripts,
             world_scripts,
@@ -235,6 +271,7 @@ impl Builder<'_> {
         if !path.is_file() {
             return Err(self.err(map, format!("the map `{}` does not exist", path.display())));
         }
+        self.folders.confine(&path).map_err(|why| self.outside(map, why))?;
         let loaded = if path.extension().is_some_and(|e| e == "map") {
             grid::load_movingai(&path)
         } else {
@@ -285,8 +322,35 @@ impl Builder<'_> {
         if !path.is_file() {
             return Err(self.err(name, format!("the script `{}` does not exist", path.display())));
         }
+        self.folders.confine(&path).map_err(|why| self.outside(name, why))?;
         Ok(path)
     }
+
+    fn outside(&self, name: &Spanned<String>, why: String) -> ScenarioError {
+        self.err(name, why).hint("a scenario reads files from its own folder; list others in `allow_folders`")
+    }
+}
+
+/// The first `nan` or `inf` in the file, with its key and where it stands. TOML allows both, and
+/// serde would take them into any float field (a NaN range compares false with everything, so it
+/// silently disables whatever it sets); no scenario value has a use for them, so they are refused
+/// in one place rather than at each field.
+fn non_finite_number(text: &str) -> Option<(String, std::ops::Range<usize>)> {
+    use toml::de::{DeTable, DeValue};
+    fn walk(key: &str, value: &toml::Spanned<DeValue<'_>>) -> Option<(String, std::ops::Range<usize>)> {
+        match value.get_ref() {
+            DeValue::Float(f) => {
+                let s = f.as_str().trim_start_matches(['+', '-']);
+                (s == "nan" || s == "inf").then(|| (key.to_owned(), value.span()))
+            }
+            DeValue::Array(items) => items.iter().find_map(|v| walk(key, v)),
+            DeValue::Table(t) => t.iter().find_map(|(k, v)| walk(k.get_ref(), v)),
+            _ => None,
+        }
+    }
+    // A file that does not parse is reported by the typed parse that follows, with its position.
+    let table = DeTable::parse(text).ok()?;
+    table.get_ref().iter().find_map(|(k, v)| walk(k.get_ref(), v))
 }
 
 /// The wrong key and the allowed ones, from serde's "unknown field `x`, expected one of `a`, `b`".

@@ -9,6 +9,7 @@
 mod error;
 mod field;
 mod file;
+pub mod files;
 mod load;
 pub mod models;
 mod nav;

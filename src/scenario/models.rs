@@ -28,7 +28,13 @@ pub type ModelDecl = BTreeMap<String, Spanned<String>>;
 pub type ModelsSection = BTreeMap<String, Spanned<ModelDecl>>;
 
 /// Loads every declared model; `text`/`file` are the scenario's (for positions), `dir` its folder.
-pub(crate) fn load(section: &ModelsSection, text: &str, file: &Path, dir: &Path) -> Result<Models, ScenarioError> {
+pub(crate) fn load(
+    section: &ModelsSection,
+    text: &str,
+    file: &Path,
+    dir: &Path,
+    folders: &super::files::Folders,
+) -> Result<Models, ScenarioError> {
     let mut models = Models::default();
     for (name, decl) in section {
         let at = |s: usize| SourcePos::of(text, s);
@@ -48,8 +54,8 @@ pub(crate) fn load(section: &ModelsSection, text: &str, file: &Path, dir: &Path)
             return Err(with_suggestion(err, key, &keys));
         };
         let resolved = dir.join(path.get_ref());
-        let source = std::fs::read_to_string(&resolved).map_err(|e| {
-            ScenarioError::new(file, at(path.span().start), format!("cannot read model file `{}`: {e}", path.get_ref()))
+        let source = folders.read(&resolved).map_err(|why| {
+            ScenarioError::new(file, at(path.span().start), format!("model `{name}`: the file {why}"))
         })?;
         let model = Model::parse(kind, &source).map_err(|e| model_error(&resolved, &source, &e))?;
         models.insert(name.clone(), model, source_key(&resolved));

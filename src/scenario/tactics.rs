@@ -159,11 +159,11 @@ pub fn install_queries(
     text: &str,
     file: &Path,
     dir: &Path,
+    folders: &super::files::Folders,
 ) -> Result<(), ScenarioError> {
     for name in &section.files {
         let path = dir.join(name.get_ref());
-        let src = std::fs::read_to_string(&path)
-            .map_err(|e| err(text, file, name, format!("cannot read the query file `{}`: {e}", path.display())))?;
+        let src = folders.read(&path).map_err(|why| err(text, file, name, format!("the query file {why}")))?;
         world.queries.load_text(&path.display().to_string(), &src).map_err(|errors| {
             let first = errors.0.first().map(ToString::to_string).unwrap_or_default();
             err(text, file, name, format!("the query file `{}` does not compile: {first}", name.get_ref()))

@@ -260,13 +260,28 @@ fn go_to(ctx: &mut ScriptCtx<'_>, target: Vec2) {
     ctx.set_cursor(target);
 }
 
-/// `MoveTo(place)`.
+/// `MoveTo(place)`: a name the world does not know is an error, not a silent stand-still, so a
+/// typo shows where it was written.
 pub fn move_to_place(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let name = text_arg("MoveTo", args, 0, "place")?;
-    if let Some(target) = place_point(ctx, &name) {
-        go_to(ctx, target);
-    }
+    let target = place_point(ctx, &name).ok_or_else(|| unknown_place(ctx, "MoveTo", &name))?;
+    go_to(ctx, target);
     Ok(Value::Nil)
+}
+
+/// The error for a place or region name the world does not declare, with the nearest name.
+fn unknown_place(ctx: &ScriptCtx<'_>, function: &'static str, name: &str) -> HostError {
+    let world = ctx.world;
+    let names = world.places().keys().chain(world.regions().keys());
+    let nearest = names
+        .map(|n| (strsim::damerau_levenshtein(&n.to_lowercase(), &name.to_lowercase()), n))
+        .filter(|&(d, n)| d <= (n.len() / 3).max(2))
+        .min();
+    let expected = match nearest {
+        Some((_, n)) => format!("a place or region the scenario declares (did you mean `{n}`?)"),
+        None => "a place or region the scenario declares".to_owned(),
+    };
+    HostError::BadArgument { function, index: 1, expected, got: format!("`{name}`") }
 }
 
 /// `MoveTo(x, y)`.

@@ -85,8 +85,21 @@ fn position_of(bytes: &[u8], offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// The most bytes a map file is read to: the largest map ([`MAX_CELLS`]) with a CR LF per cell
+/// is below it, so only a file that cannot be a map is cut off (a device such as `/dev/zero`
+/// would otherwise be read until memory runs out).
+const MAX_FILE_BYTES: u64 = 3 * MAX_CELLS;
+
 fn read(path: &Path) -> Result<Vec<u8>, MapError> {
-    std::fs::read(path).map_err(|e| err(path, 0, 0, MapErrorKind::Io(e.to_string())))
+    use std::io::Read;
+    let io = |e: std::io::Error| err(path, 0, 0, MapErrorKind::Io(e.to_string()));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).map_err(io)?.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        let message = format!("the file is over {} MiB, more than any map can take", MAX_FILE_BYTES >> 20);
+        return Err(err(path, 0, 0, MapErrorKind::Io(message)));
+    }
+    Ok(bytes)
 }
 
 /// Loads a MovingAI `.map` file.
