@@ -541,7 +541,7 @@ fn model_errors_carry_file_line_column_and_a_hint() {
     assert_eq!(e.pos.line, 4, "{e}");
     // A missing file.
     let e = load("decide-err-missing", r#"guard = { fsm = "absent.toml" }"#, &[]);
-    assert!(e.message.contains("cannot read model file `absent.toml`"), "{e}");
+    assert!(e.message.contains("model `guard`: the file") && e.message.contains("absent.toml` cannot be read"), "{e}");
 }
 
 #[test]

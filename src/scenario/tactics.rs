@@ -32,7 +32,12 @@ use super::load::with_suggestion;
 #[serde(deny_unknown_fields)]
 pub struct QueriesSection {
     /// Files of query blocks, relative to the scenario.
+    #[serde(default)]
     pub files: Vec<Spanned<String>>,
+    /// Units of query work all `FindPosition` calls of one tick may do together; a query that does
+    /// not fit is finished in later ticks. Absent: no limit.
+    #[serde(default)]
+    pub budget: Option<Spanned<u64>>,
 }
 
 /// The `[waypoints]` section: tactical waypoints generated from the map.
@@ -161,6 +166,13 @@ pub fn install_queries(
     dir: &Path,
     folders: &super::files::Folders,
 ) -> Result<(), ScenarioError> {
+    if let Some(budget) = &section.budget {
+        if *budget.get_ref() == 0 {
+            return Err(err(text, file, budget, "[queries] budget must be 1 or more units of work a tick".to_owned())
+                .hint("leave `budget` out for no limit"));
+        }
+        world.positions_mut().set_budget(*budget.get_ref());
+    }
     for name in &section.files {
         let path = dir.join(name.get_ref());
         let src = folders.read(&path).map_err(|why| err(text, file, name, format!("the query file {why}")))?;

@@ -162,6 +162,7 @@ impl Api {
         crate::decide::functions().into_iter().for_each(|f| api.add_function(f));
         crate::steer::functions().into_iter().for_each(|f| api.add_function(f));
         crate::field::functions().into_iter().for_each(|f| api.add_function(f));
+        crate::positions::functions().into_iter().for_each(|f| api.add_function(f));
         crate::nav::functions().into_iter().for_each(|f| api.add_function(f));
         crate::waypoints::functions().into_iter().for_each(|f| api.add_function(f));
         let world = |name: &str, ty: Type, doc: &str| Global {

@@ -7,15 +7,10 @@
 //! returns an error naming the argument, never another entity's data.
 
 use glam::Vec2;
-use std::sync::Arc;
 use tactica_engine::coord::Action;
 use tactica_engine::grid::line_of_sight;
 
 use tactica_engine::Value;
-use tactica_engine::tactics::query::{
-    ObjectKind, ObjectState, Objects, Outcome, Query, QueryConfig, Reservations, compile_value, describe_failure,
-    evaluate_in_world,
-};
 use tactica_engine::world::{Command, Entity, EntityId, EventKind};
 
 use crate::api::{HostError, HostFn, Param};
@@ -110,20 +105,6 @@ pub(crate) fn functions() -> Vec<HostFn> {
             Type::Nil,
             "Records a `note` event in the trace (`Note(\"mood\", \"angry\")`).",
             note,
-        ),
-        f(
-            "FindPosition",
-            vec![p("query", Type::Any)],
-            Type::Any,
-            "Runs a tactical position query for the scripted entity and returns the chosen point (a vec2 in map units), or nil when every option failed (the failure is noted in the trace and the query's `on_failure` runs). `query` is the name of a query the scenario's `[queries]` files declare, or the query itself in the reference's table form: one option `{Generation = {...}, Conditions = {...}, Weights = {...}}` or a list of options (`docs/tps.md`).",
-            find_position,
-        ),
-        f(
-            "FindPosition",
-            vec![p("query", Type::Any), p("options", Type::Any)],
-            Type::Any,
-            "`FindPosition` with options: `target` (an entity or a point; default the blackboard's `target`, else the player), `referencePoint` and `leader` (entities or points).",
-            find_position,
         ),
     ]
 }
@@ -288,94 +269,6 @@ pub fn note(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError>
     let entity = ctx.me().map(|_| ctx.me);
     ctx.commands.push(Command::Emit { entity, event: EventKind::Note { name, value } });
     Ok(Value::Nil)
-}
-
-/// The options `FindPosition` takes, and the query objects they set.
-const POSITION_OPTIONS: [(&str, ObjectKind); 3] =
-    [("target", ObjectKind::Target), ("referencePoint", ObjectKind::ReferencePoint), ("leader", ObjectKind::Leader)];
-
-fn query_arg(ctx: &ScriptCtx<'_>, query: Option<&Value>) -> Result<Arc<Query>, HostError> {
-    let bad_query = |got: String| bad("FindPosition", 0, "a query name or a query table", got);
-    match query {
-        Some(Value::Str(name)) => ctx.world.queries.get(name).ok_or_else(|| {
-            let names: Vec<&str> = ctx.world.queries.names().collect();
-            let hint = match crate::names::suggest(name, names.iter().copied()) {
-                Some(s) => format!(" (did you mean `{s}`?)"),
-                None if names.is_empty() => " (the scenario declares no [queries])".to_owned(),
-                None => format!(" (declared: {})", names.join(", ")),
-            };
-            bad_query(format!("`{name}`, which no [queries] file declares{hint}"))
-        }),
-        Some(v @ (Value::Map(_) | Value::List(_))) => {
-            compile_value("FindPosition", v, QueryConfig::default()).map(Arc::new).map_err(|errors| {
-                // The compiler can report one mistake at more than one stage; say it once.
-                let mut said: Vec<String> = Vec::new();
-                for e in errors.0.iter().map(ToString::to_string) {
-                    if !said.contains(&e) {
-                        said.push(e);
-                    }
-                }
-                bad_query(said.join("; "))
-            })
-        }
-        other => Err(bad_query(type_name(other))),
-    }
-}
-
-fn object_arg(ctx: &ScriptCtx<'_>, key: &str, v: &Value) -> Result<ObjectState, HostError> {
-    match v {
-        Value::Entity(id) => ctx
-            .world
-            .entity(*id)
-            .map(|e| ObjectState { position: e.position, forward: Vec2::from_angle(e.heading), speed: e.speed })
-            .ok_or_else(|| bad("FindPosition", 1, &format!("`{key}`: a live entity"), "a stale handle".to_owned())),
-        Value::Vec2(p) if p.is_finite() => Ok(ObjectState::at(*p)),
-        other => Err(bad("FindPosition", 1, &format!("`{key}`: an entity or a point"), other.value_type().to_string())),
-    }
-}
-
-/// `FindPosition(query [, options])`.
-pub fn find_position(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
-    let query = query_arg(ctx, args.first())?;
-    ctx.me().ok_or(HostError::NoSelf)?;
-    let mut objects = Objects::from_world(ctx.world, ctx.me);
-    match args.get(1) {
-        None | Some(Value::Nil) => {}
-        Some(Value::Map(options)) => {
-            for (key, v) in options {
-                let Some(&(_, kind)) = POSITION_OPTIONS.iter().find(|(k, _)| k == key) else {
-                    let known = POSITION_OPTIONS.map(|(k, _)| k);
-                    let hint = crate::names::suggest(key, known).map_or_else(
-                        || format!(" (options: {})", known.join(", ")),
-                        |s| format!(" (did you mean `{s}`?)"),
-                    );
-                    return Err(bad("FindPosition", 1, "a known option", format!("`{key}`{hint}")));
-                };
-                objects.set(kind, object_arg(ctx, key, v)?);
-            }
-        }
-        Some(other) => return Err(bad("FindPosition", 1, "a table of options", other.value_type().to_string())),
-    }
-    let eval =
-        evaluate_in_world(ctx.world, ctx.me, query, objects, &Reservations::new(), ctx.world.clock().tick(), false);
-    match eval.outcome() {
-        Some(Outcome::Found(results)) => Ok(results.first().map_or(Value::Nil, |r| Value::Vec2(r.candidate.position))),
-        Some(Outcome::Failed(failure)) => {
-            let me = ctx.me;
-            ctx.commands.push(Command::Emit {
-                entity: Some(me),
-                event: EventKind::Note {
-                    name: "position_query_failed".to_owned(),
-                    value: Value::from(describe_failure(failure).as_str()),
-                },
-            });
-            for c in failure.commands(me) {
-                ctx.commands.push(c);
-            }
-            Ok(Value::Nil)
-        }
-        None => Ok(Value::Nil),
-    }
 }
 
 #[cfg(test)]

@@ -42,6 +42,7 @@ pub mod limits;
 mod machines;
 mod names;
 mod nav;
+mod positions;
 pub mod reach;
 mod reference;
 mod steer;

@@ -391,9 +391,9 @@ pub const CAPABILITIES: &[Capability] = &[
     ),
     play(
         "tactics/query",
-        "tactical position queries",
-        &["FindPosition"],
-        &[("queries", "files"), ("", "hidespots")],
+        "tactical position queries, with a per-tick budget, deferred answers and reservations",
+        &["FindPosition", "PositionStatus", "PositionResult", "ReservedPosition", "ReleasePosition"],
+        &[("queries", "files"), ("queries", "budget"), ("", "hidespots")],
         &["query", "render --query"],
     ),
     play(

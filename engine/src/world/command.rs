@@ -91,6 +91,30 @@ pub enum Command {
         /// Whether it becomes blocked.
         blocked: bool,
     },
+    /// Queue a position query that did not fit in the tick's budget, under the handle the script
+    /// was given (`FindPosition`).
+    SubmitPosition {
+        /// The handle.
+        ticket: u64,
+        /// The query.
+        query: std::sync::Arc<crate::tactics::query::Query>,
+        /// Who asks, and the objects.
+        request: Box<crate::tactics::query::QueryRequest>,
+        /// Whether the answer is reserved for the asker.
+        reserve: bool,
+    },
+    /// An agent takes a point (`FindPosition` with `reserve = true`).
+    ReservePosition {
+        /// The agent.
+        entity: EntityId,
+        /// The point.
+        point: crate::tactics::query::Candidate,
+    },
+    /// An agent gives up its point (`ReleasePosition`).
+    ReleasePosition {
+        /// The agent.
+        entity: EntityId,
+    },
     /// Adds a round's tallies to one individual of a genetic model's population (`GeneticScore`).
     GeneticScore {
         /// The model.
@@ -143,6 +167,9 @@ impl Command {
             | Command::Emit { .. }
             | Command::Steer { .. }
             | Command::GeneticScore { .. }
+            | Command::SubmitPosition { .. }
+            | Command::ReservePosition { .. }
+            | Command::ReleasePosition { .. }
             | Command::GeneticEvolve { .. }
             | Command::AdaptiveRecord { .. } => 3,
             // The map changes before the actions phase, so this tick's moves plan on it.

@@ -94,6 +94,8 @@ pub struct World {
     waypoints: crate::tactics::WaypointDb,
     /// The named position queries scripts run with `FindPosition("name")`.
     pub queries: crate::tactics::query::QueryLibrary,
+    /// The position-query budget, the queries waiting for it, and the points agents hold.
+    positions: crate::tactics::query::PositionService,
     /// The population each genetic model evolves, by model name.
     genetics: BTreeMap<String, crate::decide::learn::GeneticRun>,
     /// What each adaptive model has learnt, by model name.
@@ -126,8 +128,48 @@ impl World {
             player: None,
             waypoints: crate::tactics::WaypointDb::new(),
             queries: crate::tactics::query::QueryLibrary::new(crate::tactics::query::QueryConfig::default()),
+            positions: crate::tactics::query::PositionService::default(),
             genetics: BTreeMap::new(),
             adaptive: BTreeMap::new(),
+        }
+    }
+
+    /// The position-query service: its budget, pending queries and reservations.
+    pub fn positions(&self) -> &crate::tactics::query::PositionService {
+        &self.positions
+    }
+
+    /// The position-query service, to set its budget or reserve points from the host.
+    pub fn positions_mut(&mut self) -> &mut crate::tactics::query::PositionService {
+        &mut self.positions
+    }
+
+    /// Finishes what it can of the pending position queries with what is left of the tick's
+    /// budget, and notes each answer on its asker (`position_ready` with the handle and point, or
+    /// `position_failed` with the handle).
+    pub fn run_position_queries(&mut self) {
+        let tick = self.clock.tick();
+        let entities = &self.entities;
+        self.positions.retain(|id| entities.contains_key(id), tick);
+        if self.positions.pending() == 0 {
+            return;
+        }
+        let mut service = std::mem::take(&mut self.positions);
+        let finished = service.run_pending(self);
+        self.positions = service;
+        for (owner, ticket, answer) in finished {
+            let (name, value) = match answer {
+                crate::tactics::query::PositionAnswer::Found(p) => {
+                    let fields = [
+                        ("handle", Value::Int(ticket as i64)),
+                        ("x", Value::Float(f64::from(p.x))),
+                        ("y", Value::Float(f64::from(p.y))),
+                    ];
+                    ("position_ready", Value::Map(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect()))
+                }
+                _ => ("position_failed", Value::Int(ticket as i64)),
+            };
+            self.record(Some(owner), EventKind::Note { name: name.to_owned(), value });
         }
     }
 

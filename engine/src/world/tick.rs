@@ -97,6 +97,20 @@ impl World {
                 Command::SetDoor { name, open } => {
                     self.set_door(&name, open);
                 }
+                Command::SubmitPosition { ticket, query, request, reserve } => {
+                    self.positions.submit(ticket, query, *request, reserve, self.clock.tick());
+                }
+                Command::ReservePosition { entity, point } => {
+                    if let Err(holder) = self.positions.reserve(entity, point) {
+                        let by = self.entities.get(holder).map(|e| e.name.clone()).unwrap_or_default();
+                        let value = Value::from(format!(
+                            "({:.1}, {:.1}) was taken by {by} this tick",
+                            point.position.x, point.position.y
+                        ));
+                        self.record(Some(entity), EventKind::Note { name: "position_taken".to_owned(), value });
+                    }
+                }
+                Command::ReleasePosition { entity } => self.positions.release(entity),
                 Command::GeneticScore { model, slot, done, received } => {
                     if let Some(run) = self.genetics.get_mut(&model) {
                         run.score(slot, done, received);
@@ -146,6 +160,7 @@ impl World {
     /// the navigation service: first every character whose running move lacks an up-to-date plan
     /// asks for one, then the tick's search budget is spent, then everyone walks.
     pub fn run_actions(&mut self) {
+        self.run_position_queries();
         let tick = self.clock.tick();
         let dt = self.clock.dt();
         let World { entities, map, log, signals, steering, nav, tactical, rng, .. } = self;

@@ -21,7 +21,7 @@ use super::spec::{FailureAction, Query, Role, Test};
 use crate::world::EntityId;
 
 /// One request for a query's answer.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct QueryRequest {
     /// Who asks (reservations of other agents are avoided; `currentPoint` reads this one's).
     pub owner: EntityId,
@@ -195,6 +195,7 @@ enum Phase {
 }
 
 /// A resumable evaluation of one query for one request.
+#[derive(Debug, Clone)]
 pub struct Evaluation {
     query: Arc<Query>,
     req: QueryRequest,

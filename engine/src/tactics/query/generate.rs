@@ -9,7 +9,7 @@ use super::spec::GeneratorSpec;
 use crate::world::EntityId;
 
 /// Reused buffers for generation, so that a steady stream of queries does not allocate.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Scratch {
     hidespots: Vec<Hidespot>,
     rails: Vec<CoverRail>,

@@ -63,6 +63,21 @@ pub fn evaluate_in_world(
     seed: u64,
     record: bool,
 ) -> Evaluation {
+    let mut req = QueryRequest::new(puppet, objects);
+    req.seed = seed;
+    req.record = record;
+    let mut eval = Evaluation::new(query, req);
+    with_world_env(
+        world,
+        reservations,
+        |env| while eval.step(env, &WallClock::new(), u64::MAX) == Status::InProgress {},
+    );
+    eval
+}
+
+/// Runs `f` with a [`QueryEnv`] reading `world`: its map, hidespots, tactical layers, path
+/// distances and entities, and the points `reservations` hold.
+pub(crate) fn with_world_env<R>(world: &World, reservations: &Reservations, f: impl FnOnce(&QueryEnv<'_>) -> R) -> R {
     let layers = Layers(world.tactical());
     let paths = Paths { world, search: AStarOracle::new(world.map()) };
     let mut env = QueryEnv::new(world.map(), reservations);
@@ -70,11 +85,5 @@ pub fn evaluate_in_world(
     env.influence = &layers;
     env.paths = &paths;
     env.entities = world;
-    let mut req = QueryRequest::new(puppet, objects);
-    req.seed = seed;
-    req.record = record;
-    let mut eval = Evaluation::new(query, req);
-    let clock = WallClock::new();
-    while eval.step(&env, &clock, u64::MAX) == Status::InProgress {}
-    eval
+    f(&env)
 }

@@ -53,6 +53,7 @@ mod live;
 mod record;
 mod reserve;
 mod schedule;
+mod service;
 mod spec;
 mod text;
 
@@ -76,5 +77,6 @@ pub use record::{
 };
 pub use reserve::Reservations;
 pub use schedule::{Clock, Finished, QueryScheduler, Ticket, WallClock};
+pub use service::{ANSWER_TICKS, PositionAnswer, PositionService};
 pub use spec::{FailureAction, GeneratorSpec, Query, QueryConfig, QueryOption, Role, Test};
 pub use text::parse_queries;

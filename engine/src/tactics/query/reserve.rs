@@ -51,6 +51,11 @@ impl Reservations {
         self.by_owner.get(&owner).and_then(|k| self.by_point.get(k)).map(|(_, c)| c)
     }
 
+    /// The agents holding a point, in id order.
+    pub fn owners(&self) -> impl Iterator<Item = EntityId> + '_ {
+        self.by_owner.keys().copied()
+    }
+
     /// How many points are held.
     pub fn len(&self) -> usize {
         self.by_point.len()

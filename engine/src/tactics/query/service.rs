@@ -1,0 +1,242 @@
+//! Position queries as a service of the world: one per-tick budget of work shared by every
+//! `FindPosition` of the tick, queries that did not fit carried on in later ticks, and the points
+//! agents hold.
+//!
+//! The budget counts units of evaluation work (a generated batch, one test of one candidate), not
+//! time, so a run spends it the same way on every machine and the trace stays reproducible. A
+//! script's query runs at once while the tick's budget lasts; once it is spent, the query becomes
+//! a *pending* one — the script gets a handle, and the world finishes the query in the following
+//! ticks, oldest first, announcing each answer with a `position_ready` or `position_failed` note.
+//! An agent has at most one query waiting: asking again cancels the one before (its behaviour
+//! moved on), so an agent that asks every tick cannot crowd out the others. A pending query starts
+//! over in the background rather than resuming the part the script's attempt did: the world may
+//! have changed between the two.
+//!
+//! Reservations are the reference's: an agent holds at most one point, and other agents'
+//! queries reject the points held.
+
+use std::cell::Cell;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+use glam::Vec2;
+
+use super::env::Candidate;
+use super::eval::{Evaluation, Outcome, QueryRequest, Status};
+use super::live::with_world_env;
+use super::reserve::Reservations;
+use super::schedule::Clock;
+use super::spec::Query;
+use crate::world::{EntityId, World};
+
+/// How long (in ticks) an answer stays readable after the query finished.
+pub const ANSWER_TICKS: u64 = 600;
+
+/// What became of a query handle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PositionAnswer {
+    /// Still waiting for budget.
+    Pending,
+    /// Found this point.
+    Found(Vec2),
+    /// Every option failed.
+    Failed,
+    /// The same agent asked again before this one was answered.
+    Cancelled,
+    /// No such handle, or its answer is older than [`ANSWER_TICKS`].
+    Unknown,
+}
+
+impl PositionAnswer {
+    /// The word scripts see: `pending`, `found`, `failed` or `unknown`.
+    pub fn word(self) -> &'static str {
+        match self {
+            PositionAnswer::Pending => "pending",
+            PositionAnswer::Found(_) => "found",
+            PositionAnswer::Failed => "failed",
+            PositionAnswer::Cancelled => "cancelled",
+            PositionAnswer::Unknown => "unknown",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Pending {
+    ticket: u64,
+    owner: EntityId,
+    eval: Evaluation,
+    reserve: bool,
+}
+
+/// The world's position-query service. Budget and handles use `Cell`s because scripts ask
+/// through a shared `&World`; the cells only count, and are reset at the first query of a tick.
+#[derive(Debug, Clone, Default)]
+pub struct PositionService {
+    budget: u64,
+    spent: Cell<u64>,
+    spent_tick: Cell<u64>,
+    next_ticket: Cell<u64>,
+    /// The highest handle whose query was submitted: handles above it are issued this tick.
+    submitted: u64,
+    pending: VecDeque<Pending>,
+    answers: BTreeMap<u64, (PositionAnswer, u64)>,
+    reservations: Reservations,
+}
+
+/// A clock that ticks once per unit of work: [`Evaluation::step`] reads it once before each.
+struct UnitClock(Cell<u64>);
+
+impl Clock for UnitClock {
+    fn now(&self) -> u64 {
+        let n = self.0.get();
+        self.0.set(n + 1);
+        n
+    }
+}
+
+/// Steps `eval` until it finishes or `units` of work are done; returns whether it finished and
+/// the units used.
+fn step_for(world: &World, reservations: &Reservations, eval: &mut Evaluation, units: u64) -> (bool, u64) {
+    let clock = UnitClock(Cell::new(0));
+    let done = with_world_env(world, reservations, |env| eval.step(env, &clock, units)) == Status::Done;
+    // The clock was read once more than units were done (the check that stopped the loop).
+    (done, clock.0.get().saturating_sub(1).min(units))
+}
+
+impl PositionService {
+    /// Units of work all queries of one tick may do together; 0 (the default) means no limit.
+    pub fn set_budget(&mut self, units: u64) {
+        self.budget = units;
+    }
+
+    /// The per-tick budget (0 = none).
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// The points agents hold.
+    pub fn reservations(&self) -> &Reservations {
+        &self.reservations
+    }
+
+    /// How many queries wait for budget.
+    pub fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    fn left(&self, tick: u64) -> u64 {
+        if self.spent_tick.get() != tick {
+            self.spent_tick.set(tick);
+            self.spent.set(0);
+        }
+        self.budget.saturating_sub(self.spent.get())
+    }
+
+    /// Runs a script's query now with what is left of this tick's budget: the evaluation if it
+    /// finished, else `None` (the budget is spent; submit it with [`PositionService::handle`]).
+    pub fn attempt(&self, world: &World, query: Arc<Query>, req: QueryRequest) -> Option<Evaluation> {
+        let mut eval = Evaluation::new(query, req);
+        if self.budget == 0 {
+            step_for(world, &self.reservations, &mut eval, u64::MAX);
+            return Some(eval);
+        }
+        let left = self.left(world.clock().tick());
+        // Queries already waiting go first: a new one that took the budget before them every tick
+        // could starve them for ever.
+        if left == 0 || !self.pending.is_empty() || self.next_ticket.get() > self.submitted {
+            return None;
+        }
+        let (done, used) = step_for(world, &self.reservations, &mut eval, left);
+        self.spent.set(self.spent.get() + used);
+        done.then_some(eval)
+    }
+
+    /// A fresh handle for a query that will go on in the background (the script's command that
+    /// submits it carries this number).
+    pub fn handle(&self) -> u64 {
+        let t = self.next_ticket.get() + 1;
+        self.next_ticket.set(t);
+        t
+    }
+
+    /// Queues a query under `ticket` (applied from the script's command at `tick`), cancelling
+    /// the asker's earlier one.
+    pub fn submit(&mut self, ticket: u64, query: Arc<Query>, req: QueryRequest, reserve: bool, tick: u64) {
+        let owner = req.owner;
+        for p in self.pending.iter().filter(|p| p.owner == owner) {
+            self.answers.insert(p.ticket, (PositionAnswer::Cancelled, tick));
+        }
+        self.pending.retain(|p| p.owner != owner);
+        self.submitted = self.submitted.max(ticket);
+        self.pending.push_back(Pending { ticket, owner, eval: Evaluation::new(query, req), reserve });
+        self.answers.insert(ticket, (PositionAnswer::Pending, u64::MAX));
+    }
+
+    /// What became of `ticket`.
+    pub fn answer(&self, ticket: u64) -> PositionAnswer {
+        match self.answers.get(&ticket) {
+            Some(&(a, _)) => a,
+            // Issued this tick; the world queues it once every script of the tick has run.
+            None if ticket > self.submitted && ticket <= self.next_ticket.get() => PositionAnswer::Pending,
+            None => PositionAnswer::Unknown,
+        }
+    }
+
+    /// `owner` takes `point` (giving up what it held); `Err` with the holder when another agent
+    /// took it first.
+    pub fn reserve(&mut self, owner: EntityId, point: Candidate) -> Result<(), EntityId> {
+        self.reservations.reserve(owner, point)
+    }
+
+    /// `owner` gives up its point.
+    pub fn release(&mut self, owner: EntityId) {
+        self.reservations.release(owner);
+    }
+
+    /// Forgets the queries and points of agents that are gone, and answers past their time.
+    pub(crate) fn retain(&mut self, alive: impl Fn(EntityId) -> bool, tick: u64) {
+        self.pending.retain(|p| alive(p.owner));
+        let gone: Vec<EntityId> = self.holders().filter(|&h| !alive(h)).collect();
+        for owner in gone {
+            self.reservations.release(owner);
+        }
+        self.answers.retain(|_, &mut (_, done)| done == u64::MAX || tick.saturating_sub(done) <= ANSWER_TICKS);
+    }
+
+    fn holders(&self) -> impl Iterator<Item = EntityId> + '_ {
+        self.pending.iter().map(|p| p.owner).chain(self.reservations.owners())
+    }
+
+    /// Spends what is left of this tick's budget on the pending queries, oldest first. Returns
+    /// the finished ones: (owner, ticket, answer).
+    pub(crate) fn run_pending(&mut self, world: &World) -> Vec<(EntityId, u64, PositionAnswer)> {
+        let tick = world.clock().tick();
+        let mut left = if self.budget == 0 { u64::MAX } else { self.left(tick) };
+        let mut finished = Vec::new();
+        while left > 0 {
+            let Some(mut p) = self.pending.pop_front() else { break };
+            let (done, used) = step_for(world, &self.reservations, &mut p.eval, left);
+            left = left.saturating_sub(used);
+            if !done {
+                self.pending.push_front(p);
+                break;
+            }
+            let answer = match p.eval.outcome() {
+                Some(Outcome::Found(r)) if !r.is_empty() => {
+                    if p.reserve && self.reservations.reserve(p.owner, r[0].candidate).is_err() {
+                        PositionAnswer::Failed
+                    } else {
+                        PositionAnswer::Found(r[0].candidate.position)
+                    }
+                }
+                _ => PositionAnswer::Failed,
+            };
+            self.answers.insert(p.ticket, (answer, tick));
+            finished.push((p.owner, p.ticket, answer));
+        }
+        if self.budget > 0 {
+            self.spent.set(self.budget - left);
+        }
+        finished
+    }
+}
