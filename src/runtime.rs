@@ -24,6 +24,8 @@ pub struct Runtime {
     player: Option<EntityId>,
     encounter_range: f32,
     player_says: BTreeMap<u64, Vec<String>>,
+    /// Query libraries and model files: watched and reloaded like scripts.
+    data_files: Vec<PathBuf>,
     /// The log range of the previous tick's events (what scripts see as "what just happened").
     previous: (usize, usize),
     /// Entities the player was within encounter range (and sight) of at the last check.
@@ -67,6 +69,7 @@ impl Runtime {
             player: scenario.player,
             encounter_range: scenario.encounter_range,
             player_says: scenario.player_says,
+            data_files: scenario.data_files,
             previous: (0, 0),
             in_range: BTreeSet::new(),
             spawned: 0,
@@ -204,9 +207,18 @@ impl Runtime {
         shown.to_string_lossy().replace('\\', "/")
     }
 
-    /// The script files in use (what `--watch` watches).
+    /// The script files in use, and the scenario's query and model files (what `--watch`
+    /// watches).
     pub fn script_files(&self) -> Vec<PathBuf> {
-        self.host_files()
+        let mut files = self.host_files();
+        files.extend(self.data_files.iter().cloned());
+        files
+    }
+
+    /// Whether `file` (made absolute) is one of the scenario's query libraries.
+    pub(crate) fn is_query_file(&self, file: &Path) -> bool {
+        self.data_files.iter().any(|f| crate::reload::absolute(f) == file)
+            && !crate::scenario::models::is_model_file(&self.world.models, file)
     }
 
     /// The script files in use.

@@ -204,3 +204,53 @@ fn the_budget_example_in_the_docs_runs() {
     // The nearest grid point to the asker is its own cell's centre.
     assert!(spots[0].contains("\"value\":[2.5,3.5]"), "{}", spots[0]);
 }
+
+/// A query library written as Lua tables (the reference's own form), reloaded while playing: a
+/// new version is live on the next tick, a broken one leaves the old queries in use.
+#[test]
+fn lua_query_libraries_load_and_hot_reload() {
+    let near = "-- the nearest open point\nradius = 3\nnear = { Generation = { grid_around_puppet = radius },\n         Weights = { distance_from_puppet = -1.0 } }\n";
+    let text = "map = \"map.txt\"\nticks = 10\n[queries]\nfiles = [\"cover.lua\"]\n\
+                [[entities]]\nname = \"a\"\nkind = \"scout\"\nat = [2, 3]\nscripts = [\"a.rhai\"]\n";
+    let script = "fn on_think() { note(\"spot\", find_position(\"near\")); }\n";
+    let path = common::folder("pos-lua-lib", text, &[("cover.lua", near), ("a.rhai", script)]);
+    let library = path.with_file_name("cover.lua");
+    let scenario = tactica::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = tactica::runtime::Runtime::new(scenario, tactica::languages()).unwrap();
+    assert!(rt.script_files().iter().any(|f| f.ends_with("cover.lua")), "--watch watches the query library");
+    rt.run(2);
+    std::fs::write(&library, near.replace("-1.0", "1.0")).unwrap();
+    assert!(rt.reload_file(&library).outcome.is_ok());
+    rt.run(2);
+    std::fs::write(
+        &library,
+        "near = { Generation = { grid_around_puppet = 3 }, Weights = { distance_from_pupet = 1 } }\n",
+    )
+    .unwrap();
+    let refused = rt.reload_file(&library);
+    let message = refused.message();
+    assert!(message.contains("distance_from_pupet") && message.contains("old queries stay"), "{message}");
+    rt.run(2);
+    let spots: Vec<Vec2> = common::note_values(&rt.trace()).iter().map(point).collect();
+    let nearest = Vec2::new(2.5, 3.5);
+    // The farthest grid point within 3 of (2, 3) on the 12 × 6 map: a corner of the square.
+    let farthest = spots[2];
+    assert_eq!(&spots[..2], &[nearest, nearest]);
+    assert_eq!(farthest.distance(nearest), Vec2::new(3.0, 3.0).length(), "{spots:?}");
+    assert_eq!(&spots[2..], &[farthest; 4], "the broken file changed nothing: {spots:?}");
+}
+
+/// The Lua query library shown in `docs/tps.md` compiles as written: two queries, the second with
+/// two options.
+#[test]
+fn the_lua_library_in_the_docs_compiles() {
+    let docs = std::fs::read_to_string("docs/tps.md").unwrap();
+    let after = &docs[docs.find("A query library may also be a Lua file").unwrap()..];
+    let start = after.find("```lua\n").unwrap() + 7;
+    let src = &after[start..start + after[start..].find("```").unwrap()];
+    let mut library = tactica_engine::tactics::query::QueryLibrary::default();
+    let names = tactica::scenario::load_query_file(&mut library, std::path::Path::new("cover.lua"), src).unwrap();
+    assert_eq!(names, ["flank", "take_cover"]);
+    assert_eq!(library.get("flank").unwrap().options.len(), 2);
+    assert_eq!(library.get("take_cover").unwrap().options.len(), 1);
+}

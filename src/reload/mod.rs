@@ -48,6 +48,13 @@ impl Runtime {
         let file = absolute(file);
         let known: Option<PathBuf> = self.host_files().into_iter().find(|f| absolute(f) == file);
         let Some(host_path) = known else {
+            if self.is_query_file(&file) {
+                let outcome = crate::scenario::files::read_text(&file, crate::scenario::files::MAX_SOURCE_BYTES)
+                    .and_then(|src| crate::scenario::load_query_file(&mut self.world_mut().queries, &file, &src))
+                    .map(|_| ())
+                    .map_err(|why| vec![ScriptError::new(&file, 0, 0, format!("{why}; the old queries stay in use"))]);
+                return self.finish_reload(file, Vec::new(), outcome);
+            }
             if let Some(outcome) = crate::scenario::models::reload(&mut self.world_mut().models, &file) {
                 // A population already evolving keeps evolving; a genetic model new in the file
                 // starts its own.

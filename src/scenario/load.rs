@@ -34,6 +34,8 @@ pub struct Scenario {
     pub entity_scripts: Vec<EntityScripts>,
     /// World-level script files (resolved paths).
     pub world_scripts: Vec<PathBuf>,
+    /// The data files that reload while playing: query libraries and model files.
+    pub data_files: Vec<PathBuf>,
 }
 
 /// The scripts attached to one entity.
@@ -224,6 +226,9 @@ impl Builder<'_> {
                 }
             }
         }
+        let queries = f.queries.iter().flat_map(|q| q.files.iter());
+        let models = f.models.values().flat_map(|decl| decl.get_ref().values());
+        let data_files = queries.chain(models).map(|name| self.dir.join(name.get_ref())).collect();
         let name = f.name.clone().unwrap_or_else(|| {
             self.file.file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned())
         });
@@ -237,6 +242,7 @@ impl Builder<'_> {
             player_says,
             entity_scripts,
             world_scripts,
+            data_files,
         })
     }
 

@@ -21,3 +21,4 @@ pub use field::{CoverSection, FieldSection, HearingSection, ScentSection, Vision
 pub use file::{ActionSpec, EntitySpec, Position, RegionSpec, ScenarioFile, TimelineEntry};
 pub use load::{Scenario, load, parse};
 pub use steer::{AgentEntry, FlockEntry, FormationEntry, PatternEntry, SteeringSection, StepEntry};
+pub use tactics::load_query_file;

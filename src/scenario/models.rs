@@ -96,6 +96,11 @@ pub(crate) fn model_error(file: &Path, text: &str, e: &DecideError) -> ScenarioE
     }
 }
 
+/// Whether some model came from `file` (already made absolute).
+pub fn is_model_file(models: &Models, file: &Path) -> bool {
+    models.has_source(&source_key(file))
+}
+
 /// Reloads the models that came from `file` (already made absolute): `None` when no model did,
 /// else the names swapped or why the file was refused (the old definitions keep running).
 pub fn reload(models: &mut Models, file: &Path) -> Option<Result<Vec<String>, ScriptError>> {

@@ -19,6 +19,7 @@ use glam::IVec2;
 use serde::Deserialize;
 use tactica_engine::field::Direction;
 use tactica_engine::tactics::WaypointDb;
+use tactica_engine::tactics::query::QueryLibrary;
 use tactica_engine::tactics::waypoints::{GenerateParams, Origin, Property, Waypoint, generate};
 use tactica_engine::world::World;
 use tactica_engine::world::WorldRng;
@@ -176,10 +177,32 @@ pub fn install_queries(
     for name in &section.files {
         let path = dir.join(name.get_ref());
         let src = folders.read(&path).map_err(|why| err(text, file, name, format!("the query file {why}")))?;
-        world.queries.load_text(&path.display().to_string(), &src).map_err(|errors| {
-            let first = errors.0.first().map(ToString::to_string).unwrap_or_default();
-            err(text, file, name, format!("the query file `{}` does not compile: {first}", name.get_ref()))
+        load_query_file(&mut world.queries, &path, &src).map_err(|why| {
+            err(text, file, name, format!("the query file `{}` does not compile: {why}", name.get_ref()))
         })?;
     }
     Ok(())
+}
+
+/// Loads (or reloads) a query file into `library`, all or nothing: a `.lua` file's global tables
+/// are queries in the reference's own form (`take_cover = { Generation = {...}, ... }`), any other
+/// file holds `.tps` query blocks. Returns the names loaded, or the first problem.
+pub fn load_query_file(library: &mut QueryLibrary, path: &Path, src: &str) -> Result<Vec<String>, String> {
+    let mut next = library.clone();
+    let names = if path.extension().is_some_and(|e| e == "lua") {
+        let tables = tactica_lua::data::global_tables(path, src).map_err(|e| e.to_string())?;
+        if tables.is_empty() {
+            return Err("it defines no query: write each as a global table, `name = { Generation = {...} }`".into());
+        }
+        for (name, value) in &tables {
+            next.load_value(name, value)
+                .map_err(|errors| errors.0.first().map(|e| format!("`{name}`: {e}")).unwrap_or_default())?;
+        }
+        tables.into_iter().map(|(name, _)| name).collect()
+    } else {
+        next.load_text(&path.display().to_string(), src)
+            .map_err(|errors| errors.0.first().map(ToString::to_string).unwrap_or_default())?
+    };
+    *library = next;
+    Ok(names)
 }

@@ -31,6 +31,7 @@
 
 mod backend;
 mod convert;
+pub mod data;
 mod error;
 mod sandbox;
 
