@@ -10,6 +10,8 @@ use super::spec::{QueryConfig, Role, Test};
 /// What a criterion needs besides the candidate.
 pub(crate) struct Ctx<'e, 'a> {
     pub env: &'e QueryEnv<'a>,
+    /// The asker (whose opponents `exposure` counts).
+    pub owner: crate::world::EntityId,
     pub objects: &'e Objects,
     pub config: QueryConfig,
     pub seed: u64,
@@ -17,6 +19,11 @@ pub(crate) struct Ctx<'e, 'a> {
 
 fn b(x: bool) -> f64 {
     if x { 1.0 } else { 0.0 }
+}
+
+/// A shot from `from` reaches `to`: within the query's range and with grid line of sight.
+fn clear_shot(ctx: &Ctx<'_, '_>, from: Vec2, to: Vec2) -> bool {
+    from.distance(to) <= ctx.config.max_range && ctx.env.line_of_sight(from, to)
 }
 
 /// The criterion's raw value (bools as 0/1). Objects were checked to be present beforehand; a
@@ -54,6 +61,22 @@ pub(crate) fn raw_value(test: &Test, c: &Candidate, ctx: &Ctx<'_, '_>) -> f64 {
         Criterion::CameraCenter => camera_center(obj.position, obj.forward, p, ctx.config.half_fov_degrees),
         Criterion::Random => random01(ctx.seed, p),
         Criterion::Leftness => leftness(obj.position, obj.forward, p),
+        Criterion::CanShoot => b(clear_shot(ctx, p, obj.position)),
+        Criterion::CanShootCrouched => {
+            let ducked = c.cover.is_some_and(|k| {
+                !k.high && k.facing.is_none_or(|f| (obj.position - p).normalize_or_zero().dot(f) >= k.cos_half_angle)
+            });
+            b(!ducked && clear_shot(ctx, p, obj.position))
+        }
+        Criterion::Exposure => {
+            let mut seen_by = 0u32;
+            ctx.env.entities.opponents_of(ctx.owner, &mut |at| {
+                if clear_shot(ctx, at, p) {
+                    seen_by += 1;
+                }
+            });
+            f64::from(seen_by)
+        }
     }
 }
 
@@ -64,6 +87,11 @@ pub(crate) fn limits(test: &Test, ctx: &Ctx<'_, '_>) -> (f64, f64) {
         _ if test.output == OutputKind::Bool => (0.0, 1.0),
         Criterion::Distance | Criterion::PathDistance => (0.0, range),
         Criterion::Directness | Criterion::Leftness => (-1.0, 1.0),
+        Criterion::Exposure => {
+            let mut opponents = 0u32;
+            ctx.env.entities.opponents_of(ctx.owner, &mut |_| opponents += 1);
+            (0.0, f64::from(opponents.max(1)))
+        }
         Criterion::CameraCenter => (1.0 - 180.0 / f64::from(ctx.config.half_fov_degrees.max(1.0)), 1.0),
         Criterion::Influence => ctx
             .env

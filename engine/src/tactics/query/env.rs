@@ -205,6 +205,9 @@ pub trait EntitySource {
     fn entities_of_kind(&self, kind: &str, out: &mut Vec<(EntityId, Vec2)>);
     /// A named region.
     fn region(&self, name: &str) -> Option<Region>;
+    /// Calls `each` with the position of every opponent of `owner`, in a stable order: entities
+    /// with a team other than the owner's (entities without a team are nobody's opponents).
+    fn opponents_of(&self, _owner: EntityId, _each: &mut dyn FnMut(Vec2)) {}
 }
 
 impl EntitySource for World {
@@ -214,6 +217,15 @@ impl EntitySource for World {
 
     fn region(&self, name: &str) -> Option<Region> {
         World::region(self, name)
+    }
+
+    fn opponents_of(&self, owner: EntityId, each: &mut dyn FnMut(Vec2)) {
+        let team = self.entity(owner).map_or("", |e| e.team.as_str());
+        for (id, e) in self.entities() {
+            if id != owner && !e.team.is_empty() && e.team != team {
+                each(e.position);
+            }
+        }
     }
 }
 
@@ -306,6 +318,10 @@ pub enum PointSource {
     Region,
     /// A point on a cover rail.
     Rail(u32),
+    /// A doorway.
+    Doorway,
+    /// A sniper spot.
+    SniperSpot,
 }
 
 /// A candidate point, presented uniformly whatever its source (001:L96).

@@ -294,7 +294,7 @@ impl Evaluation {
     }
 
     fn ctx<'e, 'a>(&'e self, env: &'e QueryEnv<'a>) -> Ctx<'e, 'a> {
-        Ctx { env, objects: &self.req.objects, config: self.query.config, seed: self.req.seed }
+        Ctx { env, owner: self.req.owner, objects: &self.req.objects, config: self.query.config, seed: self.req.seed }
     }
 
     fn start_option(&mut self, env: &QueryEnv<'_>) {
@@ -580,7 +580,7 @@ pub fn evaluate_exhaustive(query: &Query, req: &QueryRequest, env: &QueryEnv<'_>
         let mut seen = std::collections::BTreeSet::new();
         cands.retain(|c| seen.insert(c.key()));
         stats.candidates += cands.len() as u64;
-        let ctx = Ctx { env, objects: &req.objects, config: query.config, seed: req.seed };
+        let ctx = Ctx { env, owner: req.owner, objects: &req.objects, config: query.config, seed: req.seed };
         let limits: Vec<_> = option.tests.iter().map(|t| criteria::limits(t, &ctx)).collect();
         let first_exp = option.first_expensive();
         let mut valid: Vec<(f64, usize)> = Vec::new();

@@ -1,11 +1,12 @@
 //! Generation: gathering candidates from the hidespot database, cover rails, entities and regions,
 //! or generating them on demand (grid, circles) (001:L78–L96).
 
-use glam::Vec2;
+use glam::{IVec2, Vec2};
 
 use super::env::{Candidate, Cover, CoverRail, Hidespot, HidespotShape, Objects, PointSource, QueryEnv};
 use super::keyword::{GeneratorKind, ObjectKind};
 use super::spec::GeneratorSpec;
+use crate::grid::Map;
 use crate::world::EntityId;
 
 /// Reused buffers for generation, so that a steady stream of queries does not allocate.
@@ -101,7 +102,57 @@ pub(crate) fn generate(
                 out.push(*c);
             }
         }
+        GeneratorKind::Doorways => {
+            let Some(centre) = centre else { return };
+            for cell in cells_within(centre, spec.radius) {
+                if is_doorway(env.map, cell) {
+                    out.push(Candidate { position: cell_centre(cell), source: PointSource::Doorway, cover: None });
+                }
+            }
+        }
+        GeneratorKind::SniperSpots => {
+            let (Some(centre), Some(object)) = (centre, spec.from.and_then(|o| objects.get(o))) else { return };
+            for cell in cells_within(centre, spec.radius) {
+                let position = cell_centre(cell);
+                if env.map.passable(cell)
+                    && beside_a_wall(env.map, cell)
+                    && position.distance(object.position) >= SNIPER_STANDOFF
+                    && env.line_of_sight(position, object.position)
+                {
+                    out.push(Candidate { position, source: PointSource::SniperSpot, cover: None });
+                }
+            }
+        }
     }
+}
+
+/// How far from the object a sniper spot is at least, in cells.
+pub const SNIPER_STANDOFF: f32 = 10.0;
+
+fn cell_centre(c: IVec2) -> Vec2 {
+    c.as_vec2() + Vec2::splat(0.5)
+}
+
+/// The cells whose centres lie within `radius` of `centre`, row by row.
+fn cells_within(centre: Vec2, radius: f32) -> impl Iterator<Item = IVec2> {
+    let r = radius.max(0.0).ceil() as i32;
+    let c = centre.floor().as_ivec2();
+    (-r..=r)
+        .flat_map(move |dy| (-r..=r).map(move |dx| c + IVec2::new(dx, dy)))
+        .filter(move |&cell| cell_centre(cell).distance(centre) <= radius)
+}
+
+/// An open cell with walls on two opposite sides and open ground on the other two: a one-cell gap
+/// in a wall, which is what a doorway is on a grid.
+fn is_doorway(map: &Map, c: IVec2) -> bool {
+    let open = |d: IVec2| map.passable(c + d);
+    let (n, s, e, w) = (open(IVec2::NEG_Y), open(IVec2::Y), open(IVec2::X), open(IVec2::NEG_X));
+    map.passable(c) && ((!n && !s && e && w) || (!e && !w && n && s))
+}
+
+/// Some neighbour (of eight) is blocked: there is a wall to lean on.
+fn beside_a_wall(map: &Map, c: IVec2) -> bool {
+    (-1..=1).flat_map(|dy| (-1..=1).map(move |dx| IVec2::new(dx, dy))).any(|d| d != IVec2::ZERO && !map.passable(c + d))
 }
 
 /// A hidespot as a candidate, or `None` when its cover points the wrong way for `threat`: the

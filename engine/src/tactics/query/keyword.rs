@@ -129,6 +129,10 @@ pub enum GeneratorKind {
     CoverRails,
     /// Only the point the asking agent holds now (a validation query, 001:L146–L150).
     CurrentPoint,
+    /// Doorways near the centre: open cells between two walls, one cell wide.
+    Doorways,
+    /// Sniper spots near the centre: open cells beside a wall that see the object from afar.
+    SniperSpots,
 }
 
 /// A test criterion, usable as a condition or (when it yields a number or a bool) a weight.
@@ -168,6 +172,14 @@ pub enum Criterion {
     /// How far the point lies to the object's left (+1) or right (−1) of its facing: the sine of
     /// the angle from its forward vector to the point.
     Leftness,
+    /// Standing at the point, the agent can shoot the object: line of sight within range (over
+    /// low cover, which a standing shooter clears).
+    CanShoot,
+    /// Crouched at the point, the agent can shoot the object: as [`Criterion::CanShoot`], but low
+    /// cover that faces the object blocks the shot.
+    CanShootCrouched,
+    /// How many opponents (entities of another team than the asker's) see the point, within range.
+    Exposure,
 }
 
 /// What a criterion yields.
@@ -282,6 +294,20 @@ pub const KEYWORDS: &[Keyword] = &[
     ),
     generator("currentPoint", GeneratorKind::CurrentPoint, NoObject, false, "only the point the agent holds now"),
     generator("currentHidespot", GeneratorKind::CurrentPoint, NoObject, false, "alias of currentPoint"),
+    generator(
+        "doorways",
+        GeneratorKind::Doorways,
+        NoObject,
+        true,
+        "doorways within radius of the centre: open cells with walls on two opposite sides",
+    ),
+    generator(
+        "sniperSpots",
+        GeneratorKind::SniperSpots,
+        Required,
+        true,
+        "open cells within radius of the centre, beside a wall, that see the object from 10 or more away",
+    ),
     test("distance", Criterion::Distance, Required, Float, Cheap, "straight-line distance to the object"),
     test(
         "directness",
@@ -331,6 +357,16 @@ pub const KEYWORDS: &[Keyword] = &[
         "+1 straight to the object's left, −1 to its right, 0 ahead or behind",
     ),
     test("random", Criterion::Random, NoObject, Float, Cheap, "seeded random 0..1, stable per point"),
+    test("canShoot", Criterion::CanShoot, Required, Bool, Expensive, "standing here, a shot at the object is clear"),
+    test(
+        "canShootCrouched",
+        Criterion::CanShootCrouched,
+        Required,
+        Bool,
+        Expensive,
+        "crouched here, a shot at the object is clear (low cover facing it blocks)",
+    ),
+    test("exposure", Criterion::Exposure, NoObject, Float, Expensive, "how many opponents see the point, in range"),
 ];
 
 /// The registered keyword named `word`.
