@@ -142,7 +142,7 @@ impl Runtime {
                         if hearers.as_ref().is_none_or(|h| h.contains(&id)) {
                             triggers.extend(heard.iter().cloned().map(Trigger::Hear));
                         }
-                        if tick % u64::from(inst.think_every) == 0 {
+                        if tick.is_multiple_of(u64::from(inst.think_every)) {
                             triggers.push(Trigger::Think);
                         }
                     }

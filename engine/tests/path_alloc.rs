@@ -63,7 +63,7 @@ fn own_map() -> (Map, Vec<(IVec2, IVec2)>) {
         s ^= s << 13;
         s ^= s >> 7;
         s ^= s << 17;
-        if s % 4 == 0 {
+        if s.is_multiple_of(4) {
             map.set(map.cell_at(i), b'@', f32::INFINITY);
         }
     }

@@ -66,8 +66,8 @@ codes! {
     NotANumber = "E0016", Error, "Ordering and arithmetic need numbers on both sides.";
     NoValue = "E0017", Error, "An action returns nothing, so it cannot be used as a value or condition.";
     UselessStatement = "E0018", Error, "The statement computes a value and throws it away; call an action, or use the value in an `if`.";
-    ReadOnlyGlobal = "E0019", Error, "Engine globals are set by the game, never by scripts (reference 002b §4.3).";
-    AttributeRange = "E0020", Error, "The value lies outside the attribute's legal range; scripts are never trusted (reference 002b L3861).";
+    ReadOnlyGlobal = "E0019", Error, "Engine globals are set by the game, never by scripts.";
+    AttributeRange = "E0020", Error, "The value lies outside the attribute's legal range; values a script writes are always checked.";
     AttributeType = "E0021", Error, "The attribute holds another type of value.";
     DuplicateCreature = "E0031", Error, "Two blocks configure the same creature; only one would win.";
     DuplicateAttribute = "E0032", Warning, "The attribute is set twice in the same record; the first value is overwritten.";

@@ -140,14 +140,14 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
             "If (Ask(\"name\")) Say(\"I am Merlin.\");\n",
         ),
         Code::ReadOnlyGlobal => (
-            "Engine globals are the engine's view of the game (reference 002b §4.3): the game sets them, \
+            "Engine globals are the engine's view of the game: the game sets them, \
              scripts only read them. Keep a value of your own in a `let` local or a rule system's fact.",
             "LEVEL = 3;\n",
             "let level = LEVEL + 1;\nIf (level > 3) Say(\"past the third level\");\n",
         ),
         Code::AttributeRange => (
-            "The value lies outside the attribute's legal range in the schema (reference 002b L3861: you \
-             cannot expect values entered by script writers to be within legal ranges). Constants are \
+            "The value lies outside the attribute's legal range in the schema: values a script writes are \
+             never trusted to be in range, so every assignment is checked. Constants are \
              refused by the checker; a computed value out of range stops the script when it runs.",
             "creature Troll {\n  intelligence = 300;\n}\n",
             "creature Troll {\n  intelligence = 100;\n}\n",
@@ -235,8 +235,8 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
             "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait ready; }\n}\n",
         ),
         Code::WaitWithoutSignal => (
-            "A role waits for a signal no role of the sequence sends, so it would wait forever (reference 000 \
-             §6.4.3: signals and waits are scoped to the sequence).",
+            "A role waits for a signal no role of the sequence sends, so it would wait forever (signals \
+             and waits are scoped to the sequence).",
             "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait redy; Say(\"Go!\"); }\n}\n",
             "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait ready; Say(\"Go!\"); }\n}\n",
         ),

@@ -36,7 +36,12 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool) -> anyhow::Result<ExitCode>
         errors += found.errors.len();
         warnings += found.warnings.len();
     }
-    println!("{} files checked, {errors} errors, {warnings} warnings", files.len());
+    println!(
+        "{}, {}, {}",
+        super::count(files.len() as u64, "file checked", "files checked"),
+        super::count(errors as u64, "error", "errors"),
+        super::count(warnings as u64, "warning", "warnings")
+    );
     let failed = errors > 0 || (deny_warnings && warnings > 0);
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
@@ -71,7 +76,20 @@ fn collect(p: &Path, host: &ScriptHost, out: &mut Vec<PathBuf>) {
 
 fn known(p: &Path, host: &ScriptHost) -> bool {
     let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-    matches!(ext, "toml" | "map") || host.backend_for(p).is_some()
+    (ext == "toml" && is_scenario(p)) || ext == "map" || host.backend_for(p).is_some()
+}
+
+/// Whether a `.toml` file met while walking a folder is a scenario: `scenario.toml`, or a table
+/// with a `map` key. Other TOML files (decision models, say) are data a scenario names, and are
+/// checked when that scenario loads them.
+fn is_scenario(p: &Path) -> bool {
+    if p.file_name().is_some_and(|n| n == "scenario.toml") {
+        return true;
+    }
+    let Ok(text) = crate::scenario::files::read_text(p, crate::scenario::files::MAX_SCENARIO_BYTES) else {
+        return true; // unreadable: let the check say why
+    };
+    text.parse::<toml::Table>().map_or(true, |t| t.contains_key("map"))
 }
 
 /// Every problem with one file. Only `.tac` has warnings; the other languages' compilers report

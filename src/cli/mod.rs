@@ -108,3 +108,8 @@ fn play_to(path: &Path, tick: u64) -> Result<Runtime, ExitCode> {
     rt.run(tick);
     Ok(rt)
 }
+
+/// `n` with the singular or plural noun: `1 tick`, `2 ticks`.
+pub(crate) fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

@@ -85,7 +85,9 @@ pub fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         .collect();
     // A flat layer still gets a legend: widen the range so every cell is its low end.
     let high_drawn = if high > low { high } else { low + 1.0 };
-    let heat = HeatLayer { values: &values, low, high: high_drawn };
+    // A team's influence is drawn in the team's colour: its strongest area is the deepest.
+    let hue = layer.strip_prefix("influence.").map(|team| crate::render::team_colour(world, team));
+    let heat = HeatLayer { values: &values, low, high: high_drawn, hue };
     let scene = Scene { heat: Some(heat), agents: &agents, ..Scene::empty(world.map()) };
     let img = draw_with_legend(&scene, &Style { cell_px: args.cell_px, ..Style::default() });
     write(&img, out)?;

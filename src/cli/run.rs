@@ -1,7 +1,8 @@
 //! `tactica run`: play a scenario headless.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,9 +27,14 @@ pub struct RunArgs {
     /// Seed for the world's random generator (default: the scenario's `seed`).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Write the trace (JSON Lines) to this file.
+    /// Write the trace (JSON Lines) to this file; `-` writes it to standard output (and
+    /// everything else to standard error).
     #[arg(long)]
     pub trace: Option<PathBuf>,
+    /// Exit with status 0 even when scripts failed (by default a run with script errors exits
+    /// with 1, so a CI job notices).
+    #[arg(long)]
+    pub keep_going: bool,
     /// Print only the summary, not every event.
     #[arg(long, short)]
     pub quiet: bool,
@@ -70,8 +76,12 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         (None, false) => rt.scenario_ticks(),
     };
     let watcher = if args.watch { Some(watch(&rt)?) } else { None };
+    let trace_to_stdout = args.trace.as_deref() == Some(Path::new("-"));
+    // With the trace on standard output, what people read goes to standard error.
+    let mut out: Box<dyn Write> =
+        if trace_to_stdout { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
     let shown = if ticks == u64::MAX { "until interrupted".to_owned() } else { format!("for {ticks} ticks") };
-    println!("Playing {} ({}) {shown} at {} Hz", rt.name(), rt.file().display(), rt.world().clock().rate());
+    writeln!(out, "Playing {} ({}) {shown} at {} Hz", rt.name(), rt.file().display(), rt.world().clock().rate())?;
     let period = Duration::from_secs_f64(1.0 / f64::from(rt.world().clock().rate()));
     let mut next = Instant::now();
     let mut frames = args.render.as_ref().map(render::FrameWriter::new).transpose()?;
@@ -102,7 +112,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
         if !args.quiet {
             for e in rt.world().log().since(printed) {
-                println!("{}", narrate(e));
+                writeln!(out, "{}", narrate(e))?;
             }
         }
         printed = rt.world().log().len();
@@ -110,11 +120,15 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     let stopped_early = interrupted.load(Ordering::SeqCst);
     if stopped_early {
-        println!("\ninterrupted after {played} ticks: writing what was played");
+        writeln!(out, "\ninterrupted after {played} ticks: writing what was played")?;
     }
     let trace = rt.trace();
-    if let Some(file) = &args.trace {
-        std::fs::write(file, &trace).with_context(|| format!("cannot write the trace to {}", file.display()))?;
+    match &args.trace {
+        Some(_) if trace_to_stdout => std::io::stdout().write_all(trace.as_bytes())?,
+        Some(file) => {
+            std::fs::write(file, &trace).with_context(|| format!("cannot write the trace to {}", file.display()))?;
+        }
+        None => {}
     }
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for e in rt.world().log().events() {
@@ -127,22 +141,32 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     let errors = counts.get("script_error").copied().unwrap_or(0);
     let by_kind: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
-    println!(
-        "\nPlayed {played} ticks ({:.1} s of game time): {} entities, {} events ({}).",
+    writeln!(
+        out,
+        "\nPlayed {} ({:.1} s of game time): {}, {} ({}).",
+        super::count(played, "tick", "ticks"),
         rt.world().clock().seconds(),
-        rt.world().entity_count(),
-        rt.world().log().len(),
+        super::count(rt.world().entity_count() as u64, "entity", "entities"),
+        super::count(rt.world().log().len() as u64, "event", "events"),
         by_kind.join(", ")
-    );
+    )?;
     if errors > 0 {
-        println!("{errors} script errors were reported (the scripts were stopped for those ticks; the world went on).");
+        let (n, verb) =
+            if errors == 1 { ("1 script error", "was") } else { (&*format!("{errors} script errors"), "were") };
+        writeln!(out, "{n} {verb} reported (the scripts were stopped for those ticks; the world went on).")?;
     }
     if let (Some(dir), Some(frames)) = (&args.render, &frames) {
-        println!("{} frames written to {}", frames.count(), dir.display());
+        writeln!(out, "{} frames written to {}", frames.count(), dir.display())?;
     }
-    println!("trace sha256 {}", crate::runtime::trace_hash(&trace));
+    writeln!(out, "trace sha256 {}", crate::runtime::trace_hash(&trace))?;
     // 130 is what shells report for a program ended by Ctrl-C.
-    Ok(if stopped_early { ExitCode::from(130) } else { ExitCode::SUCCESS })
+    Ok(if stopped_early {
+        ExitCode::from(130)
+    } else if errors > 0 && !args.keep_going {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// A flag Ctrl-C (and SIGTERM) sets instead of killing the process, so the trace played so far is

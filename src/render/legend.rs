@@ -6,7 +6,7 @@
 
 use image::{Rgb, RgbImage};
 
-use super::{Scene, Style, blend, draw, heat_rgb};
+use super::{Scene, Style, blend, draw};
 
 /// Height of the legend strip in pixels.
 pub const LEGEND_PX: u32 = 28;
@@ -29,7 +29,7 @@ pub fn draw_with_legend(scene: &Scene<'_>, style: &Style) -> RgbImage {
     let Some(heat) = scene.heat else { return img };
     for x in 0..w {
         let t = if w > 1 { x as f32 / (w - 1) as f32 } else { 0.0 };
-        let c = blend(style.floor, heat_rgb(t), style.heat_alpha);
+        let c = blend(style.floor, heat.colour(t), style.heat_alpha);
         for y in RAMP {
             img.put_pixel(x, h + y, Rgb(c));
         }
@@ -106,7 +106,7 @@ fn write_text(img: &mut RgbImage, x0: u32, y0: u32, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::HeatLayer;
+    use crate::render::{HeatLayer, heat_rgb};
     use tactica_engine::grid::Map;
 
     #[test]
@@ -124,7 +124,7 @@ mod tests {
     fn the_strip_ramps_from_low_to_high_and_writes_both_ends() {
         let map = Map::open(8, 2);
         let values = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 7.0];
-        let heat = HeatLayer { values: &values, low: 0.0, high: 7.0 };
+        let heat = HeatLayer { values: &values, low: 0.0, high: 7.0, hue: None };
         let style = Style { cell_px: 10, ..Style::default() };
         let img = draw_with_legend(&Scene { heat: Some(heat), ..Scene::empty(&map) }, &style);
         assert_eq!(img.dimensions(), (80, 20 + LEGEND_PX));

@@ -22,7 +22,7 @@ mod world;
 
 pub use frame::{FrameWriter, RenderError};
 pub use legend::{LEGEND_PX, draw_with_legend, number_text};
-pub use world::draw_world;
+pub use world::{draw_world, team_colour};
 
 use glam::Vec2;
 use image::{Rgb, RgbImage};
@@ -59,16 +59,32 @@ pub struct Ring {
     pub color: [u8; 3],
 }
 
-/// A scalar per cell (influence, danger, …), blended over the map from blue (low) to red (high).
+/// A scalar per cell (influence, danger, …), blended over the map from blue (low) to red (high),
+/// or, with a `hue`, from pale to that colour (a team's influence in the team's own colour).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HeatLayer<'a> {
     /// Row-major values, one per map cell; non-finite values are not drawn.
     pub values: &'a [f32],
-    /// The value drawn fully blue.
+    /// The value drawn fully blue (or pale).
     pub low: f32,
-    /// The value drawn fully red.
+    /// The value drawn fully red (or in the hue).
     pub high: f32,
+    /// The colour of the high end, for a one-colour ramp; `None`: blue to red.
+    pub hue: Option<[u8; 3]>,
 }
+
+impl HeatLayer<'_> {
+    /// The colour of `t` in `[0, 1]` along this layer's ramp.
+    pub fn colour(&self, t: f32) -> [u8; 3] {
+        match self.hue {
+            Some(hue) => blend(PALE, hue, t),
+            None => heat_rgb(t),
+        }
+    }
+}
+
+/// The low end of a one-colour ramp.
+const PALE: [u8; 3] = [250, 250, 250];
 
 /// Everything one frame shows.
 #[derive(Debug, Clone, Copy)]
@@ -123,12 +139,12 @@ pub fn draw(scene: &Scene<'_>, style: &Style) -> RgbImage {
     for (i, &cost) in map.costs().iter().enumerate() {
         let cell = map.cell_at(i);
         let mut color = if cost.is_finite() { shade(style.floor, 1.0 / cost.max(1.0).sqrt()) } else { style.wall };
-        if let Some(heat) = scene.heat.filter(|_| cost.is_finite()) {
-            if let Some(&v) = heat.values.get(i).filter(|v| v.is_finite()) {
-                let t = ((v - heat.low) / (heat.high - heat.low)).clamp(0.0, 1.0);
-                let t = if t.is_finite() { t } else { 0.0 };
-                color = blend(color, heat_rgb(t), style.heat_alpha);
-            }
+        if let Some(heat) = scene.heat.filter(|_| cost.is_finite())
+            && let Some(&v) = heat.values.get(i).filter(|v| v.is_finite())
+        {
+            let t = ((v - heat.low) / (heat.high - heat.low)).clamp(0.0, 1.0);
+            let t = if t.is_finite() { t } else { 0.0 };
+            color = blend(color, heat.colour(t), style.heat_alpha);
         }
         fill_rect(&mut img, cell.x as u32 * px, cell.y as u32 * px, px, px, color);
     }
@@ -229,7 +245,7 @@ mod tests {
 
         // Heat: cell (2,1) at the top of the range is red-blended, (0,0) at the bottom blue-blended.
         let values = [0.0, 0.0, 0.0, 0.0, 0.0, 10.0];
-        let heat = HeatLayer { values: &values, low: 0.0, high: 10.0 };
+        let heat = HeatLayer { values: &values, low: 0.0, high: 10.0, hue: None };
         let img = draw(&Scene { heat: Some(heat), ..Scene::empty(&map) }, &style);
         assert_eq!(pixel(&img, 25, 15), blend(style.floor, [255, 40, 0], style.heat_alpha));
         assert_eq!(pixel(&img, 5, 5), blend(style.floor, [0, 40, 255], style.heat_alpha));
@@ -252,7 +268,7 @@ mod tests {
         let agents = [Arrow { position: Vec2::NAN, heading: Vec2::ZERO, color: [1, 2, 3] }];
         let rings = [Ring { center: Vec2::new(1.0, 1.0), radius: f32::INFINITY, color: [1, 1, 1] }];
         let values = [f32::NAN];
-        let heat = HeatLayer { values: &values, low: 1.0, high: 1.0 };
+        let heat = HeatLayer { values: &values, low: 1.0, high: 1.0, hue: None };
         let img =
             draw(&Scene { agents: &agents, rings: &rings, heat: Some(heat), ..Scene::empty(&map) }, &Style::default());
         assert_eq!(img.dimensions(), (32, 32));

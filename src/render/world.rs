@@ -14,12 +14,33 @@ use super::{Arrow, Polyline, Ring, Scene, Style, draw};
 const PALETTE: [[u8; 3]; 6] =
     [[214, 39, 40], [31, 119, 180], [44, 160, 44], [255, 127, 14], [148, 103, 189], [23, 190, 207]];
 
-/// Draws the world as it stands.
-pub fn draw_world(world: &World, style: &Style) -> RgbImage {
+/// Colour words a team may be named by, drawn in that colour.
+const NAMED: [(&str, [u8; 3]); 8] = [
+    ("red", [214, 39, 40]),
+    ("blue", [31, 119, 180]),
+    ("green", [44, 160, 44]),
+    ("orange", [255, 127, 14]),
+    ("purple", [148, 103, 189]),
+    ("cyan", [23, 190, 207]),
+    ("yellow", [220, 190, 20]),
+    ("black", [30, 30, 30]),
+];
+
+/// The colour `team` is drawn in: its own when it is named by a colour word (`blue` is blue),
+/// else one of the palette, handed out in team-name order.
+pub fn team_colour(world: &World, team: &str) -> [u8; 3] {
+    if let Some((_, c)) = NAMED.iter().find(|(n, _)| n.eq_ignore_ascii_case(team)) {
+        return *c;
+    }
     let mut teams: Vec<&str> = world.entities().map(|(_, e)| e.team.as_str()).collect();
     teams.sort_unstable();
     teams.dedup();
-    let color = |team: &str| PALETTE[teams.binary_search(&team).unwrap_or(0) % PALETTE.len()];
+    PALETTE[teams.binary_search(&team).unwrap_or(0) % PALETTE.len()]
+}
+
+/// Draws the world as it stands.
+pub fn draw_world(world: &World, style: &Style) -> RgbImage {
+    let color = |team: &str| team_colour(world, team);
     let mut agents = Vec::new();
     let mut paths = Vec::new();
     for (_, e) in world.entities() {

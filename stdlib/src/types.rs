@@ -55,6 +55,15 @@ impl Type {
     }
 }
 
+impl Type {
+    /// The type's name with its article, as a sentence wants it: `an int`, `a string`.
+    pub fn article(&self) -> String {
+        let name = self.to_string();
+        let vowel = name.starts_with(['a', 'e', 'i', 'o', 'u']);
+        format!("{} {name}", if vowel { "an" } else { "a" })
+    }
+}
+
 impl fmt::Display for Type {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -15,7 +15,7 @@ impl Kernel {
     /// A kernel from its side and row-major weights. The side must be odd and the weights finite
     /// and `side²` long.
     pub fn new(side: usize, weights: Vec<f32>) -> Result<Self, FieldError> {
-        if side == 0 || side % 2 == 0 {
+        if side == 0 || side.is_multiple_of(2) {
             return Err(FieldError::BadKernel("the side must be odd"));
         }
         if weights.len() != side * side {
@@ -91,7 +91,7 @@ impl Separable {
     /// A separable kernel from its two vectors, which must have the same odd length and finite
     /// weights (the chapter allows them to differ).
     pub fn new(horizontal: Vec<f32>, vertical: Vec<f32>) -> Result<Self, FieldError> {
-        if horizontal.len() != vertical.len() || horizontal.len() % 2 == 0 {
+        if horizontal.len() != vertical.len() || horizontal.len().is_multiple_of(2) {
             return Err(FieldError::BadKernel("separable vectors need the same odd length"));
         }
         if horizontal.iter().chain(&vertical).any(|w| !w.is_finite()) {

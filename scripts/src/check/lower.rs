@@ -167,8 +167,14 @@ impl Checker<'_> {
                     Diagnostic::new(
                         Code::ArgumentType,
                         arg.span.clone(),
-                        format!("argument `{}` of `{}` must be a {}, not a {ty}", param.name, f.name, param.ty),
-                        format!("this is a {ty}"),
+                        format!(
+                            "argument `{}` of `{}` must be {}, not {}",
+                            param.name,
+                            f.name,
+                            param.ty.article(),
+                            ty.article()
+                        ),
+                        format!("this is {}", ty.article()),
                     )
                     .with_hint(format!("the signature is `{}`", f.signature())),
                 );
@@ -263,8 +269,8 @@ impl Checker<'_> {
             self.diags.push(Diagnostic::new(
                 Code::NotANumber,
                 span.clone(),
-                format!("{what} needs numbers, not a {ty}"),
-                format!("this is a {ty}"),
+                format!("{what} needs numbers, not {}", ty.article()),
+                format!("this is {}", ty.article()),
             ));
         }
     }
@@ -396,8 +402,8 @@ impl Checker<'_> {
                         self.diags.push(Diagnostic::new(
                             Code::ArgumentType,
                             line.span.clone(),
-                            format!("`say one of` needs strings, not a {ty}"),
-                            format!("this is a {ty}"),
+                            format!("`say one of` needs strings, not {}", ty.article()),
+                            format!("this is {}", ty.article()),
                         ));
                     }
                 }
@@ -486,8 +492,8 @@ impl Checker<'_> {
             self.diags.push(Diagnostic::new(
                 Code::AttributeType,
                 value.span.clone(),
-                format!("`{}` is a {}, not a {vt}", spec.name, spec.ty),
-                format!("this is a {vt}"),
+                format!("`{}` is {}, not {}", spec.name, spec.ty.article(), vt.article()),
+                format!("this is {}", vt.article()),
             ));
         } else if let Some(n) = constant(self.api, value).and_then(|v| v.as_i64())
             && spec.ty == Type::Int

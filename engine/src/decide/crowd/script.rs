@@ -130,10 +130,10 @@ impl ScriptLibrary {
                 None => None,
             };
             for step in &s.steps {
-                if let StepSpec::Say(t) | StepSpec::Emit(t) = step {
-                    if !texts.contains(t) {
-                        texts.push(t.clone());
-                    }
+                if let StepSpec::Say(t) | StepSpec::Emit(t) = step
+                    && !texts.contains(t)
+                {
+                    texts.push(t.clone());
                 }
             }
             if s.steps.is_empty() {

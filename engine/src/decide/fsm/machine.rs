@@ -211,13 +211,13 @@ impl StateMachine {
         let mut m = StateMachine { states, initial: 0 };
         m.initial = m.descend(id(&spec.initial)?)?;
         for i in 0..m.states.len() {
-            if let Some(c) = m.states[i].initial_child {
-                if m.states[usize::from(c)].parent != Some(i as StateId) {
-                    return Err(DecideError::invalid(
-                        format!("state `{}`", m.states[i].name),
-                        "its initial child must name it as parent",
-                    ));
-                }
+            if let Some(c) = m.states[i].initial_child
+                && m.states[usize::from(c)].parent != Some(i as StateId)
+            {
+                return Err(DecideError::invalid(
+                    format!("state `{}`", m.states[i].name),
+                    "its initial child must name it as parent",
+                ));
             }
         }
         Ok(m)

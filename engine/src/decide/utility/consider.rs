@@ -258,10 +258,10 @@ impl Consideration {
 
     /// Draws new random parameters when the owning option is selected (cooldowns).
     pub fn select(&self, rng: &mut WorldRng, history: &mut History) {
-        if let Consideration::ExecutionHistory { since_stopped: Some(f), .. } = self {
-            if let Some(c) = f.draw_cooldown(rng) {
-                history.cooldown = c;
-            }
+        if let Consideration::ExecutionHistory { since_stopped: Some(f), .. } = self
+            && let Some(c) = f.draw_cooldown(rng)
+        {
+            history.cooldown = c;
         }
     }
 
