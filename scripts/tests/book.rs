@@ -75,6 +75,10 @@ fn ex_8_6_an_armed_player_is_fled_an_unarmed_one_attacked() {
     let mut h = behaviour("8-06", "PlayerArmed", Value::Bool(false));
     h.idle(5);
     assert_eq!(h.cell(), IVec2::new(8, 6), "attacked: on the player's cell");
+    // "Unarmed" is a weapon name a scenario may use: it means no weapon, so the troll attacks.
+    let mut h = behaviour("8-06", "PlayerArmed", Value::from("Unarmed"));
+    h.idle(5);
+    assert_eq!(h.cell(), IVec2::new(8, 6), "an unarmed player is attacked too");
 }
 
 #[test]

@@ -109,7 +109,11 @@ impl Global {
     /// The global's current value for the scripted entity.
     pub fn read(&self, ctx: &ScriptCtx<'_>) -> Value {
         match &self.source {
-            GlobalSource::World(key) => ctx.world.global(key).clone(),
+            GlobalSource::World(key) => match (ctx.world.global(key), &self.ty) {
+                // A weapon global holding "Unarmed" reads as no weapon (see [`Symbol::value`]).
+                (Value::Str(s), Type::Symbol(family)) if is_unarmed(family, s) => Value::Bool(false),
+                (v, _) => v.clone(),
+            },
             GlobalSource::SelfKind => ctx.me().map(|e| Value::Str(e.kind.clone())).unwrap_or_default(),
             GlobalSource::SelfAttribute(key) => ctx.me().map(|e| e.attribute(key).clone()).unwrap_or_default(),
             GlobalSource::Heard => Value::Str(ctx.heard.unwrap_or_default().to_owned()),
@@ -117,13 +121,27 @@ impl Global {
     }
 }
 
-/// A named value (`Dagger`, `kNight`): at run time, the string of its name.
+/// A named value (`Dagger`, `kNight`): at run time, the string of its name — except the weapon
+/// `Unarmed`, which is `false`, so that `PlayerArmed == TRUE` is false for an unarmed player and
+/// `PlayerArmed == Unarmed` is true.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Symbol {
     /// The canonical name.
     pub name: String,
     /// Its family (`weapon`, `time`, `place` …).
     pub family: String,
+}
+
+impl Symbol {
+    /// What the symbol is at run time.
+    pub fn value(&self) -> Value {
+        if is_unarmed(&self.family, &self.name) { Value::Bool(false) } else { Value::Str(self.name.clone()) }
+    }
+}
+
+/// No weapon at all, however a scenario spells it.
+fn is_unarmed(family: &str, name: &str) -> bool {
+    family == "weapon" && name.eq_ignore_ascii_case("unarmed")
 }
 
 /// The script-facing API: one table of functions, globals, symbols and attributes. Look-ups are

@@ -37,7 +37,8 @@ impl Checker<'_> {
                             self.emit(Op::LoadGlobal(g), &span);
                         }
                         Resolved::Symbol(s) => {
-                            self.push_const(Value::Str(s), &span, Type::Any);
+                            let value = self.api.symbol(&s).map_or(Value::Str(s), tactica_stdlib::Symbol::value);
+                            self.push_const(value, &span, Type::Any);
                         }
                     }
                     ty
@@ -537,7 +538,7 @@ pub(super) fn constant(api: &tactica_stdlib::Api, e: &Expr) -> Option<Value> {
         ExprKind::Float(x) => Some(Value::Float(*x)),
         ExprKind::Str(s) => Some(Value::Str(s.clone())),
         ExprKind::Bool(b) => Some(Value::Bool(*b)),
-        ExprKind::Name(n) => api.symbol(&n.text).map(|s| Value::Str(s.name.clone())),
+        ExprKind::Name(n) => api.symbol(&n.text).map(tactica_stdlib::Symbol::value),
         ExprKind::Unary { op: UnOp::Neg, expr } => match constant(api, expr)? {
             Value::Int(n) => n.checked_neg().map(Value::Int),
             Value::Float(x) => Some(Value::Float(-x)),
