@@ -59,14 +59,14 @@ fn check_exits_0_when_clean_0_with_warnings_and_1_with_errors() {
 
     let (code, text) = tactica(&["check", &path("clean.tac")]);
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("1 files checked, 0 errors, 0 warnings"), "{text}");
+    assert!(text.contains("1 file checked, 0 errors, 0 warnings"), "{text}");
 
     // A warning is printed, as an ariadne report with its code, but does not fail the check …
     let (code, text) = tactica(&["check", &path("warned.tac")]);
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("[E0032] Warning: `SPEED` is set twice"), "{text}");
     assert!(text.contains("warned.tac:3:1"), "{text}");
-    assert!(text.contains("1 files checked, 0 errors, 1 warnings"), "{text}");
+    assert!(text.contains("1 file checked, 0 errors, 1 warning"), "{text}");
     // … unless CI asks for it to.
     let (code, text) = tactica(&["check", "--deny-warnings", &path("warned.tac")]);
     assert_eq!(code, 1, "{text}");
@@ -77,7 +77,7 @@ fn check_exits_0_when_clean_0_with_warnings_and_1_with_errors() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("[E0010] Error: unknown name `PlayerArmd`"), "{text}");
     assert!(text.contains("did you mean `PlayerArmed`?"), "{text}");
-    assert!(text.contains("2 files checked, 1 errors, 1 warnings"), "{text}");
+    assert!(text.contains("2 files checked, 1 error, 1 warning"), "{text}");
 }
 
 #[test]

@@ -151,6 +151,14 @@ impl<'s> Vm<'s> {
                     let b = self.pop();
                     let a = self.pop();
                     let r = binary(op, &a, &b).map_err(|(code, m)| self.error_at(pc - 1, code, m))?;
+                    if let Value::Str(s) = &r
+                        && self.limits.max_string_len != 0
+                        && s.len() > self.limits.max_string_len
+                    {
+                        let m =
+                            format!("a string grew past {} bytes, the limit of one value", self.limits.max_string_len);
+                        return Err(self.error_at(pc - 1, Code::BudgetExceeded, m));
+                    }
                     self.stack.push(r);
                 }
                 Op::Jump(t) => pc = t as usize,
@@ -260,6 +268,16 @@ pub fn values_equal(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// How a value reads inside a line of text: strings as they are, numbers as written (`7`,
+/// `2.5`), booleans as `true`/`false`; nothing else (nil, entities, lists) has a plain form.
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::Str(s) => Some(s.clone()),
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(v.to_string()),
+        _ => None,
+    }
+}
+
 fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, (Code, String)> {
     let type_error = || (Code::RuntimeType, format!("`{}` cannot combine {} and {}", op.symbol(), Shown(a), Shown(b)));
     match op {
@@ -267,6 +285,13 @@ fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, (Code, String)> {
         BinOp::Ne => return Ok(Value::Bool(!values_equal(a, b))),
         BinOp::And | BinOp::Or => {
             return Ok(Value::Bool(if op == BinOp::And { a.truthy() && b.truthy() } else { a.truthy() || b.truthy() }));
+        }
+        // `"You owe " + Gold`: text joined with anything that has a plain form.
+        BinOp::Add if matches!(a, Value::Str(_)) || matches!(b, Value::Str(_)) => {
+            return match (text_of(a), text_of(b)) {
+                (Some(x), Some(y)) => Ok(Value::Str(x + &y)),
+                _ => Err(type_error()),
+            };
         }
         _ => {}
     }

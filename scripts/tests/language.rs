@@ -641,3 +641,44 @@ fn an_unlimited_budget_lets_a_long_loop_finish() {
         .expect("no budget means the loop runs to its end");
     assert!(format!("{commands:?}").contains("100000"), "{commands:?}");
 }
+
+#[test]
+fn lines_are_built_with_plus_and_what_has_no_plain_form_is_refused() {
+    let (script, diags) = tactica_script::check("t.tac", "Say(\"Run \" + DoFlee());", &Api::standard());
+    assert!(script.is_none());
+    assert_eq!(diags[0].code, Code::NoValue, "{diags:?}");
+    let (_, diags) = tactica_script::check("t.tac", "Say(3 + 4);", &Api::standard());
+    assert_eq!(diags[0].code, Code::ArgumentType, "numbers alone are not a line: {diags:?}");
+    assert!(diags[0].message.contains("must be a string, not an int"), "{}", diags[0].message);
+    let mut h = Harness::new(
+        "let n = 3;\nSay(Creature + \" has \" + n + \" coins, \" + (n > 2));",
+        ScriptKind::Behaviour,
+        "Troll",
+        IVec2::ZERO,
+        IVec2::ONE,
+        SIZE,
+    );
+    h.fire(Trigger::Think, None);
+    assert_eq!(h.said(), ["Troll has 3 coins, true"]);
+    // An entity has no plain form: refused when the script runs, at the `+`.
+    let mut h =
+        Harness::new("Say(\"Hello \" + Player());", ScriptKind::Behaviour, "troll", IVec2::ZERO, IVec2::ONE, SIZE);
+    let mut rng = WorldRng::new(1);
+    let mut commands = CommandBuffer::default();
+    let err = h
+        .script
+        .run_entity(
+            &mut h.inst,
+            h.kind,
+            Trigger::Think,
+            &h.world,
+            h.me,
+            &mut commands,
+            &mut rng,
+            None,
+            ScriptLimits::new(),
+        )
+        .unwrap_err();
+    assert_eq!(err.code, Code::RuntimeType, "{err}");
+    assert!(err.message.contains("cannot combine"), "{err}");
+}

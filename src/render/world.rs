@@ -109,8 +109,10 @@ mod tests {
         let img = draw_world(&w, &style);
         let px = style.cell_px;
         // The arrow starts at the cell centre: the centre pixel carries the team colour.
-        assert_eq!(img.get_pixel(px + px / 2, px + px / 2).0, PALETTE[0], "blue sorts first");
-        assert_eq!(img.get_pixel(4 * px + px / 2, 2 * px + px / 2).0, PALETTE[1]);
+        assert_eq!(img.get_pixel(px + px / 2, px + px / 2).0, [31, 119, 180], "a team named blue is blue");
+        assert_eq!(img.get_pixel(4 * px + px / 2, 2 * px + px / 2).0, [214, 39, 40], "and red is red");
+        // Teams not named by a colour take the palette in name order.
+        assert_eq!(team_colour(&w, "wolves"), PALETTE[0]);
         assert_eq!(img.get_pixel(0, 0).0, style.floor);
     }
 }

@@ -232,6 +232,15 @@ impl Checker<'_> {
                         self.require_number(&rt, &rhs.span, op.symbol());
                         Type::Bool
                     }
+                    BinOp::Add if is_text(&lt) || is_text(&rt) => {
+                        // Building a line: `"You owe " + Gold`. The other side needs a plain form.
+                        for (ty, side) in [(&lt, lhs), (&rt, rhs)] {
+                            if *ty == Type::Nil {
+                                self.no_value(&side.span);
+                            }
+                        }
+                        Type::Str
+                    }
                     _ => {
                         self.require_number(&lt, &lhs.span, op.symbol());
                         self.require_number(&rt, &rhs.span, op.symbol());
@@ -546,4 +555,9 @@ pub(super) fn constant(api: &tactica_stdlib::Api, e: &Expr) -> Option<Value> {
         },
         _ => None,
     }
+}
+
+/// Whether a value of type `ty` is text: strings and named values (`Sword`, `kDock`).
+fn is_text(ty: &Type) -> bool {
+    matches!(ty, Type::Str | Type::Symbol(_))
 }
