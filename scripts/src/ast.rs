@@ -238,6 +238,8 @@ pub enum ItemKind {
     Rules(Rules),
     /// A group sequence with roles.
     Sequence(Sequence),
+    /// `kind dialogue;`: when the file's top level runs, said rather than inferred.
+    Kind(Name),
     /// Something that did not parse.
     Error,
 }

@@ -224,6 +224,8 @@ pub struct Script {
     pub(crate) facts: Vec<String>,
     /// The top-level statements' chunk.
     pub(crate) main: Option<u32>,
+    /// The kind the file declares (`kind dialogue;`), if it does.
+    pub(crate) declared_kind: Option<crate::ScriptKind>,
     /// Whether the top level sets attributes (so it also runs at spawn in a behaviour file).
     pub(crate) records: Vec<RecordCode>,
     /// Handlers.
@@ -252,26 +254,39 @@ impl Script {
             && self.sequences.is_empty()
     }
 
-    /// The kind a host should run the file as when nothing says otherwise: attributes when its
-    /// top level sets attributes, dialogue when it speaks or asks, behaviour otherwise.
+    /// The kind a host runs the file as on a character: the one it declares (`kind dialogue;`),
+    /// else the one its top level suggests ([`Script::inferred_kind`]).
     pub fn default_kind(&self) -> crate::ScriptKind {
-        let Some(main) = self.main else { return crate::ScriptKind::Behaviour };
-        let ops = self.code.iter().skip(main as usize).take_while(|op| **op != Op::Return);
-        let mut kind = crate::ScriptKind::Behaviour;
-        for op in ops {
+        self.declared_kind.unwrap_or_else(|| self.inferred_kind().0)
+    }
+
+    /// The kind the top level suggests, and the instruction that decided it: attributes when it
+    /// sets attributes, dialogue when it speaks or asks, events when it triggers a trap (so that
+    /// a trap fires once per visit wherever it is attached), behaviour otherwise.
+    pub fn inferred_kind(&self) -> (crate::ScriptKind, Option<usize>) {
+        use crate::ScriptKind::{Attributes, Behaviour, Dialogue, Events};
+        let Some(main) = self.main else { return (Behaviour, None) };
+        let ops = self.code.iter().enumerate().skip(main as usize).take_while(|(_, op)| **op != Op::Return);
+        let mut found: (crate::ScriptKind, Option<usize>) = (Behaviour, None);
+        for (at, op) in ops {
+            let name = match op {
+                Op::Call { f, .. } => self.api.function(*f as usize).map_or("", |h| h.name),
+                _ => "",
+            };
             match op {
-                Op::SetAttribute(_) => return crate::ScriptKind::Attributes,
-                Op::SayOneOf(_) => kind = crate::ScriptKind::Dialogue,
-                Op::Call { f, .. } => {
-                    let name = self.api.function(*f as usize).map_or("", |h| h.name);
-                    if name == "Say" || name == "Ask" {
-                        kind = crate::ScriptKind::Dialogue;
-                    }
-                }
+                Op::SetAttribute(_) => return (Attributes, Some(at)),
+                Op::SayOneOf(_) => found = (Dialogue, Some(at)),
+                _ if (name == "Say" || name == "Ask") && found.0 != Dialogue => found = (Dialogue, Some(at)),
+                _ if name == "Trigger" && found.0 == Behaviour => found = (Events, Some(at)),
                 _ => {}
             }
         }
-        kind
+        found
+    }
+
+    /// Where instruction `at` came from.
+    pub fn span_of(&self, at: usize) -> Option<&Span> {
+        self.spans.get(at)
     }
 
     /// The names of its sequences.

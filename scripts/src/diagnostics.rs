@@ -86,6 +86,8 @@ codes! {
     EmptySequence = "E0064", Error, "A sequence needs at least one role.";
     UnknownEvent = "E0070", Error, "Handlers react to `spawn`, `think`, `tick`, `encounter`, `hear`, `reload`, or `enter` a place.";
     UnknownPlace = "E0071", Error, "`on enter` takes a cell `(x, y)` or a declared place.";
+    UnknownKind = "E0072", Error, "A file's kind is `behaviour`, `dialogue`, `events` or `attributes`, said once at most.";
+    InferredKind = "E0073", Warning, "The file does not say its kind, so it was inferred from its top level; say it with `kind …;` so that one added line cannot change when the whole file runs.";
     EmptyChoice = "E0080", Error, "`say one of [...]` needs at least one line.";
     DivisionByZero = "E0083", Error, "Dividing by the constant 0.";
     BudgetExceeded = "E0100", Error, "The script ran more steps than its budget allows in one call (an endless loop?); it was stopped for this tick.";

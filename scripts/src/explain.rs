@@ -252,6 +252,21 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
             "sequence Nothing { }\n",
             "sequence Greet { role host { Say(\"Welcome.\"); } }\n",
         ),
+        Code::UnknownKind => (
+            "A file may say when its top level runs: `kind behaviour;` (every think), `kind dialogue;` (when \
+             the player comes near or speaks), `kind events;` (every tick, each top-level `if` once per \
+             rising edge) or `kind attributes;` (once, at spawn). Once per file.",
+            "kind dialog;\nSay(\"Halt!\");\n",
+            "kind dialogue;\nSay(\"Halt!\");\n",
+        ),
+        Code::InferredKind => (
+            "Without `kind …;` a file on a character runs as dialogue when its top level speaks or asks, as \
+             events when it triggers a trap, as attributes when it sets attributes, and as behaviour \
+             otherwise — so adding one `Say` to a behaviour would silently make it dialogue. Saying the \
+             kind keeps it fixed (and silences this warning).",
+            "If (PlayerLocation(3, 4)) Trigger(kFireTrap);\n",
+            "kind events;\nIf (PlayerLocation(3, 4)) Trigger(kFireTrap);\n",
+        ),
         Code::UnknownEvent => (
             "`on` takes one of the triggers the host sends: `spawn`, `think`, `tick`, `encounter`, `hear`, \
              or `enter` followed by a cell or a place.",

@@ -401,7 +401,8 @@ where
         .then(role.repeated().collect::<Vec<_>>().delimited_by(just(Token::LBrace), just(Token::RBrace)))
         .map(|(name, roles)| ItemKind::Sequence(Sequence { name, roles }));
 
-    let item = choice((record, creature, handler, machine, rules, sequence, stmt.map(ItemKind::Stmt)))
+    let kind_decl = kw("kind").ignore_then(ident()).then_ignore(semi()).map(ItemKind::Kind);
+    let item = choice((kind_decl, record, creature, handler, machine, rules, sequence, stmt.map(ItemKind::Stmt)))
         .map_with(|kind, e| Item { kind, span: range(e.span()) })
         .recover_with(skip_then_retry_until(any().ignored(), end()));
 

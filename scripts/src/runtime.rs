@@ -220,7 +220,8 @@ impl Script {
             (ScriptKind::Attributes, Trigger::Spawn | Trigger::Reload)
                 | (ScriptKind::Behaviour, Trigger::Think)
                 | (ScriptKind::Dialogue, Trigger::Encounter | Trigger::Hear)
-                | (ScriptKind::Events, Trigger::Tick)
+                // A world script ticks; on a character, an events file runs on its think ticks.
+                | (ScriptKind::Events, Trigger::Tick | Trigger::Think)
         );
         if matches!(trigger, Trigger::Spawn | Trigger::Reload) {
             self.run_records(vm, inst, ctx)?;

@@ -30,7 +30,7 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool) -> anyhow::Result<ExitCode>
         }
         match (found.errors.len(), found.warnings.len()) {
             (0, 0) => println!("ok    {}", f.display()),
-            (0, w) => println!("ok    {} ({w} warnings)", f.display()),
+            (0, w) => println!("ok    {} ({})", f.display(), super::count(w as u64, "warning", "warnings")),
             _ => {}
         }
         errors += found.errors.len();

@@ -1,4 +1,5 @@
 // The giant sizes the hero up (reference 002b Example 8-10).
+kind dialogue;
 If (Creature==Giant) and (player==Human)
     begin
         if (playerArmed==Staff)

@@ -1,4 +1,5 @@
 // The troll's taunts (reference 002b Example 8-9), run when the hero comes near.
+kind dialogue;
 If (PlayerArmed == Dagger)
     say one of ["What a cute little knife.", "Is that a toothpick, little one?"];
 If (PlayerArmed == Bow)

@@ -1,4 +1,5 @@
 // Merlin answers what the hero types (reference 002b Examples 8-11 and 8-14).
+kind dialogue;
 If (Creature==FriendlyWizard)
   begin
     if (playerHas==RedAmulet)

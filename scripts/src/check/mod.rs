@@ -11,6 +11,7 @@ use std::sync::Arc;
 use tactica_engine::Value;
 use tactica_stdlib::{Api, Type, suggest};
 
+use crate::ScriptKind;
 use crate::ast::{BinOp, Event, Expr, ExprKind, Item, ItemKind, Machine, PlaceRef, Program, Rules, Sequence};
 use crate::code::*;
 use crate::diagnostics::{Code, Diagnostic};
@@ -63,6 +64,7 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
         n_once: 0,
         facts: Vec::new(),
         main: None,
+        declared_kind: None,
         records: Vec::new(),
         handlers: Vec::new(),
         machines: Vec::new(),
@@ -94,6 +96,9 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
     script.n_edges = c.n_edges;
     script.n_once = c.n_once;
     script.facts = c.names.facts.iter().map(|f| f.name.clone()).collect();
+    if script.declared_kind.is_none() {
+        c.warn_inferred_kind(&script);
+    }
     (Some(script), c.diags)
 }
 
@@ -195,6 +200,34 @@ impl Checker<'_> {
     fn item(&mut self, item: &Item, script: &mut Script, creature_kinds: &mut BTreeMap<String, Span>) {
         match &item.kind {
             ItemKind::Stmt(_) | ItemKind::Error => {}
+            ItemKind::Kind(name) => {
+                const KINDS: [(&str, ScriptKind); 4] = [
+                    ("behaviour", ScriptKind::Behaviour),
+                    ("dialogue", ScriptKind::Dialogue),
+                    ("events", ScriptKind::Events),
+                    ("attributes", ScriptKind::Attributes),
+                ];
+                let found = KINDS.iter().find(|(k, _)| k.eq_ignore_ascii_case(&name.text)).map(|&(_, k)| k);
+                match (found, script.declared_kind) {
+                    (Some(_), Some(_)) => self.diags.push(Diagnostic::new(
+                        Code::UnknownKind,
+                        name.span.clone(),
+                        "the file says its kind twice",
+                        "a second `kind`",
+                    )),
+                    (Some(k), None) => script.declared_kind = Some(k),
+                    (None, _) => self.diags.push(
+                        Diagnostic::new(
+                            Code::UnknownKind,
+                            name.span.clone(),
+                            format!("`{}` is not a kind", name.text),
+                            "not a kind",
+                        )
+                        .suggest(suggest(&name.text, KINDS.iter().map(|(k, _)| *k)))
+                        .with_hint_if_none("kinds are behaviour, dialogue, events and attributes"),
+                    ),
+                }
+            }
             ItemKind::Record { header, creature, body } => {
                 let value = lower::constant(self.api, creature).and_then(|v| v.as_i64());
                 let entry = self.chunk(|c| {
@@ -304,6 +337,32 @@ impl Checker<'_> {
                 script.sequences.push(code);
             }
         }
+    }
+
+    /// The warning for a file whose kind was inferred as something other than behaviour: what was
+    /// inferred, from which line, and what that means for when it runs.
+    fn warn_inferred_kind(&mut self, script: &Script) {
+        let (kind, at) = script.inferred_kind();
+        let Some(span) = at.and_then(|i| script.span_of(i)).cloned() else { return };
+        let (what, when) = match kind {
+            ScriptKind::Dialogue => {
+                ("dialogue", "its top level runs when the player comes near or speaks, not every think")
+            }
+            ScriptKind::Events => ("events", "each top-level `if` fires once when its condition becomes true"),
+            ScriptKind::Attributes => ("attributes", "its top level runs once, at spawn"),
+            ScriptKind::Behaviour => return,
+        };
+        self.diags.push(
+            Diagnostic::new(
+                Code::InferredKind,
+                span,
+                format!("on a character this file runs as {what}: {when}"),
+                format!("because of this line"),
+            )
+            .with_hint(format!(
+                "say `kind {what};` at the top to keep it so, or `kind behaviour;` to run it every think"
+            )),
+        );
     }
 
     fn edge(&mut self, cond: u32) -> HandlerEvent {

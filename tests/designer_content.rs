@@ -1,0 +1,73 @@
+//! Designers' own content, played as a designer meets it: scenario folders with their scripts,
+//! asserting on the trace or on what `tactica check` says.
+
+mod common;
+
+const TACTICA: &str = env!("CARGO_BIN_EXE_tactica");
+
+/// The player walks onto the plate at (3, 4), waits there ten ticks, leaves, and comes back.
+fn plate_scenario(trap_on: &str) -> String {
+    let mut s = String::from(
+        "map = \"map.txt\"\nticks = 60\nplayer = \"hero\"\n\
+         [[entities]]\nname = \"hero\"\nkind = \"human\"\nat = [1, 4]\nspeed = 10.0\n\
+         actions = [{ move_to = [3, 4] }, { sleep = 10 }, { move_to = [8, 4] }, { move_to = [3, 4] }, { sleep = 10 }]\n",
+    );
+    match trap_on {
+        "world" => s.push_str("scripts = [\"plate.tac\"]\n"),
+        _ => s.push_str("[[entities]]\nname = \"plate\"\nkind = \"plate\"\nat = [3, 5]\nscripts = [\"plate.tac\"]\n"),
+    }
+    s
+}
+
+fn triggers(trace: &str) -> usize {
+    trace.lines().filter(|l| l.contains("\"kind\":\"trigger\"") && l.contains("kFireTrap")).count()
+}
+
+#[test]
+fn a_trap_fires_once_per_visit_wherever_it_is_attached() {
+    let classic = "If (PlayerLocation(3, 4)) Trigger(kFireTrap);\n";
+    let declared = "kind events;\nIf (PlayerLocation(3, 4)) Trigger(kFireTrap);\n";
+    for (name, on, src) in
+        [("entity", "entity", classic), ("declared", "entity", declared), ("world", "world", classic)]
+    {
+        let path = common::folder(&format!("trap-{name}"), &plate_scenario(on), &[("plate.tac", src)]);
+        let trace = common::play(&path).trace();
+        assert!(!trace.contains("script_error"), "{trace}");
+        assert_eq!(triggers(&trace), 2, "{name}: two visits, two fires\n{trace}");
+    }
+}
+
+#[test]
+fn check_says_which_kind_it_inferred_and_why() {
+    let behaviour = "If (PlayerArmed == TRUE) DoFlee();\n";
+    let path =
+        common::folder("kind-infer", "map = \"map.txt\"\n", &[("troll.tac", &format!("{behaviour}Say(\"Grr.\");\n"))]);
+    let file = path.with_file_name("troll.tac");
+    let out = std::process::Command::new(TACTICA).arg("check").arg(&file).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "a warning does not fail the check: {text}");
+    assert!(text.contains("E0073") && text.contains("runs as dialogue"), "{text}");
+    assert!(text.contains("troll.tac:2:1"), "the line that decided it: {text}");
+    assert!(text.contains("kind behaviour;"), "the way out: {text}");
+    std::fs::write(&file, format!("kind behaviour;\n{behaviour}Say(\"Grr.\");\n")).unwrap();
+    let out = std::process::Command::new(TACTICA).arg("check").arg(&file).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1 file checked, 0 errors, 0 warnings"), "declared: nothing inferred: {text}");
+    std::fs::write(&file, "kind dialog;\nSay(\"Grr.\");\n").unwrap();
+    let out = std::process::Command::new(TACTICA).arg("check").arg(&file).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success() && text.contains("E0072") && text.contains("dialogue"), "{text}");
+}
+
+#[test]
+fn a_declared_behaviour_with_a_line_of_speech_still_thinks_every_tick() {
+    let scenario = "map = \"map.txt\"\nticks = 5\n[[entities]]\nname = \"troll\"\nkind = \"troll\"\nat = [1, 1]\nscripts = [\"troll.tac\"]\n";
+    let src = "kind behaviour;\nSay(\"Grr.\");\n";
+    let trace = common::play(&common::folder("kind-behaviour", scenario, &[("troll.tac", src)])).trace();
+    // A behaviour thinks every tick; the say cooldown lets the line out once in five ticks.
+    let thinks_said = trace.lines().filter(|l| l.contains("\"kind\":\"say\"")).count();
+    assert_eq!(thinks_said, 1, "{trace}");
+    let inferred = "Say(\"Grr.\");\n";
+    let trace = common::play(&common::folder("kind-dialogue", scenario, &[("troll.tac", inferred)])).trace();
+    assert_eq!(trace.lines().filter(|l| l.contains("\"kind\":\"say\"")).count(), 0, "dialogue waits for the player");
+}
