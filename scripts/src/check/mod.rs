@@ -357,7 +357,7 @@ impl Checker<'_> {
                 Code::InferredKind,
                 span,
                 format!("on a character this file runs as {what}: {when}"),
-                format!("because of this line"),
+                "because of this line",
             )
             .with_hint(format!(
                 "say `kind {what};` at the top to keep it so, or `kind behaviour;` to run it every think"
