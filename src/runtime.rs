@@ -41,7 +41,9 @@ impl Runtime {
     /// is compiled and attached. All the problems found are returned together.
     pub fn new(scenario: Scenario, backends: Vec<Box<dyn ScriptBackend>>) -> Result<Self, Vec<ScriptError>> {
         let mut host = ScriptHost::new();
-        for b in backends {
+        for mut b in backends {
+            // The scenario's own names (places, regions, kinds, globals) are known to the checker.
+            b.declare_names(&|api| api.declare_world_names(&scenario.world));
             host.add_backend(b);
         }
         let mut errors = Vec::new();

@@ -71,3 +71,51 @@ fn a_declared_behaviour_with_a_line_of_speech_still_thinks_every_tick() {
     let trace = common::play(&common::folder("kind-dialogue", scenario, &[("troll.tac", inferred)])).trace();
     assert_eq!(trace.lines().filter(|l| l.contains("\"kind\":\"say\"")).count(), 0, "dialogue waits for the player");
 }
+
+/// The names a scenario declares — globals, places, regions, creature kinds — are names a `.tac`
+/// script may use bare: `check` knows them (with did-you-mean) and the runtime reads them.
+#[test]
+fn a_scenario_s_own_names_are_known_to_check_and_to_the_runtime() {
+    let scenario = r#"map = "map.txt"
+ticks = 1
+player = "hero"
+[globals]
+Gold = 5
+[places]
+kHall = [2, 2]
+[regions.yard]
+min = [0, 0]
+max = [3, 3]
+[[entities]]
+name = "hero"
+kind = "human"
+at = [2, 2]
+[[entities]]
+name = "grunt"
+kind = "Orc"
+at = [6, 1]
+scripts = ["grunt.tac"]
+"#;
+    let grunt = "kind behaviour;\nIf (Gold > 3) Say(\"Rich pickings.\");\nIf (PlayerLocation(kHall)) Say(\"In the hall.\");\n\
+                 If (PlayerLocation(yard)) Note(\"yard\", TRUE);\nIf (Creature == Orc) Note(\"orc\", TRUE);\n";
+    let path = common::folder("names-declared", scenario, &[("grunt.tac", grunt)]);
+    let out = std::process::Command::new(TACTICA).arg("check").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let trace = common::play(&path).trace();
+    assert!(trace.contains("Rich pickings.") && trace.contains("In the hall."), "{trace}");
+    assert!(trace.contains("\"name\":\"yard\"") && trace.contains("\"name\":\"orc\""), "{trace}");
+
+    // A misspelt place is caught by check, with the scenario's name suggested.
+    std::fs::write(path.with_file_name("grunt.tac"), "kind behaviour;\nIf (PlayerLocation(kHal)) Say(\"x\");\n")
+        .unwrap();
+    let out = std::process::Command::new(TACTICA).arg("check").arg(&path).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success() && text.contains("kHall"), "{text}");
+
+    // A book name the scenario does not declare is an error when it runs, not a silent false.
+    std::fs::write(path.with_file_name("grunt.tac"), "kind behaviour;\nIf (PlayerLocation(kBoat)) Say(\"x\");\n")
+        .unwrap();
+    let trace = common::play(&path).trace();
+    let error = trace.lines().find(|l| l.contains("script_error")).expect("an error");
+    assert!(error.contains("PlayerLocation") && error.contains("`kBoat`"), "{error}");
+}

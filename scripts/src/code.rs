@@ -260,28 +260,39 @@ impl Script {
         self.declared_kind.unwrap_or_else(|| self.inferred_kind().0)
     }
 
-    /// The kind the top level suggests, and the instruction that decided it: attributes when it
-    /// sets attributes, dialogue when it speaks or asks, events when it triggers a trap (so that
-    /// a trap fires once per visit wherever it is attached), behaviour otherwise.
-    pub fn inferred_kind(&self) -> (crate::ScriptKind, Option<usize>) {
+    /// The kind the top level suggests, the instruction that decided it, and whether the top
+    /// level also does things of another kind (so that the choice changed what some lines mean):
+    /// attributes when it sets attributes, dialogue when it speaks or asks, events when it
+    /// triggers a trap (so that a trap fires once per visit wherever it is attached), behaviour
+    /// otherwise.
+    pub fn inferred_kind(&self) -> (crate::ScriptKind, Option<usize>, bool) {
         use crate::ScriptKind::{Attributes, Behaviour, Dialogue, Events};
-        let Some(main) = self.main else { return (Behaviour, None) };
+        let Some(main) = self.main else { return (Behaviour, None, false) };
+        // The first instruction that is evidence of each kind, in precedence order.
+        let mut first: [Option<usize>; 4] = [None; 4];
         let ops = self.code.iter().enumerate().skip(main as usize).take_while(|(_, op)| **op != Op::Return);
-        let mut found: (crate::ScriptKind, Option<usize>) = (Behaviour, None);
         for (at, op) in ops {
-            let name = match op {
-                Op::Call { f, .. } => self.api.function(*f as usize).map_or("", |h| h.name),
-                _ => "",
+            let slot = match op {
+                Op::SetAttribute(_) => Some(0),
+                Op::SayOneOf(_) => Some(1),
+                Op::Call { f, .. } => self.api.function(*f as usize).and_then(|h| match h.name {
+                    "Say" | "Ask" => Some(1),
+                    "Trigger" => Some(2),
+                    // Things any kind does: sounds, notes, the world's and one's own memory.
+                    "PlaySound" | "Note" | "SetGlobal" | "SetBlackboard" => None,
+                    _ if h.ret == tactica_stdlib::Type::Nil => Some(3),
+                    _ => None,
+                }),
+                _ => None,
             };
-            match op {
-                Op::SetAttribute(_) => return (Attributes, Some(at)),
-                Op::SayOneOf(_) => found = (Dialogue, Some(at)),
-                _ if (name == "Say" || name == "Ask") && found.0 != Dialogue => found = (Dialogue, Some(at)),
-                _ if name == "Trigger" && found.0 == Behaviour => found = (Events, Some(at)),
-                _ => {}
+            if let Some(k) = slot {
+                first[k].get_or_insert(at);
             }
         }
-        found
+        let kinds = [Attributes, Dialogue, Events, Behaviour];
+        let Some(k) = first.iter().position(Option::is_some) else { return (Behaviour, None, false) };
+        let mixed = first.iter().enumerate().any(|(i, f)| i != k && f.is_some());
+        (kinds[k], first[k], mixed)
     }
 
     /// Where instruction `at` came from.

@@ -132,7 +132,7 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
             "An action (`DoFlee`, `Say`, `move` …) returns nothing, so it cannot be a condition or an \
              operand. Test what the action depends on instead.",
             "If (DoFlee()) Say(\"ran\");\n",
-            "If (PlayerArmed == TRUE) begin DoFlee(); Say(\"ran\"); end\n",
+            "kind behaviour;\nIf (PlayerArmed == TRUE) begin DoFlee(); Say(\"ran\"); end\n",
         ),
         Code::UselessStatement => (
             "A statement computes a value and throws it away, which is almost always a forgotten `if`.",
@@ -262,10 +262,11 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
         Code::InferredKind => (
             "Without `kind …;` a file on a character runs as dialogue when its top level speaks or asks, as \
              events when it triggers a trap, as attributes when it sets attributes, and as behaviour \
-             otherwise — so adding one `Say` to a behaviour would silently make it dialogue. Saying the \
+             otherwise — so adding one `Say` to a behaviour would silently make it dialogue. When the top \
+             level does things of more than one kind, the checker says which kind won and why; saying the \
              kind keeps it fixed (and silences this warning).",
-            "If (PlayerLocation(3, 4)) Trigger(kFireTrap);\n",
-            "kind events;\nIf (PlayerLocation(3, 4)) Trigger(kFireTrap);\n",
+            "If (PlayerArmed == TRUE) DoFlee();\nSay(\"Run!\");\n",
+            "kind behaviour;\nIf (PlayerArmed == TRUE) DoFlee();\nSay(\"Run!\");\n",
         ),
         Code::UnknownEvent => (
             "`on` takes one of the triggers the host sends: `spawn`, `think`, `tick`, `encounter`, `hear`, \

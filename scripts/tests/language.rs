@@ -646,7 +646,7 @@ fn an_unlimited_budget_lets_a_long_loop_finish() {
 fn lines_are_built_with_plus_and_what_has_no_plain_form_is_refused() {
     let (script, diags) = tactica_script::check("t.tac", "Say(\"Run \" + DoFlee());", &Api::standard());
     assert!(script.is_none());
-    assert_eq!(diags[0].code, Code::NoValue, "{diags:?}");
+    assert!(diags.iter().any(|d| d.code == Code::NoValue), "{diags:?}");
     let (_, diags) = tactica_script::check("t.tac", "Say(3 + 4);", &Api::standard());
     assert_eq!(diags[0].code, Code::ArgumentType, "numbers alone are not a line: {diags:?}");
     assert!(diags[0].message.contains("must be a string, not an int"), "{}", diags[0].message);

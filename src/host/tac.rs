@@ -85,6 +85,10 @@ impl ScriptBackend for TacBackend {
         Ok(())
     }
 
+    fn declare_names(&mut self, declare: &dyn Fn(&mut Api)) {
+        declare(&mut self.api);
+    }
+
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {
         let Some(script) = self.programs.get(program.0 as usize) else {
             return Err(ScriptError::new("tac", 0, 0, "no such program"));

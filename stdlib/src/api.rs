@@ -255,6 +255,33 @@ impl Api {
         }
     }
 
+    /// Declares what a scenario names, so scripts may use the names bare and `check` knows them:
+    /// places and regions (family `place`), the kinds of its entities (`kind`), and its globals
+    /// (typed by their values at tick 0; a name the API already has keeps its declaration).
+    pub fn declare_world_names(&mut self, world: &tactica_engine::world::World) {
+        for name in world.places().keys().chain(world.regions().keys()) {
+            self.declare_symbol(name, "place");
+        }
+        for (_, e) in world.entities() {
+            if self.symbol(&e.kind).is_none() {
+                self.declare_symbol(&e.kind, "kind");
+            }
+        }
+        for (name, value) in &world.globals {
+            if self.global(name).is_some() {
+                continue;
+            }
+            let ty = match value {
+                Value::Bool(_) => Type::Bool,
+                Value::Int(_) => Type::Int,
+                Value::Float(_) => Type::Number,
+                Value::Str(_) => Type::Str,
+                _ => Type::Any,
+            };
+            self.declare_global(name, ty, "A global the scenario declares.");
+        }
+    }
+
     /// Declares a world global a scenario provides (read from `world.globals[name]`).
     pub fn declare_global(&mut self, name: &str, ty: Type, doc: &str) {
         self.declare(Global {

@@ -94,6 +94,10 @@ pub trait ScriptBackend {
     fn recompile(&mut self, program: ProgramId, file: &Path, source: &str) -> Result<(), Vec<ScriptError>>;
     /// Runs `program` for one call. On error the host drops the commands the call issued.
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError>;
+    /// Adds the names a scenario declares (its places, regions, creature kinds and globals) to the
+    /// API this backend checks scripts against, before any script compiles. Languages that name
+    /// things by plain strings (Lua, Rhai) need nothing and keep the default.
+    fn declare_names(&mut self, _declare: &dyn Fn(&mut crate::Api)) {}
 }
 
 impl ScriptCall<'_> {

@@ -305,10 +305,13 @@ pub fn play_sound(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Host
     Ok(Value::Nil)
 }
 
-/// `PlayerLocation(place)`: inside the named region, or on the named place's cell (a name the
-/// world does not know is nowhere).
+/// `PlayerLocation(place)`: inside the named region, or on the named place's cell. A name the
+/// world does not declare is an error (with the nearest name), not a silent `false`.
 pub fn player_at_place(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let name = text_arg("PlayerLocation", args, 0, "place")?;
+    if ctx.world.region(&name).is_none() && ctx.world.place(&name).is_none() {
+        return Err(unknown_place(ctx, "PlayerLocation", &name));
+    }
     let Some(cell) = ctx.player().map(tactica_engine::world::Entity::cell) else { return Ok(Value::Bool(false)) };
     let inside = match ctx.world.region(&name) {
         Some(r) => r.contains(cell),

@@ -339,10 +339,14 @@ impl Checker<'_> {
         }
     }
 
-    /// The warning for a file whose kind was inferred as something other than behaviour: what was
-    /// inferred, from which line, and what that means for when it runs.
+    /// The warning for a file whose kind was inferred from one line although its top level also
+    /// does things of another kind (a behaviour that gained a `Say`): what was inferred, from
+    /// which line, and what that means for when it runs.
     fn warn_inferred_kind(&mut self, script: &Script) {
-        let (kind, at) = script.inferred_kind();
+        let (kind, at, mixed) = script.inferred_kind();
+        if !mixed {
+            return; // nothing but dialogue (or a trap, or settings): the kind is what it reads as
+        }
         let Some(span) = at.and_then(|i| script.span_of(i)).cloned() else { return };
         let (what, when) = match kind {
             ScriptKind::Dialogue => {

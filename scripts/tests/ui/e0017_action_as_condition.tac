@@ -1,1 +1,2 @@
+kind behaviour;
 If (DoFlee()) Say("ran");
