@@ -143,6 +143,10 @@ impl ScriptHost {
     ) -> Result<(), ScriptError> {
         let Some(inst) = self.instances.get_mut(instance) else { return Ok(()) };
         let before = commands.len();
+        // A failed call must leave the world as if it never ran: its commands are dropped, and the
+        // generator and the instance's state go back to where they were (else `Random(2);
+        // error("boom")` would shift every later roll of every other character).
+        let (rng_before, state_before) = (rng.clone(), inst.state.clone());
         let mut call =
             ScriptCall { world, rng, entity: inst.entity, state: &mut inst.state, commands, trigger, events };
         let result = match inst.backend {
@@ -151,6 +155,8 @@ impl ScriptHost {
         };
         if result.is_err() {
             commands.truncate(before);
+            *rng = rng_before;
+            inst.state = state_before;
         }
         result
     }

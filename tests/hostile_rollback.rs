@@ -1,0 +1,49 @@
+//! A failed call leaves the world as if it never ran — its commands dropped, and the world's
+//! random generator where it was — so a script that rolls and then fails cannot shift any other
+//! character's rolls. In every language.
+
+mod common;
+
+/// The other characters' notes: a Lua and a Rhai character rolling every tick.
+fn rolls(hostile: Option<(&str, &str)>) -> Vec<serde_json::Value> {
+    let mut scenario = String::from("map = \"map.txt\"\nticks = 6\nseed = 11\n");
+    let mut scripts: Vec<(&str, &str)> = vec![
+        ("roller.lua", "function on_think() Note(\"lua\", Random(1000)) end\n"),
+        ("roller.rhai", "fn on_think() { note(\"rhai\", random(1000)); }\n"),
+    ];
+    // The hostile character comes first, so its roll would come before everyone else's.
+    if let Some((file, src)) = hostile {
+        scenario.push_str(&format!(
+            "[[entities]]\nname = \"hostile\"\nkind = \"imp\"\nat = [0, 0]\nscripts = [\"{file}\"]\n"
+        ));
+        scripts.push((file, src));
+    }
+    scenario.push_str("[[entities]]\nname = \"a\"\nkind = \"b\"\nat = [1, 0]\nscripts = [\"roller.lua\"]\n");
+    scenario.push_str("[[entities]]\nname = \"b\"\nkind = \"b\"\nat = [2, 0]\nscripts = [\"roller.rhai\"]\n");
+    let name = hostile.map_or("rollback-none".to_owned(), |(f, _)| format!("rollback-{f}"));
+    let trace = common::play(&common::folder(&name, &scenario, &scripts)).trace();
+    if hostile.is_some() {
+        assert_eq!(trace.lines().filter(|l| l.contains("script_error")).count(), 6, "one failure a tick: {trace}");
+    }
+    trace
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"note\"") && !l.contains("\"entity\":\"hostile\""))
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_roll_before_a_failure_does_not_shift_anyone_elses_rolls() {
+    let clean = rolls(None);
+    assert_eq!(clean.len(), 12);
+    for (file, src) in [
+        ("hostile.lua", "function on_think()\n  Random(2)\n  Say(\"never said\")\n  error(\"boom\")\nend\n"),
+        ("hostile.rhai", "fn on_think() {\n  random(2);\n  say(\"never said\");\n  throw \"boom\";\n}\n"),
+        (
+            "hostile.tac",
+            "kind behaviour;\nlet zero = 0;\nlet r = Random(2);\nSay(\"never said\");\nlet boom = r / zero;\n",
+        ),
+    ] {
+        assert_eq!(rolls(Some((file, src))), clean, "{file}: the others' rolls are unchanged");
+    }
+}
