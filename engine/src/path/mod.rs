@@ -58,7 +58,7 @@ pub use bresenham::{BresenhamVariant, bresenham_line, bresenham_line_into};
 pub use cost::{Connectivity, CostModel, Endpoint, PathError, Status, octile};
 pub use follow::{FollowStatus, PathFollower, move_to_as_follow_path, plan_follow_path};
 pub use graph::{NextHopTable, NodeId, WaypointGraph};
-pub use hierarchy::{Hpa, HpaFound};
+pub use hierarchy::{Hpa, HpaFound, HpaQuery};
 pub use jps::Jps;
 pub use movement::{ObstacleTracer, TraceExit, collide_and_turn, step_toward};
 pub use sliced::{DEFAULT_TICK_BUDGET, PathQueue, RequestId, RequestState};
