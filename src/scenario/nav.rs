@@ -5,6 +5,7 @@
 //! budget = 4096       # node expansions all searches together may spend in one tick
 //! max_active = 8      # searches under way at once
 //! quantum = 256       # expansions one search spends before the next takes its turn
+//! hierarchy = { cluster = 16 }  # plan through HPA* (`false`: always flat; default: by map size)
 //!
 //! [doors.gate]
 //! cells = [[10, 4], [10, 5]]
@@ -16,7 +17,7 @@ use std::path::Path;
 
 use glam::IVec2;
 use serde::Deserialize;
-use tactica_engine::nav::NavConfig;
+use tactica_engine::nav::{Hierarchy, NavConfig};
 use tactica_engine::world::World;
 use toml::Spanned;
 
@@ -35,6 +36,22 @@ pub struct NavigationSection {
     /// Expansions per turn.
     #[serde(default)]
     pub quantum: Option<Spanned<i64>>,
+    /// `{ cluster = N }` to plan through HPA*, `false` to plan flat.
+    #[serde(default)]
+    pub hierarchy: Option<Spanned<HierarchySpec>>,
+}
+
+/// `hierarchy = { cluster = N }` or `hierarchy = false` (`true`: the default cluster size).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum HierarchySpec {
+    /// On with the default clusters, or off.
+    Switch(bool),
+    /// On with clusters of this side.
+    Clusters {
+        /// The cluster side in cells.
+        cluster: i64,
+    },
 }
 
 /// One `[doors.NAME]` entry.
@@ -74,6 +91,17 @@ pub fn install_navigation(
     take(&section.budget, "budget", 10_000_000, &mut config.budget)?;
     take(&section.max_active, "max_active", 1024, &mut config.max_active)?;
     take(&section.quantum, "quantum", 10_000_000, &mut config.quantum)?;
+    if let Some(spec) = &section.hierarchy {
+        config.hierarchy = match *spec.get_ref() {
+            HierarchySpec::Switch(false) => Hierarchy::Off,
+            HierarchySpec::Switch(true) => Hierarchy::Clusters(tactica_engine::nav::DEFAULT_CLUSTER),
+            HierarchySpec::Clusters { cluster } if (2..=256).contains(&cluster) => Hierarchy::Clusters(cluster as u32),
+            HierarchySpec::Clusters { cluster } => {
+                return Err(err(text, file, spec, format!("`hierarchy.cluster` must be 2 to 256, not {cluster}"))
+                    .hint("clusters of 8 to 32 cells a side suit most maps; see docs/scenario.md, \"Movement\""));
+            }
+        };
+    }
     world.set_nav_config(config);
     Ok(())
 }

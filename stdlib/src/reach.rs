@@ -278,10 +278,12 @@ pub const CAPABILITIES: &[Capability] = &[
         "waypoint graphs and next-hop tables",
         "scenarios cannot declare a waypoint graph for the navigation service yet",
     ),
-    not_yet(
+    play(
         "path/hierarchy",
-        "hierarchical pathfinding (HPA*: clusters, border transitions, refinement, incremental updates)",
-        "the navigation service plans flat; maps too large for its per-tick budget should plan through it",
+        "hierarchical pathfinding (HPA*: clusters, border transitions, refinement, incremental updates): every move on a large map, or when the scenario asks, plans through it within the per-tick budget",
+        &["MoveTo", "PathStatus"],
+        &[("navigation", "hierarchy"), ("entities", "actions")],
+        &[],
     ),
     play("path/jps", "jump point search on uniform-cost maps", &[], &[], &["path --algo jps"]),
     play(

@@ -14,6 +14,13 @@
 //! change each remaining route is optimal on the map as it is: a door that opens gives the
 //! shorter way, one that closes is walked round.
 //!
+//! Large maps plan through HPA* ([`Hpa`], [`Hierarchy`]): a flat search across a 512×512 map can
+//! expand a hundred thousand cells, twenty ticks of the default budget, while the hierarchical
+//! query links the endpoints into their clusters, searches a few hundred abstract nodes and
+//! refines the route cluster by cluster — a few thousand expansions, charged to the same budget,
+//! for a route a few percent longer before smoothing. A map edit rebuilds the abstraction only
+//! for the clusters the edited cells touch.
+//!
 //! Plans are smoothed by the walker's own line of sight (the supercover line, no cut corners),
 //! so a smoothed leg never enters a blocked cell and is never longer than the grid path.
 
@@ -28,7 +35,41 @@ pub use plan::{Plan, PlanState};
 
 use crate::field::TacticalMaps;
 use crate::grid::Map;
-use crate::path::{CostModel, DEFAULT_TICK_BUDGET, PathQueue, RequestId, RequestState, TacticalCost, TacticalWeights};
+use crate::path::{
+    CostModel, DEFAULT_TICK_BUDGET, Hpa, PathQueue, RequestId, RequestState, TacticalCost, TacticalWeights,
+};
+
+/// Maps with at least this many cells (256 × 256) plan hierarchically unless told otherwise:
+/// above it a flat search across the map outgrows the default per-tick budget many times over.
+pub const HIERARCHY_AUTO_CELLS: usize = 256 * 256;
+
+/// The cluster side of an automatic hierarchy: 16 keeps a cluster's confined searches to a few
+/// hundred cells, so linking an endpoint in fits one search turn.
+pub const DEFAULT_CLUSTER: u32 = 16;
+
+/// Whether searches go through HPA*.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Hierarchy {
+    /// Hierarchical with clusters of [`DEFAULT_CLUSTER`] on maps of at least
+    /// [`HIERARCHY_AUTO_CELLS`] cells, flat on smaller ones.
+    #[default]
+    Auto,
+    /// Always flat (optimal routes, however long the search).
+    Off,
+    /// Always hierarchical, with square clusters of this side (at least 2).
+    Clusters(u32),
+}
+
+impl Hierarchy {
+    /// The cluster side to use on a map of `cells` cells, or `None` to search flat.
+    pub fn cluster_for(self, cells: usize) -> Option<u32> {
+        match self {
+            Hierarchy::Auto => (cells >= HIERARCHY_AUTO_CELLS).then_some(DEFAULT_CLUSTER),
+            Hierarchy::Off => None,
+            Hierarchy::Clusters(n) => Some(n.max(2)),
+        }
+    }
+}
 use crate::world::EntityId;
 
 /// How much search the world may do.
@@ -40,11 +81,14 @@ pub struct NavConfig {
     pub max_active: usize,
     /// Expansions one search may spend before the next one takes its turn.
     pub quantum: usize,
+    /// Whether searches go through HPA*. Characters with `avoid` weights always search flat:
+    /// the abstraction knows the map's costs, not their layers.
+    pub hierarchy: Hierarchy,
 }
 
 impl Default for NavConfig {
     fn default() -> Self {
-        NavConfig { budget: DEFAULT_TICK_BUDGET, max_active: 8, quantum: 256 }
+        NavConfig { budget: DEFAULT_TICK_BUDGET, max_active: 8, quantum: 256, hierarchy: Hierarchy::Auto }
     }
 }
 
@@ -60,6 +104,8 @@ pub struct Navigator {
     map_version: u64,
     /// The map's connected areas as of `map_version`.
     components: Components,
+    /// HPA*'s abstraction of the map as of `map_version`, when searches go through it.
+    hpa: Option<Hpa>,
     /// The layers and weights of searches made for characters that avoid tactical layers.
     weighted: BTreeMap<RequestId, (Vec<String>, TacticalWeights)>,
     spent_last_tick: usize,
@@ -79,6 +125,7 @@ impl Navigator {
             budget: config.budget.max(1),
             max_active: config.max_active.max(1),
             quantum: config.quantum.max(1),
+            hierarchy: config.hierarchy,
         };
         Navigator {
             config,
@@ -87,6 +134,7 @@ impl Navigator {
             refused: BTreeMap::new(),
             map_version: 0,
             components: Components::default(),
+            hpa: None,
             weighted: BTreeMap::new(),
             spent_last_tick: 0,
             most_spent: 0,
@@ -123,16 +171,46 @@ impl Navigator {
         self.plans.get(&id)
     }
 
-    /// Every plan made before this call is out of date: the map changed (to `map`).
+    /// Every plan made before this call is out of date: the map changed (to `map`) anywhere.
     pub(crate) fn map_changed(&mut self, map: &Map) {
+        self.map_version += 1;
+        self.components = Components::of(map);
+        self.hpa = self.config.hierarchy.cluster_for(map.len()).map(|size| Hpa::build(map, size));
+    }
+
+    /// Every plan made before this call is out of date: `cells` of `map` changed. The
+    /// hierarchy is rebuilt only for the clusters they touch.
+    pub(crate) fn cells_changed(&mut self, map: &Map, cells: &[IVec2]) {
+        let Some(hpa) = self.hpa.as_mut().filter(|h| h.covers(map)) else {
+            self.map_changed(map);
+            return;
+        };
+        if let (Some(min), Some(max)) =
+            (cells.iter().copied().reduce(IVec2::min), cells.iter().copied().reduce(IVec2::max))
+        {
+            hpa.update_region(map, min, max);
+        }
         self.map_version += 1;
         self.components = Components::of(map);
     }
 
-    /// Takes over from a service that had seen `version` map edits: every plan it had is stale.
-    pub(crate) fn resume(&mut self, version: u64, map: &Map) {
-        self.map_version = version;
-        self.map_changed(map);
+    /// Takes over from `old`, a service that had seen its map edits: every plan it had is
+    /// stale; its hierarchy is kept when the cluster size is the same.
+    pub(crate) fn resume(&mut self, old: Navigator, map: &Map) {
+        self.map_version = old.map_version + 1;
+        self.components = old.components;
+        // The old service kept its abstraction in step with the map: reuse it when it fits.
+        let size = self.config.hierarchy.cluster_for(map.len());
+        self.hpa = match (size, old.hpa) {
+            (Some(size), Some(hpa)) if hpa.cluster_size() == size && hpa.covers(map) => Some(hpa),
+            (Some(size), _) => Some(Hpa::build(map, size)),
+            (None, _) => None,
+        };
+    }
+
+    /// HPA*'s abstraction of the map, when searches go through it.
+    pub fn hierarchy(&self) -> Option<&Hpa> {
+        self.hpa.as_ref()
     }
 
     /// The map's connected areas.
@@ -159,7 +237,8 @@ impl Navigator {
             }
             None => StepCost::Plain(map),
         };
-        self.spent_last_tick = self.queue.update_with(self.config.budget, cost);
+        let hierarchy = self.hpa.as_ref().map(|h| (h, map));
+        self.spent_last_tick = self.queue.update_hierarchical(self.config.budget, cost, hierarchy);
         self.most_spent = self.most_spent.max(self.spent_last_tick);
     }
 
@@ -167,7 +246,11 @@ impl Navigator {
     /// `avoid` weighs tactical layers by name (empty: the map's costs alone).
     pub(crate) fn request(&mut self, id: EntityId, start: IVec2, goal: IVec2, avoid: &BTreeMap<String, f32>) {
         self.forget(id);
-        let request = self.queue.submit(start, goal);
+        let request = if avoid.is_empty() && self.hpa.is_some() {
+            self.queue.submit_hierarchical(start, goal)
+        } else {
+            self.queue.submit(start, goal)
+        };
         if !avoid.is_empty() {
             let (names, weights): (Vec<String>, Vec<f32>) = avoid.iter().map(|(k, &w)| (k.clone(), w)).unzip();
             self.weighted.insert(request, (names, TacticalWeights::new(weights)));
@@ -261,5 +344,23 @@ impl CostModel for StepCost<'_> {
             StepCost::Plain(m) => m.heuristic_scale(),
             StepCost::Tactical(t) => t.heuristic_scale(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_maps_plan_hierarchically_unless_told_otherwise() {
+        assert_eq!(Hierarchy::Auto.cluster_for(HIERARCHY_AUTO_CELLS - 1), None);
+        assert_eq!(Hierarchy::Auto.cluster_for(HIERARCHY_AUTO_CELLS), Some(DEFAULT_CLUSTER));
+        assert_eq!(Hierarchy::Off.cluster_for(1 << 20), None);
+        assert_eq!(Hierarchy::Clusters(1).cluster_for(4), Some(2));
+        let mut nav = Navigator::default();
+        nav.map_changed(&Map::open(256, 256));
+        assert_eq!(nav.hierarchy().map(Hpa::cluster_size), Some(DEFAULT_CLUSTER));
+        nav.map_changed(&Map::open(255, 256));
+        assert!(nav.hierarchy().is_none());
     }
 }

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use glam::IVec2;
 
-use super::{AStar, CostModel, PathError, Status};
+use super::{AStar, CostModel, Hpa, HpaQuery, PathError, Status};
 use crate::grid::Map;
 
 /// The expansions a tick may spend by default.
@@ -48,6 +48,15 @@ struct Request {
     id: RequestId,
     start: IVec2,
     goal: IVec2,
+    hierarchical: bool,
+}
+
+/// How an active request searches: flat A* in its slot's searcher, or an HPA* query that
+/// borrows its slot's searcher for the confined searches.
+#[derive(Debug, Clone)]
+enum Lane {
+    Flat,
+    Hierarchical(Box<HpaQuery>),
 }
 
 /// A fair queue of path requests over one map.
@@ -57,7 +66,7 @@ pub struct PathQueue {
     free: Vec<usize>,
     waiting: VecDeque<Request>,
     /// Active requests in turn order, with their searcher.
-    active: VecDeque<(RequestId, usize)>,
+    active: VecDeque<(RequestId, usize, Lane)>,
     done: BTreeMap<RequestId, RequestState>,
     next_id: u64,
     quantum: usize,
@@ -85,7 +94,17 @@ impl PathQueue {
     pub fn submit(&mut self, start: IVec2, goal: IVec2) -> RequestId {
         let id = RequestId(self.next_id);
         self.next_id += 1;
-        self.waiting.push_back(Request { id, start, goal });
+        self.waiting.push_back(Request { id, start, goal, hierarchical: false });
+        id
+    }
+
+    /// Queues a request to be searched through a hierarchy ([`Hpa`]) when the update is given
+    /// one ([`PathQueue::update_hierarchical`]); flat otherwise.
+    pub fn submit_hierarchical(&mut self, start: IVec2, goal: IVec2) -> RequestId {
+        let id = self.submit(start, goal);
+        if let Some(r) = self.waiting.back_mut() {
+            r.hierarchical = true;
+        }
         id
     }
 
@@ -97,27 +116,70 @@ impl PathQueue {
     /// [`PathQueue::update`] with a cost model per request: characters with tactical weights
     /// search the same budget with their own step costs ([`super::TacticalCost`]).
     pub fn update_with<C: CostModel>(&mut self, budget: usize, cost: impl Fn(RequestId) -> C) -> usize {
+        self.update_hierarchical(budget, cost, None)
+    }
+
+    /// [`PathQueue::update_with`], searching the requests submitted with
+    /// [`PathQueue::submit_hierarchical`] through `hierarchy` — the abstraction of `map`, kept
+    /// in step with it. Their link, abstract and refinement expansions count against the same
+    /// budget and take the same turns as flat ones.
+    pub fn update_hierarchical<C: CostModel>(
+        &mut self,
+        budget: usize,
+        cost: impl Fn(RequestId) -> C,
+        hierarchy: Option<(&Hpa, &Map)>,
+    ) -> usize {
         self.spent = 0;
         loop {
-            self.admit(&cost);
+            self.admit(&cost, hierarchy);
             if self.spent >= budget {
                 break;
             }
-            let Some((id, slot)) = self.active.pop_front() else { break };
+            let Some((id, slot, mut lane)) = self.active.pop_front() else { break };
             let searcher = &mut self.searchers[slot];
-            let before = searcher.expanded();
-            let status = searcher.step(&cost(id), self.quantum.min(budget - self.spent));
-            self.spent += searcher.expanded() - before;
+            let turn = self.quantum.min(budget - self.spent);
+            let status = match (&mut lane, hierarchy) {
+                (Lane::Hierarchical(query), Some((hpa, map))) => {
+                    let before = query.expanded();
+                    let status = query.step(hpa, map, searcher, turn);
+                    self.spent += query.expanded() - before;
+                    status
+                }
+                // The hierarchy went away under a query (the service was reconfigured): it
+                // cannot be resumed, so it fails and its owner asks again.
+                (Lane::Hierarchical(query), None) => {
+                    let expanded = query.expanded();
+                    self.finish(id, slot, RequestState::Failed(PathError::NoPath { expanded }));
+                    continue;
+                }
+                (Lane::Flat, _) => {
+                    let before = searcher.expanded();
+                    let status = searcher.step(&cost(id), turn);
+                    self.spent += searcher.expanded() - before;
+                    status
+                }
+            };
             match status {
-                Status::InProgress => self.active.push_back((id, slot)),
+                Status::InProgress => self.active.push_back((id, slot, lane)),
                 Status::Found => {
-                    let mut cells = Vec::new();
-                    let cost = searcher.write_path(&mut cells).unwrap_or(0.0);
+                    let (cells, cost) = match &mut lane {
+                        Lane::Hierarchical(query) => (query.take_cells(), query.found().cost),
+                        Lane::Flat => {
+                            let mut cells = Vec::new();
+                            let cost = self.searchers[slot].write_path(&mut cells).unwrap_or(0.0);
+                            (cells, cost)
+                        }
+                    };
                     self.finish(id, slot, RequestState::Found { cells, cost });
                 }
                 Status::NotFound => {
-                    let expanded = searcher.expanded();
-                    self.finish(id, slot, RequestState::Failed(PathError::NoPath { expanded }));
+                    let error = match &lane {
+                        Lane::Hierarchical(query) => {
+                            query.error().unwrap_or(PathError::NoPath { expanded: query.expanded() })
+                        }
+                        Lane::Flat => PathError::NoPath { expanded: self.searchers[slot].expanded() },
+                    };
+                    self.finish(id, slot, RequestState::Failed(error));
                 }
             }
         }
@@ -129,8 +191,12 @@ impl PathQueue {
         if let Some(done) = self.done.get(&id) {
             return Some(done.clone());
         }
-        if let Some(&(_, slot)) = self.active.iter().find(|(r, _)| *r == id) {
-            return Some(RequestState::Searching { expanded: self.searchers[slot].expanded() });
+        if let Some((_, slot, lane)) = self.active.iter().find(|(r, ..)| *r == id) {
+            let expanded = match lane {
+                Lane::Flat => self.searchers[*slot].expanded(),
+                Lane::Hierarchical(query) => query.expanded(),
+            };
+            return Some(RequestState::Searching { expanded });
         }
         self.waiting.iter().any(|r| r.id == id).then_some(RequestState::Queued)
     }
@@ -143,8 +209,9 @@ impl PathQueue {
     /// Drops a request wherever it is.
     pub fn cancel(&mut self, id: RequestId) {
         self.waiting.retain(|r| r.id != id);
-        if let Some(k) = self.active.iter().position(|(r, _)| *r == id) {
-            let (_, slot) = self.active.remove(k).unwrap_or((id, 0));
+        if let Some(k) = self.active.iter().position(|(r, ..)| *r == id)
+            && let Some((_, slot, _)) = self.active.remove(k)
+        {
             self.free.push(slot);
         }
         self.done.remove(&id);
@@ -157,13 +224,19 @@ impl PathQueue {
 
     /// Gives waiting requests the free searchers, in arrival order. A request whose endpoint is
     /// off the map or blocked fails here without costing any budget.
-    fn admit<C: CostModel>(&mut self, cost: &impl Fn(RequestId) -> C) {
+    fn admit<C: CostModel>(&mut self, cost: &impl Fn(RequestId) -> C, hierarchy: Option<(&Hpa, &Map)>) {
         while !self.free.is_empty()
             && let Some(r) = self.waiting.pop_front()
         {
             let slot = self.free.pop().unwrap_or(0);
-            match self.searchers[slot].begin(&cost(r.id), r.start, r.goal) {
-                Ok(()) => self.active.push_back((r.id, slot)),
+            let begun = match hierarchy {
+                Some((hpa, map)) if r.hierarchical => {
+                    HpaQuery::begin(hpa, map, r.start, r.goal).map(|q| Lane::Hierarchical(Box::new(q)))
+                }
+                _ => self.searchers[slot].begin(&cost(r.id), r.start, r.goal).map(|()| Lane::Flat),
+            };
+            match begun {
+                Ok(lane) => self.active.push_back((r.id, slot, lane)),
                 Err(e) => {
                     self.done.insert(r.id, RequestState::Failed(e));
                     self.free.push(slot);

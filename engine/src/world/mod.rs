@@ -238,7 +238,7 @@ impl World {
             return false;
         }
         if self.set_cell_quietly(cell, blocked) {
-            self.nav.map_changed(&self.map);
+            self.nav.cells_changed(&self.map, &[cell]);
             self.log.push(self.clock.tick(), None, EventKind::Cell { cell: cell.to_array(), blocked });
         }
         true
@@ -262,7 +262,7 @@ impl World {
         for &c in &cells {
             self.set_cell_quietly(c, !open);
         }
-        self.nav.map_changed(&self.map);
+        self.nav.cells_changed(&self.map, &cells);
         self.doors.insert(name, Door { cells, open });
         Ok(())
     }
@@ -276,10 +276,10 @@ impl World {
         }
         door.open = open;
         let cells = door.cells.clone();
-        for c in cells {
+        for &c in &cells {
             self.set_cell_quietly(c, !open);
         }
-        self.nav.map_changed(&self.map);
+        self.nav.cells_changed(&self.map, &cells);
         self.log.push(self.clock.tick(), None, EventKind::Door { name: name.to_owned(), open });
         true
     }
@@ -339,9 +339,8 @@ impl World {
 
     /// Replaces the navigation service's limits (plans under way are dropped and searched again).
     pub fn set_nav_config(&mut self, config: crate::nav::NavConfig) {
-        let version = self.nav.map_version();
-        self.nav = crate::nav::Navigator::new(config);
-        self.nav.resume(version, &self.map);
+        let old = std::mem::replace(&mut self.nav, crate::nav::Navigator::new(config));
+        self.nav.resume(old, &self.map);
     }
 
     /// Names a point.

@@ -660,7 +660,7 @@ mod tests {
     #[test]
     fn a_crowd_of_searches_never_spends_more_than_the_budget() {
         let mut w = world();
-        w.set_nav_config(crate::nav::NavConfig { budget: 40, max_active: 4, quantum: 8 });
+        w.set_nav_config(crate::nav::NavConfig { budget: 40, max_active: 4, quantum: 8, ..Default::default() });
         let ids: Vec<EntityId> = (0..12)
             .map(|i| {
                 let mut e = Entity::new(format!("e{i}"), "peasant", IVec2::new(i % 4, 1 + i / 4));

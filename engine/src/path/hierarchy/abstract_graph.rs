@@ -107,6 +107,11 @@ impl Hpa {
         self.size
     }
 
+    /// Whether this abstraction was built for a map of `map`'s size.
+    pub fn covers(&self, map: &Map) -> bool {
+        self.width == map.width() && self.height == map.height()
+    }
+
     /// How many abstract nodes (transition cells) the graph has.
     pub fn node_count(&self) -> usize {
         self.adjacency.len()
