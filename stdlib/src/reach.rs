@@ -273,10 +273,17 @@ pub const CAPABILITIES: &[Capability] = &[
         "path following with a look-ahead radius",
         "a follower for hosts that steer their own bodies; characters in the world follow their paths through the navigation service (`nav`)",
     ),
-    not_yet(
+    play(
         "path/graph",
-        "waypoint graphs and next-hop tables",
-        "scenarios cannot declare a waypoint graph for the navigation service yet",
+        "waypoint graphs: moves route over a declared graph (nearest node, A* over the edges, straight legs checked on the grid)",
+        &["MoveTo", "PathStatus"],
+        &[("navigation", "graph"), ("entities", "actions")],
+        &[],
+    ),
+    internal(
+        "path/graph_query",
+        "a waypoint route run a few expansions at a time",
+        "the search `path/graph` routes run through the navigation service's per-tick budget",
     ),
     play(
         "path/hierarchy",

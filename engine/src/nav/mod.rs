@@ -36,7 +36,8 @@ pub use plan::{Plan, PlanState};
 use crate::field::TacticalMaps;
 use crate::grid::Map;
 use crate::path::{
-    CostModel, DEFAULT_TICK_BUDGET, Hpa, PathQueue, RequestId, RequestState, TacticalCost, TacticalWeights,
+    CostModel, DEFAULT_TICK_BUDGET, Hpa, PathQueue, RequestId, RequestState, Routes, TacticalCost, TacticalWeights,
+    WaypointGraph,
 };
 
 /// Maps with at least this many cells (256 × 256) plan hierarchically unless told otherwise:
@@ -106,6 +107,8 @@ pub struct Navigator {
     components: Components,
     /// HPA*'s abstraction of the map as of `map_version`, when searches go through it.
     hpa: Option<Hpa>,
+    /// The scenario's waypoint graph and its nodes' names: when there is one, moves route over it.
+    graph: Option<(WaypointGraph, Vec<String>)>,
     /// The layers and weights of searches made for characters that avoid tactical layers.
     weighted: BTreeMap<RequestId, (Vec<String>, TacticalWeights)>,
     spent_last_tick: usize,
@@ -135,6 +138,7 @@ impl Navigator {
             map_version: 0,
             components: Components::default(),
             hpa: None,
+            graph: None,
             weighted: BTreeMap::new(),
             spent_last_tick: 0,
             most_spent: 0,
@@ -199,6 +203,7 @@ impl Navigator {
     pub(crate) fn resume(&mut self, old: Navigator, map: &Map) {
         self.map_version = old.map_version + 1;
         self.components = old.components;
+        self.graph = old.graph;
         // The old service kept its abstraction in step with the map: reuse it when it fits.
         let size = self.config.hierarchy.cluster_for(map.len());
         self.hpa = match (size, old.hpa) {
@@ -206,6 +211,18 @@ impl Navigator {
             (Some(size), _) => Some(Hpa::build(map, size)),
             (None, _) => None,
         };
+    }
+
+    /// Routes every later move over `graph` (its nodes named by `names`, in id order); `None`
+    /// goes back to grid searches. Plans under way are searched again.
+    pub(crate) fn set_graph(&mut self, graph: Option<(WaypointGraph, Vec<String>)>) {
+        self.graph = graph;
+        self.map_version += 1;
+    }
+
+    /// The waypoint graph moves route over, and its nodes' names.
+    pub fn waypoint_graph(&self) -> Option<(&WaypointGraph, &[String])> {
+        self.graph.as_ref().map(|(g, n)| (g, n.as_slice()))
     }
 
     /// HPA*'s abstraction of the map, when searches go through it.
@@ -237,8 +254,8 @@ impl Navigator {
             }
             None => StepCost::Plain(map),
         };
-        let hierarchy = self.hpa.as_ref().map(|h| (h, map));
-        self.spent_last_tick = self.queue.update_hierarchical(self.config.budget, cost, hierarchy);
+        let routes = Routes { map, hierarchy: self.hpa.as_ref(), graph: self.graph.as_ref().map(|(g, _)| g) };
+        self.spent_last_tick = self.queue.update_routed(self.config.budget, cost, Some(routes));
         self.most_spent = self.most_spent.max(self.spent_last_tick);
     }
 
@@ -246,7 +263,9 @@ impl Navigator {
     /// `avoid` weighs tactical layers by name (empty: the map's costs alone).
     pub(crate) fn request(&mut self, id: EntityId, start: IVec2, goal: IVec2, avoid: &BTreeMap<String, f32>) {
         self.forget(id);
-        let request = if avoid.is_empty() && self.hpa.is_some() {
+        let request = if avoid.is_empty() && self.graph.is_some() {
+            self.queue.submit_graph(start, goal)
+        } else if avoid.is_empty() && self.hpa.is_some() {
             self.queue.submit_hierarchical(start, goal)
         } else {
             self.queue.submit(start, goal)
@@ -279,7 +298,13 @@ impl Navigator {
             self.weighted.remove(&request);
         }
         match self.queue.state(request) {
-            Some(RequestState::Found { .. } | RequestState::Failed(_)) => self.queue.take(request),
+            Some(RequestState::Found { .. } | RequestState::Failed(_)) => {
+                let route = self.queue.take_route(request);
+                if let Some(plan) = self.plans.values_mut().find(|p| p.state == PlanState::Pending(request)) {
+                    plan.via = route;
+                }
+                self.queue.take(request)
+            }
             Some(_) => None,
             // Unknown to the queue (taken already): treat as failed rather than wait for ever.
             None => Some(RequestState::Failed(crate::path::PathError::NoPath { expanded: 0 })),

@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use glam::IVec2;
 
-use super::{AStar, CostModel, Hpa, HpaQuery, PathError, Status};
+use super::{AStar, CostModel, GraphQuery, Hpa, HpaQuery, NodeId, PathError, Status, WaypointGraph};
 use crate::grid::Map;
 
 /// The expansions a tick may spend by default.
@@ -48,7 +48,27 @@ struct Request {
     id: RequestId,
     start: IVec2,
     goal: IVec2,
-    hierarchical: bool,
+    kind: Kind,
+}
+
+/// How a request asks to be searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Flat,
+    Hierarchical,
+    Graph,
+}
+
+/// What requests other than flat ones search through: the map, HPA*'s abstraction of it and a
+/// waypoint graph over it, each kept in step with the map by the queue's owner.
+#[derive(Debug, Clone, Copy)]
+pub struct Routes<'a> {
+    /// The map the searches run on.
+    pub map: &'a Map,
+    /// HPA*'s abstraction, for requests submitted with [`PathQueue::submit_hierarchical`].
+    pub hierarchy: Option<&'a Hpa>,
+    /// The waypoint graph, for requests submitted with [`PathQueue::submit_graph`].
+    pub graph: Option<&'a WaypointGraph>,
 }
 
 /// How an active request searches: flat A* in its slot's searcher, or an HPA* query that
@@ -57,6 +77,7 @@ struct Request {
 enum Lane {
     Flat,
     Hierarchical(Box<HpaQuery>),
+    Graph(Box<GraphQuery>),
 }
 
 /// A fair queue of path requests over one map.
@@ -68,6 +89,8 @@ pub struct PathQueue {
     /// Active requests in turn order, with their searcher.
     active: VecDeque<(RequestId, usize, Lane)>,
     done: BTreeMap<RequestId, RequestState>,
+    /// The nodes of the waypoint routes found, until taken.
+    routes: BTreeMap<RequestId, Vec<NodeId>>,
     next_id: u64,
     quantum: usize,
     spent: usize,
@@ -84,6 +107,7 @@ impl PathQueue {
             waiting: VecDeque::new(),
             active: VecDeque::new(),
             done: BTreeMap::new(),
+            routes: BTreeMap::new(),
             next_id: 0,
             quantum: quantum.max(1),
             spent: 0,
@@ -94,18 +118,35 @@ impl PathQueue {
     pub fn submit(&mut self, start: IVec2, goal: IVec2) -> RequestId {
         let id = RequestId(self.next_id);
         self.next_id += 1;
-        self.waiting.push_back(Request { id, start, goal, hierarchical: false });
+        self.waiting.push_back(Request { id, start, goal, kind: Kind::Flat });
         id
+    }
+
+    fn submit_as(&mut self, start: IVec2, goal: IVec2, kind: Kind) -> RequestId {
+        let id = self.submit(start, goal);
+        if let Some(r) = self.waiting.back_mut() {
+            r.kind = kind;
+        }
+        id
+    }
+
+    /// Queues a request to be routed over the waypoint graph ([`Routes::graph`]): the nearest
+    /// nodes a straight walk reaches from each end, the cheapest route between them. Searched
+    /// flat when the update has no graph or the graph does not reach an end.
+    pub fn submit_graph(&mut self, start: IVec2, goal: IVec2) -> RequestId {
+        self.submit_as(start, goal, Kind::Graph)
+    }
+
+    /// The waypoint nodes of a finished graph route, taken out of the queue (`None` for a
+    /// request that was not routed over the graph).
+    pub fn take_route(&mut self, id: RequestId) -> Option<Vec<NodeId>> {
+        self.routes.remove(&id)
     }
 
     /// Queues a request to be searched through a hierarchy ([`Hpa`]) when the update is given
     /// one ([`PathQueue::update_hierarchical`]); flat otherwise.
     pub fn submit_hierarchical(&mut self, start: IVec2, goal: IVec2) -> RequestId {
-        let id = self.submit(start, goal);
-        if let Some(r) = self.waiting.back_mut() {
-            r.hierarchical = true;
-        }
-        id
+        self.submit_as(start, goal, Kind::Hierarchical)
     }
 
     /// Spends at most `budget` expansions on the queued requests. Returns how many were spent.
@@ -116,38 +157,58 @@ impl PathQueue {
     /// [`PathQueue::update`] with a cost model per request: characters with tactical weights
     /// search the same budget with their own step costs ([`super::TacticalCost`]).
     pub fn update_with<C: CostModel>(&mut self, budget: usize, cost: impl Fn(RequestId) -> C) -> usize {
-        self.update_hierarchical(budget, cost, None)
+        self.update_routed(budget, cost, None)
     }
 
     /// [`PathQueue::update_with`], searching the requests submitted with
-    /// [`PathQueue::submit_hierarchical`] through `hierarchy` — the abstraction of `map`, kept
-    /// in step with it. Their link, abstract and refinement expansions count against the same
-    /// budget and take the same turns as flat ones.
-    pub fn update_hierarchical<C: CostModel>(
+    /// [`PathQueue::submit_hierarchical`] and [`PathQueue::submit_graph`] through `routes`.
+    /// Their expansions (HPA*'s link, abstract and refinement ones; the graph's link tests and
+    /// closed nodes) count against the same budget and take the same turns as flat ones.
+    pub fn update_routed<C: CostModel>(
         &mut self,
         budget: usize,
         cost: impl Fn(RequestId) -> C,
-        hierarchy: Option<(&Hpa, &Map)>,
+        routes: Option<Routes<'_>>,
     ) -> usize {
         self.spent = 0;
         loop {
-            self.admit(&cost, hierarchy);
+            self.admit(&cost, routes);
             if self.spent >= budget {
                 break;
             }
             let Some((id, slot, mut lane)) = self.active.pop_front() else { break };
             let searcher = &mut self.searchers[slot];
             let turn = self.quantum.min(budget - self.spent);
-            let status = match (&mut lane, hierarchy) {
-                (Lane::Hierarchical(query), Some((hpa, map))) => {
+            let status = match (&mut lane, routes) {
+                (Lane::Hierarchical(query), Some(Routes { map, hierarchy: Some(hpa), .. })) => {
                     let before = query.expanded();
                     let status = query.step(hpa, map, searcher, turn);
                     self.spent += query.expanded() - before;
                     status
                 }
-                // The hierarchy went away under a query (the service was reconfigured): it
-                // cannot be resumed, so it fails and its owner asks again.
-                (Lane::Hierarchical(query), None) => {
+                (Lane::Graph(query), Some(Routes { map, graph: Some(graph), .. })) => {
+                    let before = query.expanded();
+                    let status = query.step(graph, map, turn);
+                    self.spent += query.expanded() - before;
+                    // An end no node is in a straight walk of: the graph does not cover it, so
+                    // the request is searched on the grid instead, in the same slot.
+                    if status == Status::NotFound && query.unlinked() {
+                        match self.searchers[slot].begin(&cost(id), query.start(), query.goal()) {
+                            Ok(()) => self.active.push_back((id, slot, Lane::Flat)),
+                            Err(e) => self.finish(id, slot, RequestState::Failed(e)),
+                        }
+                        continue;
+                    }
+                    status
+                }
+                // The hierarchy or the graph went away under a query (the service was
+                // reconfigured): it cannot be resumed, so it fails and its owner asks again.
+                (Lane::Hierarchical(query), _) => {
+                    let expanded = query.expanded();
+                    self.finish(id, slot, RequestState::Failed(PathError::NoPath { expanded }));
+                    continue;
+                }
+                (Lane::Graph(query), _) => {
                     let expanded = query.expanded();
                     self.finish(id, slot, RequestState::Failed(PathError::NoPath { expanded }));
                     continue;
@@ -164,6 +225,11 @@ impl PathQueue {
                 Status::Found => {
                     let (cells, cost) = match &mut lane {
                         Lane::Hierarchical(query) => (query.take_cells(), query.found().cost),
+                        Lane::Graph(query) => {
+                            self.routes.insert(id, query.route().to_vec());
+                            let cells = routes.and_then(|r| r.graph).map(|g| query.cells(g)).unwrap_or_default();
+                            (cells, query.cost())
+                        }
                         Lane::Flat => {
                             let mut cells = Vec::new();
                             let cost = self.searchers[slot].write_path(&mut cells).unwrap_or(0.0);
@@ -177,6 +243,7 @@ impl PathQueue {
                         Lane::Hierarchical(query) => {
                             query.error().unwrap_or(PathError::NoPath { expanded: query.expanded() })
                         }
+                        Lane::Graph(query) => PathError::NoPath { expanded: query.expanded() },
                         Lane::Flat => PathError::NoPath { expanded: self.searchers[slot].expanded() },
                     };
                     self.finish(id, slot, RequestState::Failed(error));
@@ -195,6 +262,7 @@ impl PathQueue {
             let expanded = match lane {
                 Lane::Flat => self.searchers[*slot].expanded(),
                 Lane::Hierarchical(query) => query.expanded(),
+                Lane::Graph(query) => query.expanded(),
             };
             return Some(RequestState::Searching { expanded });
         }
@@ -215,6 +283,7 @@ impl PathQueue {
             self.free.push(slot);
         }
         self.done.remove(&id);
+        self.routes.remove(&id);
     }
 
     /// How many requests are waiting or searching.
@@ -224,14 +293,17 @@ impl PathQueue {
 
     /// Gives waiting requests the free searchers, in arrival order. A request whose endpoint is
     /// off the map or blocked fails here without costing any budget.
-    fn admit<C: CostModel>(&mut self, cost: &impl Fn(RequestId) -> C, hierarchy: Option<(&Hpa, &Map)>) {
+    fn admit<C: CostModel>(&mut self, cost: &impl Fn(RequestId) -> C, routes: Option<Routes<'_>>) {
         while !self.free.is_empty()
             && let Some(r) = self.waiting.pop_front()
         {
             let slot = self.free.pop().unwrap_or(0);
-            let begun = match hierarchy {
-                Some((hpa, map)) if r.hierarchical => {
+            let begun = match (r.kind, routes) {
+                (Kind::Hierarchical, Some(Routes { map, hierarchy: Some(hpa), .. })) => {
                     HpaQuery::begin(hpa, map, r.start, r.goal).map(|q| Lane::Hierarchical(Box::new(q)))
+                }
+                (Kind::Graph, Some(Routes { map, graph: Some(graph), .. })) => {
+                    GraphQuery::begin(graph, map, r.start, r.goal).map(|q| Lane::Graph(Box::new(q)))
                 }
                 _ => self.searchers[slot].begin(&cost(r.id), r.start, r.goal).map(|()| Lane::Flat),
             };

@@ -332,6 +332,12 @@ impl World {
         self.waypoints = db;
     }
 
+    /// Routes every move over `graph` (its nodes named by `names`, in id order), or over the
+    /// grid again with `None`; moves under way plan again.
+    pub fn set_waypoint_graph(&mut self, graph: Option<(crate::path::WaypointGraph, Vec<String>)>) {
+        self.nav.set_graph(graph);
+    }
+
     /// The navigation service.
     pub fn nav(&self) -> &crate::nav::Navigator {
         &self.nav

@@ -450,7 +450,10 @@ fn navigate(
                     // Smoothing cuts corners by line of sight alone; a character that weighs
                     // tactical layers walks its cells, or the shortcut would cross what it avoids.
                     let mut corners = Vec::with_capacity(cells.len());
-                    if e.avoid.is_empty() {
+                    // A waypoint route is walked node to node: its nodes are where the designer
+                    // wants characters to go (doorways, the middle of a bridge).
+                    let over_graph = nav.plan(id).is_some_and(|p| p.via.is_some());
+                    if e.avoid.is_empty() && !over_graph {
                         smooth_path(map, &cells, &mut corners);
                     } else {
                         corners.clone_from(&cells);
