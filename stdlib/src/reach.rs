@@ -277,7 +277,7 @@ pub const CAPABILITIES: &[Capability] = &[
         "path/graph",
         "waypoint graphs: moves route over a declared graph (nearest node, A* over the edges, straight legs checked on the grid)",
         &["MoveTo", "PathStatus"],
-        &[("navigation", "graph"), ("entities", "actions")],
+        &[("navigation.graph", "nodes"), ("navigation.graph", "edges"), ("entities", "actions")],
         &[],
     ),
     internal(
