@@ -196,7 +196,18 @@ pub const CAPABILITIES: &[Capability] = &[
         &[],
     ),
     play("field/flood", "map flooding (territory)", &["TerritoryAt"], &[("field", "layers")], &["render --layer"]),
-    not_yet("field/graph", "influence over a waypoint graph", "scenarios cannot declare waypoint graphs yet"),
+    play(
+        "field/graph",
+        "influence over a waypoint graph: the [field] teams' members projected along the edges of [navigation.graph]",
+        &["GraphInfluenceAt"],
+        &[("navigation.graph", "nodes"), ("field", "teams")],
+        &[],
+    ),
+    internal(
+        "field/graph_live",
+        "the waypoint graph's influence kept up to date in a running world",
+        "what `GraphInfluenceAt` reads (`field/graph` in play)",
+    ),
     play(
         "field/influence",
         "influence maps per team, updated incrementally",
