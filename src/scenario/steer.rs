@@ -20,7 +20,11 @@
 //!
 //! [[steering.agents]]
 //! entity = "wolf"
-//! chase = "deer"           # exactly one of chase, evade, intercept, pattern, potential, tile_chase
+//! chase = "deer"           # exactly one of chase, evade, intercept, pattern, potential, tile_chase,
+//!                          # trace_toward, follow_trail, tile_route, trace_walls
+//!
+//! [steering.tile_routes]
+//! round = [[0, 0], [6, 0], [6, 4], [0, 0]]   # corners, relative to the first; last = first: a loop
 //! ```
 
 use std::collections::BTreeMap;
@@ -52,6 +56,9 @@ pub struct SteeringSection {
     /// Patterns by name (`patrol` and `zigzag` exist at the book's scale).
     #[serde(default)]
     pub patterns: BTreeMap<String, Spanned<PatternEntry>>,
+    /// Tile routes by name: their corners, relative to the first.
+    #[serde(default)]
+    pub tile_routes: BTreeMap<String, Spanned<Vec<[i32; 2]>>>,
     /// Entities that chase, evade, intercept or fly a pattern from tick 0.
     #[serde(default)]
     pub agents: Vec<Spanned<AgentEntry>>,
@@ -200,6 +207,9 @@ pub struct AgentEntry {
     /// Explore by following walls (`trace_walls = true`).
     #[serde(default)]
     pub trace_walls: Option<Spanned<bool>>,
+    /// Walk this tile route.
+    #[serde(default)]
+    pub tile_route: Option<Spanned<String>>,
 }
 
 struct Ctx<'a> {
@@ -254,6 +264,18 @@ pub(super) fn install(
         let spec = pattern(&cx, entry)?;
         world.steering_mut().add_pattern(name.clone(), spec);
     }
+    for (name, corners) in &section.tile_routes {
+        let cells: Vec<IVec2> = corners.get_ref().iter().map(|&c| IVec2::from_array(c)).collect();
+        if cells.is_empty() {
+            return Err(cx
+                .err(corners, format!("tile route `{name}` has no corners"))
+                .hint("write `[[0, 0], [4, 0], …]`"));
+        }
+        world
+            .steering_mut()
+            .add_tile_route(name.clone(), &cells)
+            .map_err(|e| cx.err(corners, format!("tile route `{name}`: {e}")).hint("split it into shorter routes"))?;
+    }
     for (name, entry) in &section.flocks {
         let (spec, members) = flock(&cx, world, entry)?;
         world.steering_mut().add_flock(name.clone(), spec);
@@ -301,6 +323,7 @@ pub(super) fn install(
             ("tile_chase", &a.tile_chase),
             ("trace_toward", &a.trace_toward),
             ("follow_trail", &a.follow_trail),
+            ("tile_route", &a.tile_route),
         ]
         .into_iter()
         .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
@@ -315,7 +338,7 @@ pub(super) fn install(
         let [(key, arg)] = given[..] else {
             return Err(cx.err(
                 entry,
-                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential`, `tile_chase`, `trace_toward`, `follow_trail` or `trace_walls`",
+                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential`, `tile_chase`, `trace_toward`, `follow_trail`, `tile_route` or `trace_walls`",
             ));
         };
         let order = match key {
@@ -334,6 +357,18 @@ pub(super) fn install(
             "tile_chase" => SteerOrder::TileChase(cx.entity(world, arg)?),
             "trace_toward" => SteerOrder::TraceToward(cx.entity(world, arg)?),
             "follow_trail" => SteerOrder::FollowTrail(cx.entity(world, arg)?),
+            "tile_route" => {
+                if !world.steering().has_tile_route(arg.get_ref()) {
+                    let names: Vec<&str> = section.tile_routes.keys().map(String::as_str).collect();
+                    let message = format!("no tile route is named `{}`", arg.get_ref());
+                    return Err(with_suggestion(
+                        cx.err(arg, message).hint("declare it under [steering.tile_routes]"),
+                        arg.get_ref(),
+                        &names,
+                    ));
+                }
+                SteerOrder::RunTileRoute(arg.get_ref().clone())
+            }
             _ => SteerOrder::Intercept(cx.entity(world, arg)?),
         };
         world.steer(id, order).map_err(|e| cx.err(arg, e.to_string()))?;

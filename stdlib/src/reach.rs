@@ -390,10 +390,12 @@ pub const CAPABILITIES: &[Capability] = &[
         "how flocks see walls and pillars; reached through flocks",
     ),
     internal("steer/obstacle_cells", "obstacle lookup per cell", "an index that speeds up flock feelers"),
-    not_yet(
+    play(
         "steer/pattern",
-        "tile patterns: control-data step arrays, tile routes, the 0/1 pattern grid",
-        "no scenario key or call runs the tile patterns; `[steering.patterns]` and `RunPattern` fly the physics-driven ones (`steer/physics_pattern`)",
+        "tile patterns: tile routes (the book's patrol lines, looped or ended) are in play; the control-data step arrays on tiles and the 0/1 pattern grid have no key yet",
+        &["RunTileRoute"],
+        &[("steering", "tile_routes"), ("steering.agents", "tile_route")],
+        &[],
     ),
     play(
         "steer/physics_pattern",

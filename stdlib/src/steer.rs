@@ -101,6 +101,13 @@ pub(crate) fn functions() -> Vec<HostFn> {
             run_pattern,
         ),
         f(
+            "RunTileRoute",
+            vec![p("route", Type::Str)],
+            Type::Nil,
+            "Walks one of the scenario's tile routes (`[steering.tile_routes]`) from the cell the scripted entity stands in, a cell per `1/speed` seconds along the book's lines between its corners: a route whose last corner is its first loops, any other ends; a wall on the next cell holds it there (`RunTileRoute(\"round\")`).",
+            run_tile_route,
+        ),
+        f(
             "StopSteering",
             vec![],
             Type::Nil,
@@ -236,6 +243,15 @@ pub fn run_pattern(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Hos
         return Err(bad("RunPattern", 0, "a pattern (patrol, zigzag or the scenario's)", format!("`{name}`")));
     }
     order(ctx, SteerOrder::RunPattern(name.to_owned()))
+}
+
+/// `RunTileRoute(route)`.
+pub fn run_tile_route(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = str_arg("RunTileRoute", args, 0)?;
+    if !ctx.world.steering().has_tile_route(name) {
+        return Err(bad("RunTileRoute", 0, "a tile route of [steering.tile_routes]", format!("`{name}`")));
+    }
+    order(ctx, SteerOrder::RunTileRoute(name.to_owned()))
 }
 
 /// `StopSteering()`.

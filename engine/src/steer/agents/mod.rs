@@ -26,6 +26,7 @@ use super::flock_sim::{CONTACT_PASSES, Quarry};
 use super::formation::follow_slot;
 use super::los_chase::{LineVariant, TileLosChase};
 use super::obstacle::Circle;
+use super::pattern::{PathPattern, PatternError};
 use super::physics_pattern::{PATROL_PATTERN, PhysicsPattern, ZIGZAG_PATTERN};
 use super::potential::{LennardJones, force_to_control, sum_forces};
 use crate::grid::Map;
@@ -69,6 +70,9 @@ pub enum Behaviour {
     /// Follows the breadcrumbs an entity drops as it moves (002b §2.4): onto the newest crumb
     /// within a step, else a random step; a cell at a time.
     FollowTrail(EntityId),
+    /// Walks the named tile route (002a Ex. 3-5 … 3-9) from the cell it started in, a cell at a
+    /// time: a closed route loops, an open one ends; a wall on the next cell holds it.
+    TileRoute(String),
 }
 
 impl Behaviour {
@@ -82,7 +86,11 @@ impl Behaviour {
             | Behaviour::TileChase(t)
             | Behaviour::TraceToward(t)
             | Behaviour::FollowTrail(t) => Some(t),
-            Behaviour::Flock(_) | Behaviour::Formation(_) | Behaviour::Pattern(_) | Behaviour::TraceWalls => None,
+            Behaviour::Flock(_)
+            | Behaviour::Formation(_)
+            | Behaviour::Pattern(_)
+            | Behaviour::TraceWalls
+            | Behaviour::TileRoute(_) => None,
         }
     }
 
@@ -101,6 +109,7 @@ impl Behaviour {
             Behaviour::TraceWalls => "trace_walls",
             Behaviour::TraceToward(_) => "trace_toward",
             Behaviour::FollowTrail(_) => "follow_trail",
+            Behaviour::TileRoute(_) => "tile_route",
         }
     }
 }
@@ -136,6 +145,8 @@ pub enum SteerOrder {
     TraceToward(EntityId),
     /// Follow this entity's breadcrumbs.
     FollowTrail(EntityId),
+    /// Walk the named tile route from where the entity stands.
+    RunTileRoute(String),
     /// Stop steering (and leave any flock or formation).
     Stop,
 }
@@ -153,6 +164,9 @@ pub enum SteerError {
     /// No pattern has this name.
     #[error("no pattern is named `{0}`")]
     NoSuchPattern(String),
+    /// No tile route has this name.
+    #[error("no tile route is named `{0}`")]
+    NoSuchTileRoute(String),
     /// The entity leads no formation.
     #[error("that entity leads no formation")]
     NotACaptain,
@@ -163,6 +177,10 @@ pub enum SteerError {
     #[error("an entity cannot steer relative to itself")]
     ItSelf,
 }
+
+/// The most cells a tile route may have (the book's `kMaxPathLength` is 100; a scenario's
+/// patrol round a large map needs more).
+pub const MAX_TILE_ROUTE: usize = 4096;
 
 /// One steered entity.
 #[derive(Debug, Clone)]
@@ -184,6 +202,11 @@ enum TileMover {
     Walls(WallTracer),
     Around(ObstacleTracer),
     Trail,
+    /// A tile route placed at `origin` (the cell the walker started in), at its `step`th cell.
+    Route {
+        origin: IVec2,
+        step: usize,
+    },
 }
 
 /// The world's steering state: behaviours by entity, and the named groups.
@@ -193,6 +216,8 @@ pub struct Steering {
     flocks: BTreeMap<String, FlockGroup>,
     formations: BTreeMap<String, FormationGroup>,
     patterns: BTreeMap<String, PatternSpec>,
+    /// Tile routes by name, relative to their first cell.
+    tile_routes: BTreeMap<String, PathPattern>,
     /// The breadcrumbs of every entity someone follows, and the cell each last stood in.
     trails: BTreeMap<EntityId, (Trail, IVec2)>,
     /// This tick's decisions, reused.
@@ -211,6 +236,7 @@ impl Default for Steering {
             flocks: BTreeMap::new(),
             formations: BTreeMap::new(),
             patterns,
+            tile_routes: BTreeMap::new(),
             trails: BTreeMap::new(),
             controls: Vec::new(),
         }
@@ -263,6 +289,34 @@ impl Steering {
         self.patterns.contains_key(name)
     }
 
+    /// Declares a tile route through `corners` (the book's lines from each to the next; a last
+    /// corner equal to the first closes it into a loop), made relative to its first corner, so
+    /// it is walked from wherever its walker stands. At most [`MAX_TILE_ROUTE`] cells.
+    pub fn add_tile_route(&mut self, name: impl Into<String>, corners: &[IVec2]) -> Result<(), PatternError> {
+        let mut route = PathPattern::new(MAX_TILE_ROUTE);
+        match corners {
+            [only] => route.add_segment(*only, *only)?,
+            _ => {
+                for pair in corners.windows(2) {
+                    route.add_segment(pair[0], pair[1])?;
+                }
+            }
+        }
+        route.normalize();
+        self.tile_routes.insert(name.into(), route);
+        Ok(())
+    }
+
+    /// Whether a tile route has this name.
+    pub fn has_tile_route(&self, name: &str) -> bool {
+        self.tile_routes.contains_key(name)
+    }
+
+    /// A tile route by name: its cells relative to the first, and whether it loops.
+    pub fn tile_route(&self, name: &str) -> Option<(&[IVec2], bool)> {
+        self.tile_routes.get(name).map(|r| (r.cells(), r.is_closed()))
+    }
+
     /// The name of the formation `captain` leads.
     pub fn formation_led_by(&self, captain: EntityId) -> Option<&str> {
         self.formations.iter().find(|(_, f)| f.captain == Some(captain)).map(|(n, _)| n.as_str())
@@ -304,6 +358,12 @@ impl Steering {
                     return Err(SteerError::NoSuchFlock(name));
                 }
                 (Behaviour::Flock(name.clone()), name)
+            }
+            SteerOrder::RunTileRoute(name) => {
+                if !self.tile_routes.contains_key(&name) {
+                    return Err(SteerError::NoSuchTileRoute(name));
+                }
+                (Behaviour::TileRoute(name.clone()), name)
             }
             SteerOrder::RunPattern(name) => {
                 if !self.patterns.contains_key(&name) {
@@ -514,7 +574,8 @@ impl Steering {
                 | Behaviour::TileChase(_)
                 | Behaviour::TraceWalls
                 | Behaviour::TraceToward(_)
-                | Behaviour::FollowTrail(_) => continue,
+                | Behaviour::FollowTrail(_)
+                | Behaviour::TileRoute(_) => continue,
             };
             out.push((id, control));
         }
@@ -618,7 +679,11 @@ impl Steering {
             let behaviour = self.agents[&id].behaviour.clone();
             if !matches!(
                 behaviour,
-                Behaviour::TileChase(_) | Behaviour::TraceToward(_) | Behaviour::FollowTrail(_) | Behaviour::TraceWalls
+                Behaviour::TileChase(_)
+                    | Behaviour::TraceToward(_)
+                    | Behaviour::FollowTrail(_)
+                    | Behaviour::TraceWalls
+                    | Behaviour::TileRoute(_)
             ) {
                 continue;
             }
@@ -636,6 +701,7 @@ impl Steering {
                     Behaviour::TileChase(_) => TileMover::Chase(TileLosChase::new(LineVariant::Book)),
                     Behaviour::TraceWalls => TileMover::Walls(WallTracer::new(e.cell())),
                     Behaviour::TraceToward(_) => TileMover::Around(ObstacleTracer::new(TraceExit::LineOfSight)),
+                    Behaviour::TileRoute(_) => TileMover::Route { origin: e.cell(), step: 0 },
                     _ => TileMover::Trail,
                 };
                 (m, 0.0)
@@ -652,6 +718,25 @@ impl Steering {
                         w.step(map).unwrap_or(here)
                     }
                     (TileMover::Around(o), Some((_, goal))) => o.step(map, here, goal),
+                    (TileMover::Route { origin, step }, _) => {
+                        let route = match &behaviour {
+                            Behaviour::TileRoute(name) => self.tile_routes.get(name),
+                            _ => None,
+                        };
+                        // A wall (a closed door, another map edit) on the next cell holds the
+                        // walker where it is; it goes on when the cell opens.
+                        match route.and_then(|r| r.cell_at(*step + 1, *origin)) {
+                            Some(c) if c != here && map.passable(c) => {
+                                *step += 1;
+                                c
+                            }
+                            Some(c) if c == here => {
+                                *step += 1;
+                                here
+                            }
+                            _ => here,
+                        }
+                    }
                     (TileMover::Trail, Some((t, _))) => match self.trails.get(&t) {
                         Some((trail, _)) => follow_trail(trail, map, here, rng),
                         None => here,

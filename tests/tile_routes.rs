@@ -1,0 +1,82 @@
+//! Tile routes in play (`[steering.tile_routes]`, `tile_route` agents, `RunTileRoute`): the walker
+//! takes the cells of the book's lines between the corners, one per `1/speed` seconds, placed at
+//! the cell it started in; a closed route loops, a wall on the next cell holds it. The same
+//! route from the scenario key and from `.tac`, Lua and Rhai walks the same cells.
+
+use glam::IVec2;
+
+mod common;
+
+/// The cells the walker entered, in order, from the trace's `move` events.
+fn cells_entered(trace: &str, who: &str) -> Vec<IVec2> {
+    assert!(!trace.contains("script_error"), "{trace}");
+    trace
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"move\"") && l.contains(&format!("\"entity\":\"{who}\"")))
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            IVec2::new(v["to"][0].as_i64().unwrap() as i32, v["to"][1].as_i64().unwrap() as i32)
+        })
+        .collect()
+}
+
+/// The route `box` from (1, 1): east three cells, south three, back along the diagonal, and
+/// round again (the diagonal's cells are unambiguous on any line algorithm).
+fn expected_box(laps: usize) -> Vec<IVec2> {
+    let lap = [(2, 1), (3, 1), (4, 1), (4, 2), (4, 3), (4, 4), (3, 3), (2, 2), (1, 1)];
+    lap.iter().cycle().take(lap.len() * laps).map(|&(x, y)| IVec2::new(x, y)).collect()
+}
+
+const ROUTES: &str = "[steering.tile_routes]\nbox = [[0, 0], [3, 0], [3, 3], [0, 0]]\nline = [[0, 0], [6, 0]]\n";
+
+#[test]
+fn a_closed_route_loops_from_the_scenario_key_and_from_every_language() {
+    let toml = format!(
+        "map = \"map.txt\"\nticks = 18\n\n{ROUTES}\n[[steering.agents]]\nentity = \"walker\"\ntile_route = \"box\"\n\n\
+         [[entities]]\nname = \"walker\"\nkind = \"k\"\nat = [1, 1]\nspeed = 10\n"
+    );
+    let rt = common::play(&common::folder("tile-route-key", &toml, &[]));
+    assert_eq!(cells_entered(&rt.trace(), "walker"), expected_box(2));
+    for (ext, script) in [
+        ("tac", "on spawn {\n  RunTileRoute(\"box\");\n}\n"),
+        ("lua", "function on_spawn()\n  RunTileRoute(\"box\")\nend\n"),
+        ("rhai", "fn on_spawn() {\n    run_tile_route(\"box\");\n}\n"),
+    ] {
+        let toml = format!(
+            "map = \"map.txt\"\nticks = 18\n\n{ROUTES}\n[[entities]]\nname = \"walker\"\nkind = \"k\"\nat = [1, 1]\nspeed = 10\nscripts = [\"walk.{ext}\"]\n"
+        );
+        let file = format!("walk.{ext}");
+        let rt = common::play(&common::folder(&format!("tile-route-{ext}"), &toml, &[(&file, script)]));
+        assert_eq!(cells_entered(&rt.trace(), "walker"), expected_box(2), "{ext}");
+    }
+}
+
+#[test]
+fn a_wall_on_the_next_cell_holds_the_walker_and_an_open_route_ends() {
+    // The map's wall is at x = 5, rows 2–3: the line from (2, 2) east stops at (4, 2); from
+    // (2, 0) it runs its six cells and stops at its end.
+    let toml = format!(
+        "map = \"map.txt\"\nticks = 12\n\n{ROUTES}\n[[steering.agents]]\nentity = \"held\"\ntile_route = \"line\"\n\n\
+         [[steering.agents]]\nentity = \"free\"\ntile_route = \"line\"\n\n\
+         [[entities]]\nname = \"held\"\nkind = \"k\"\nat = [2, 2]\nspeed = 10\n\n\
+         [[entities]]\nname = \"free\"\nkind = \"k\"\nat = [2, 0]\nspeed = 10\n"
+    );
+    let rt = common::play(&common::folder("tile-route-wall", &toml, &[]));
+    let trace = rt.trace();
+    assert_eq!(cells_entered(&trace, "held"), [IVec2::new(3, 2), IVec2::new(4, 2)]);
+    let free: Vec<IVec2> = (3..=8).map(|x| IVec2::new(x, 0)).collect();
+    assert_eq!(cells_entered(&trace, "free"), free);
+    let w = rt.world();
+    assert_eq!(w.entity(w.find("held").unwrap()).unwrap().cell(), IVec2::new(4, 2));
+}
+
+#[test]
+fn an_unknown_route_is_an_error_with_a_suggestion() {
+    let toml = format!(
+        "map = \"map.txt\"\n\n{ROUTES}\n[[steering.agents]]\nentity = \"walker\"\ntile_route = \"bx\"\n\n\
+         [[entities]]\nname = \"walker\"\nkind = \"k\"\nat = [1, 1]\n"
+    );
+    let err = tactica::scenario::load(&common::folder("tile-route-bad", &toml, &[])).err().unwrap().to_string();
+    assert!(err.contains("scenario.toml:9:14: no tile route is named `bx`"), "{err}");
+    assert!(err.contains("did you mean `box`?"), "{err}");
+}
