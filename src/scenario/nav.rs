@@ -6,6 +6,7 @@
 //! max_active = 8      # searches under way at once
 //! quantum = 256       # expansions one search spends before the next takes its turn
 //! hierarchy = { cluster = 16 }  # plan through HPA* (`false`: always flat; default: by map size)
+//! blocked_ticks = 3   # wait this long for a standing character in the way, then plan round it
 //!
 //! [navigation.graph]  # moves route over these waypoints: nearest node, cheapest hops, target
 //! nodes = { hall = [2, 2], door = [10, 4], yard = [18, 9] }
@@ -46,6 +47,9 @@ pub struct NavigationSection {
     /// `{ cluster = N }` to plan through HPA*, `false` to plan flat.
     #[serde(default)]
     pub hierarchy: Option<Spanned<HierarchySpec>>,
+    /// Ticks a walker waits for a standing character in its way before planning round it.
+    #[serde(default)]
+    pub blocked_ticks: Option<Spanned<i64>>,
     /// A waypoint graph every move routes over.
     #[serde(default)]
     pub graph: Option<GraphSection>,
@@ -122,6 +126,14 @@ pub fn install_navigation(
     take(&section.budget, "budget", 10_000_000, &mut config.budget)?;
     take(&section.max_active, "max_active", 1024, &mut config.max_active)?;
     take(&section.quantum, "quantum", 10_000_000, &mut config.quantum)?;
+    if let Some(v) = &section.blocked_ticks {
+        let n = *v.get_ref();
+        if !(0..=100_000).contains(&n) {
+            return Err(err(text, file, v, format!("`blocked_ticks` must be 0 to 100000, not {n}"))
+                .hint("0 lets characters walk through one another; 3 to 10 ticks suits most games"));
+        }
+        config.blocked_ticks = n as u32;
+    }
     if let Some(spec) = &section.hierarchy {
         config.hierarchy = match *spec.get_ref() {
             HierarchySpec::Switch(false) => Hierarchy::Off,

@@ -54,6 +54,7 @@ const fn internal(unit: &'static str, what: &'static str, why: &'static str) -> 
     Capability { unit, what, reach: Reach::Internal(why) }
 }
 
+#[expect(dead_code, reason = "every unit is in play or internal now; the next one a designer cannot reach yet uses it")]
 const fn not_yet(unit: &'static str, what: &'static str, missing: &'static str) -> Capability {
     Capability { unit, what, reach: Reach::NotYet(missing) }
 }
@@ -268,7 +269,13 @@ pub const CAPABILITIES: &[Capability] = &[
         &[],
         &[],
     ),
-    play("nav/plan", "each character's plan: searching, walking, unreachable", &["PathStatus", "CancelPath"], &[], &[]),
+    play(
+        "nav/plan",
+        "each character's plan: searching, walking, unreachable, made again round characters standing in the way",
+        &["PathStatus", "CancelPath"],
+        &[("navigation", "blocked_ticks")],
+        &[],
+    ),
     play("path/astar", "A* search", &["MoveTo", "PathDistance", "FindPath"], &[], &["path --algo astar"]),
     play(
         "path/breadcrumbs",

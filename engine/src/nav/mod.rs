@@ -85,11 +85,20 @@ pub struct NavConfig {
     /// Whether searches go through HPA*. Characters with `avoid` weights always search flat:
     /// the abstraction knows the map's costs, not their layers.
     pub hierarchy: Hierarchy,
+    /// Ticks a walker waits when a standing character holds the next cell of its way before it
+    /// plans round every standing character; 0: characters walk through one another.
+    pub blocked_ticks: u32,
 }
 
 impl Default for NavConfig {
     fn default() -> Self {
-        NavConfig { budget: DEFAULT_TICK_BUDGET, max_active: 8, quantum: 256, hierarchy: Hierarchy::Auto }
+        NavConfig {
+            budget: DEFAULT_TICK_BUDGET,
+            max_active: 8,
+            quantum: 256,
+            hierarchy: Hierarchy::Auto,
+            blocked_ticks: 0,
+        }
     }
 }
 
@@ -111,6 +120,10 @@ pub struct Navigator {
     graph: Option<(WaypointGraph, Vec<String>)>,
     /// The layers and weights of searches made for characters that avoid tactical layers.
     weighted: BTreeMap<RequestId, (Vec<String>, TacticalWeights)>,
+    /// The cells (sorted indices) searches made round standing characters treat as walls.
+    around: BTreeMap<RequestId, Vec<usize>>,
+    /// How many ticks in a row each walker has been held by a standing character.
+    held: BTreeMap<EntityId, u32>,
     spent_last_tick: usize,
     most_spent: usize,
 }
@@ -129,6 +142,7 @@ impl Navigator {
             max_active: config.max_active.max(1),
             quantum: config.quantum.max(1),
             hierarchy: config.hierarchy,
+            blocked_ticks: config.blocked_ticks,
         };
         Navigator {
             config,
@@ -140,6 +154,8 @@ impl Navigator {
             hpa: None,
             graph: None,
             weighted: BTreeMap::new(),
+            around: BTreeMap::new(),
+            held: BTreeMap::new(),
             spent_last_tick: 0,
             most_spent: 0,
         }
@@ -248,11 +264,18 @@ impl Navigator {
                 Some((r, (slices?, weights)))
             })
             .collect();
-        let cost = |r: RequestId| match resolved.get(&r) {
-            Some((slices, weights)) => {
-                TacticalCost::new(map, slices, weights).map_or(StepCost::Plain(map), StepCost::Tactical)
+        let around = &self.around;
+        let cost = |r: RequestId| {
+            let base = match resolved.get(&r) {
+                Some((slices, weights)) => {
+                    TacticalCost::new(map, slices, weights).map_or(StepCost::Plain(map), StepCost::Tactical)
+                }
+                None => StepCost::Plain(map),
+            };
+            match around.get(&r) {
+                Some(cells) => StepCost::Around(Box::new(base), cells),
+                None => base,
             }
-            None => StepCost::Plain(map),
         };
         let routes = Routes { map, hierarchy: self.hpa.as_ref(), graph: self.graph.as_ref().map(|(g, _)| g) };
         self.spent_last_tick = self.queue.update_routed(self.config.budget, cost, Some(routes));
@@ -277,6 +300,47 @@ impl Navigator {
         self.plans.insert(id, Plan::pending(start, goal, request, self.map_version));
     }
 
+    /// Queues a search for `id` that treats `held` cells (standing characters) as walls,
+    /// `why` naming who stands where for the report when there is no way round. Searched flat:
+    /// the hierarchy and the waypoint graph know the map, not who stands on it.
+    pub(crate) fn request_around(
+        &mut self,
+        id: EntityId,
+        start: IVec2,
+        goal: IVec2,
+        avoid: &BTreeMap<String, f32>,
+        held: Vec<usize>,
+        why: String,
+    ) {
+        self.forget(id);
+        let request = self.queue.submit(start, goal);
+        if !avoid.is_empty() {
+            let (names, weights): (Vec<String>, Vec<f32>) = avoid.iter().map(|(k, &w)| (k.clone(), w)).unzip();
+            self.weighted.insert(request, (names, TacticalWeights::new(weights)));
+        }
+        self.around.insert(request, held);
+        let mut plan = Plan::pending(start, goal, request, self.map_version);
+        plan.around = Some(why);
+        self.plans.insert(id, plan);
+    }
+
+    /// Counts one more tick of `id` held by a standing character; true when it has waited
+    /// [`NavConfig::blocked_ticks`] and should plan round.
+    pub(crate) fn held_once_more(&mut self, id: EntityId) -> bool {
+        let n = self.held.entry(id).or_insert(0);
+        *n += 1;
+        if *n >= self.config.blocked_ticks {
+            self.held.remove(&id);
+            return true;
+        }
+        false
+    }
+
+    /// `id` moved: it is not held any more.
+    pub(crate) fn not_held(&mut self, id: EntityId) {
+        self.held.remove(&id);
+    }
+
     /// Drops `id`'s plan and its search, if any.
     pub(crate) fn forget(&mut self, id: EntityId) {
         if let Some(plan) = self.plans.remove(&id)
@@ -284,6 +348,7 @@ impl Navigator {
         {
             self.queue.cancel(r);
             self.weighted.remove(&r);
+            self.around.remove(&r);
         }
     }
 
@@ -296,6 +361,7 @@ impl Navigator {
     pub(crate) fn take(&mut self, request: RequestId) -> Option<RequestState> {
         if matches!(self.queue.state(request), Some(RequestState::Found { .. } | RequestState::Failed(_)) | None) {
             self.weighted.remove(&request);
+            self.around.remove(&request);
         }
         match self.queue.state(request) {
             Some(RequestState::Found { .. } | RequestState::Failed(_)) => {
@@ -328,6 +394,7 @@ impl Navigator {
             self.forget(id);
         }
         self.refused.retain(|&id, _| alive(id));
+        self.held.retain(|&id, _| alive(id));
     }
 }
 
@@ -335,6 +402,8 @@ impl Navigator {
 enum StepCost<'a> {
     Plain(&'a Map),
     Tactical(TacticalCost<'a>),
+    /// Another cost with some cells (sorted indices) walled off: where characters stand.
+    Around(Box<StepCost<'a>>, &'a [usize]),
 }
 
 impl CostModel for StepCost<'_> {
@@ -342,12 +411,14 @@ impl CostModel for StepCost<'_> {
         match self {
             StepCost::Plain(m) => m.width(),
             StepCost::Tactical(t) => t.width(),
+            StepCost::Around(c, _) => c.width(),
         }
     }
     fn height(&self) -> u32 {
         match self {
             StepCost::Plain(m) => m.height(),
             StepCost::Tactical(t) => t.height(),
+            StepCost::Around(c, _) => c.height(),
         }
     }
     #[inline]
@@ -355,6 +426,13 @@ impl CostModel for StepCost<'_> {
         match self {
             StepCost::Plain(m) => m.costs()[i],
             StepCost::Tactical(t) => t.cell_cost(i),
+            StepCost::Around(c, held) => {
+                if held.binary_search(&i).is_ok() {
+                    f32::INFINITY
+                } else {
+                    c.cell_cost(i)
+                }
+            }
         }
     }
     #[inline]
@@ -362,12 +440,14 @@ impl CostModel for StepCost<'_> {
         match self {
             StepCost::Plain(m) => m.step_cost(from, to, length),
             StepCost::Tactical(t) => t.step_cost(from, to, length),
+            StepCost::Around(c, _) => c.step_cost(from, to, length),
         }
     }
     fn heuristic_scale(&self) -> f64 {
         match self {
             StepCost::Plain(m) => m.heuristic_scale(),
             StepCost::Tactical(t) => t.heuristic_scale(),
+            StepCost::Around(c, _) => c.heuristic_scale(),
         }
     }
 }

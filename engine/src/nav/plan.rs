@@ -33,10 +33,13 @@ pub struct Plan {
     pub state: PlanState,
     /// The waypoint nodes the route passes, in order, when it was routed over the waypoint graph.
     pub via: Option<Vec<NodeId>>,
+    /// Who stood where when the route was planned round standing characters (for the report
+    /// when there is no way round).
+    pub around: Option<String>,
 }
 
 impl Plan {
     pub(crate) fn pending(start: IVec2, goal: IVec2, request: RequestId, version: u64) -> Self {
-        Plan { start, goal, version, state: PlanState::Pending(request), via: None }
+        Plan { start, goal, version, state: PlanState::Pending(request), via: None, around: None }
     }
 }
