@@ -291,7 +291,8 @@ fn a_cluster_size_out_of_range_is_an_error_at_its_line() {
     let path = write_scenario(&dir, "map.txt", b"....\n....\n", "", &[]);
     let text = std::fs::read_to_string(&path).unwrap().replace("cluster = 16", "cluster = 1");
     std::fs::write(&path, text).unwrap();
-    let err = tactica::scenario::load(&path).err().expect("cluster = 1 is refused").to_string();
+    let Err(err) = tactica::scenario::load(&path) else { panic!("cluster = 1 is refused") };
+    let err = err.to_string();
     assert!(err.contains("scenario.toml:7:13:"), "{err}");
     assert!(err.contains("`hierarchy.cluster` must be 2 to 256, not 1"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

@@ -167,11 +167,13 @@ fn an_edge_across_a_wall_or_to_an_unknown_node_is_an_error_at_its_line() {
     let path = scenario("errors");
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, text.replace("[\"west\", \"gap\"]", "[\"west\", \"mid\"]")).unwrap();
-    let err = tactica::scenario::load(&path).err().expect("refused").to_string();
+    let Err(err) = tactica::scenario::load(&path) else { panic!("refused") };
+    let err = err.to_string();
     assert!(err.contains("the edge `west`–`mid` crosses a wall"), "{err}");
     assert!(err.contains("scenario.toml:9:10:"), "{err}");
     std::fs::write(&path, text.replace("[\"west\", \"gap\"]", "[\"west\", \"gapp\"]")).unwrap();
-    let err = tactica::scenario::load(&path).err().expect("refused").to_string();
+    let Err(err) = tactica::scenario::load(&path) else { panic!("refused") };
+    let err = err.to_string();
     assert!(err.contains("the edge names no node `gapp`"), "{err}");
     assert!(err.contains("gap"), "{err}");
 }
