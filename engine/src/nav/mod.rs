@@ -357,8 +357,9 @@ impl Navigator {
         self.plans.get_mut(&id)
     }
 
-    /// Takes a finished search's result out of the queue (`None` while it is still running).
-    pub(crate) fn take(&mut self, request: RequestId) -> Option<RequestState> {
+    /// Takes the finished search `request` of `id`'s plan out of the queue (`None` while it is
+    /// still running); a waypoint route's nodes go into the plan's `via`.
+    pub(crate) fn take(&mut self, id: EntityId, request: RequestId) -> Option<RequestState> {
         if matches!(self.queue.state(request), Some(RequestState::Found { .. } | RequestState::Failed(_)) | None) {
             self.weighted.remove(&request);
             self.around.remove(&request);
@@ -366,7 +367,7 @@ impl Navigator {
         match self.queue.state(request) {
             Some(RequestState::Found { .. } | RequestState::Failed(_)) => {
                 let route = self.queue.take_route(request);
-                if let Some(plan) = self.plans.values_mut().find(|p| p.state == PlanState::Pending(request)) {
+                if let Some(plan) = self.plans.get_mut(&id).filter(|p| p.state == PlanState::Pending(request)) {
                     plan.via = route;
                 }
                 self.queue.take(request)

@@ -427,4 +427,75 @@ mod tests {
         q.update(&m, 64);
         assert!(matches!(q.state(later), Some(RequestState::Found { .. })));
     }
+
+    #[test]
+    fn hierarchical_requests_share_the_budget_and_find_what_hpa_finds() {
+        let m = maze();
+        let hpa = Hpa::build(&m, 8);
+        let mut q = PathQueue::new(3, 16);
+        let pairs = [
+            (IVec2::ZERO, IVec2::new(39, 19)),
+            (IVec2::new(0, 19), IVec2::new(39, 0)),
+            (IVec2::new(2, 2), IVec2::new(3, 3)),
+        ];
+        let ids: Vec<RequestId> = pairs.iter().map(|&(a, b)| q.submit_hierarchical(a, b)).collect();
+        let flat = q.submit(IVec2::ZERO, IVec2::new(39, 10));
+        let routes = Routes { map: &m, hierarchy: Some(&hpa), graph: None };
+        let mut ticks = 0;
+        while q.pending() > 0 {
+            let spent = q.update_routed(40, |_| &m, Some(routes));
+            assert!(spent <= 40, "tick {ticks} spent {spent}");
+            ticks += 1;
+            assert!(ticks < 10_000);
+        }
+        assert!(ticks > 10, "the searches were spread over {ticks} ticks");
+        for (id, (a, b)) in ids.into_iter().zip(pairs) {
+            let mut cells = Vec::new();
+            let found = hpa.find(&m, a, b, &mut cells).unwrap();
+            assert_eq!(q.take(id), Some(RequestState::Found { cells, cost: found.cost }));
+        }
+        let mut cells = Vec::new();
+        let best = AStar::new().find(&m, IVec2::ZERO, IVec2::new(39, 10), &mut cells).unwrap();
+        assert_eq!(q.take(flat), Some(RequestState::Found { cells, cost: best.cost }));
+    }
+
+    #[test]
+    fn a_graph_request_routes_over_the_nodes_or_falls_back_to_the_grid() {
+        let m = maze();
+        // Two nodes either side of the first wall (x = 4, gap at row 19).
+        let mut g = WaypointGraph::new();
+        let a = g.add_node(glam::Vec2::new(2.5, 18.5));
+        let b = g.add_node(glam::Vec2::new(4.5, 19.5));
+        let c = g.add_node(glam::Vec2::new(7.5, 18.5));
+        g.connect(a, b);
+        g.connect(b, c);
+        let mut q = PathQueue::new(2, 1);
+        let over = q.submit_graph(IVec2::new(1, 17), IVec2::new(8, 17));
+        // From row 0 no node is in a straight walk (the second wall's far side): grid search.
+        let fallback = q.submit_graph(IVec2::new(12, 0), IVec2::new(18, 0));
+        let routes = Routes { map: &m, hierarchy: None, graph: Some(&g) };
+        while q.pending() > 0 {
+            assert!(q.update_routed(1, |_| &m, Some(routes)) <= 1);
+        }
+        match q.take(over) {
+            Some(RequestState::Found { cells, cost }) => {
+                assert_eq!(
+                    cells,
+                    [IVec2::new(1, 17), IVec2::new(2, 18), IVec2::new(4, 19), IVec2::new(7, 18), IVec2::new(8, 17)]
+                );
+                let leg = |p: glam::Vec2, q: glam::Vec2| f64::from(p.distance(q));
+                let expected = leg(glam::Vec2::new(1.5, 17.5), g.position(a).unwrap())
+                    + f64::from(g.position(a).unwrap().distance(g.position(b).unwrap()))
+                    + f64::from(g.position(b).unwrap().distance(g.position(c).unwrap()))
+                    + leg(g.position(c).unwrap(), glam::Vec2::new(8.5, 17.5));
+                assert!((cost - expected).abs() < 1e-5, "{cost} vs {expected}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(q.take_route(over), Some(vec![a, b, c]));
+        let mut cells = Vec::new();
+        let best = AStar::new().find(&m, IVec2::new(12, 0), IVec2::new(18, 0), &mut cells).unwrap();
+        assert_eq!(q.take(fallback), Some(RequestState::Found { cells, cost: best.cost }));
+        assert_eq!(q.take_route(fallback), None);
+    }
 }

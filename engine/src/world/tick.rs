@@ -502,7 +502,7 @@ fn navigate(
         if let PlanState::Pending(request) = plan.state {
             let start = plan.start;
             let around = plan.around.clone();
-            match nav.take(request) {
+            match nav.take(id, request) {
                 None => return Leg::Walking,
                 Some(RequestState::Found { cells, cost }) => {
                     log.push(
