@@ -80,3 +80,59 @@ fn an_unknown_route_is_an_error_with_a_suggestion() {
     assert!(err.contains("scenario.toml:9:14: no tile route is named `bx`"), "{err}");
     assert!(err.contains("did you mean `box`?"), "{err}");
 }
+
+/// The marked cells of `lanes`: row 1 from x = 1 to 10 and column 6 from y = 0 to 5.
+fn lanes() -> Vec<IVec2> {
+    let mut cells: Vec<IVec2> = (1..=10).map(|x| IVec2::new(x, 1)).collect();
+    cells.extend((0..=5).filter(|&y| y != 1).map(|y| IVec2::new(6, y)));
+    cells
+}
+
+/// The book's wanderer on `lanes`, written here: from `start`, each step a marked neighbour other
+/// than the cell just left, in the book's neighbour order, drawn with the world's generator as
+/// seeded by the scenario; at a dead end, back.
+fn wander(start: IVec2, steps: usize, seed: u64) -> Vec<IVec2> {
+    let marked = lanes();
+    let order = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
+    let mut rng = tactica_engine::world::WorldRng::new(seed);
+    let (mut here, mut previous) = (start, start);
+    let mut out = Vec::new();
+    for _ in 0..steps {
+        let choices: Vec<IVec2> = order
+            .iter()
+            .map(|&(dx, dy)| here + IVec2::new(dx, dy))
+            .filter(|c| *c != previous && marked.contains(c))
+            .collect();
+        let next = if choices.is_empty() { previous } else { choices[rng.below(choices.len())] };
+        previous = here;
+        here = next;
+        out.push(here);
+    }
+    out
+}
+
+const GRIDS: &str = "[steering.tile_grids]\nlanes = [[[1, 1], [10, 1]], [[6, 0], [6, 5]]]\n";
+
+#[test]
+fn a_wanderer_keeps_to_the_pattern_grid_from_the_key_and_every_language() {
+    let expected = wander(IVec2::new(1, 1), 30, 7);
+    assert!(expected.iter().any(|c| c.x == 6 && c.y != 1), "the walk turns into the column: {expected:?}");
+    let toml = format!(
+        "map = \"map.txt\"\nticks = 30\nseed = 7\n\n{GRIDS}\n[[steering.agents]]\nentity = \"walker\"\ntile_wander = \"lanes\"\n\n\
+         [[entities]]\nname = \"walker\"\nkind = \"k\"\nat = [1, 1]\nspeed = 10\n"
+    );
+    let rt = common::play(&common::folder("tile-wander-key", &toml, &[]));
+    assert_eq!(cells_entered(&rt.trace(), "walker"), expected);
+    for (ext, script) in [
+        ("tac", "on spawn {\n  WanderTileGrid(\"lanes\");\n}\n"),
+        ("lua", "function on_spawn()\n  WanderTileGrid(\"lanes\")\nend\n"),
+        ("rhai", "fn on_spawn() {\n    wander_tile_grid(\"lanes\");\n}\n"),
+    ] {
+        let toml = format!(
+            "map = \"map.txt\"\nticks = 30\nseed = 7\n\n{GRIDS}\n[[entities]]\nname = \"walker\"\nkind = \"k\"\nat = [1, 1]\nspeed = 10\nscripts = [\"walk.{ext}\"]\n"
+        );
+        let file = format!("walk.{ext}");
+        let rt = common::play(&common::folder(&format!("tile-wander-{ext}"), &toml, &[(&file, script)]));
+        assert_eq!(cells_entered(&rt.trace(), "walker"), expected, "{ext}");
+    }
+}

@@ -25,6 +25,9 @@
 //!
 //! [steering.tile_routes]
 //! round = [[0, 0], [6, 0], [6, 4], [0, 0]]   # corners, relative to the first; last = first: a loop
+//!
+//! [steering.tile_grids]
+//! lanes = [[[2, 2], [12, 2]], [[7, 0], [7, 8]]]  # segments a `tile_wander` agent may walk
 //! ```
 
 use std::collections::BTreeMap;
@@ -59,6 +62,9 @@ pub struct SteeringSection {
     /// Tile routes by name: their corners, relative to the first.
     #[serde(default)]
     pub tile_routes: BTreeMap<String, Spanned<Vec<[i32; 2]>>>,
+    /// Pattern grids by name: the segments whose cells are marked, in map cells.
+    #[serde(default)]
+    pub tile_grids: BTreeMap<String, Spanned<Vec<[[i32; 2]; 2]>>>,
     /// Entities that chase, evade, intercept or fly a pattern from tick 0.
     #[serde(default)]
     pub agents: Vec<Spanned<AgentEntry>>,
@@ -210,6 +216,9 @@ pub struct AgentEntry {
     /// Walk this tile route.
     #[serde(default)]
     pub tile_route: Option<Spanned<String>>,
+    /// Wander this pattern grid.
+    #[serde(default)]
+    pub tile_wander: Option<Spanned<String>>,
 }
 
 struct Ctx<'a> {
@@ -263,6 +272,17 @@ pub(super) fn install(
     for (name, entry) in &section.patterns {
         let spec = pattern(&cx, entry)?;
         world.steering_mut().add_pattern(name.clone(), spec);
+    }
+    for (name, segments) in &section.tile_grids {
+        if segments.get_ref().is_empty() {
+            return Err(cx
+                .err(segments, format!("tile grid `{name}` marks no cells"))
+                .hint("write `[[[x0, y0], [x1, y1]], …]`, the segments whose cells a wanderer may enter"));
+        }
+        let lines: Vec<(IVec2, IVec2)> =
+            segments.get_ref().iter().map(|[a, b]| (IVec2::from_array(*a), IVec2::from_array(*b))).collect();
+        let (w, h) = (world.map().width(), world.map().height());
+        world.steering_mut().add_tile_grid(name.clone(), w, h, &lines);
     }
     for (name, corners) in &section.tile_routes {
         let cells: Vec<IVec2> = corners.get_ref().iter().map(|&c| IVec2::from_array(c)).collect();
@@ -324,6 +344,7 @@ pub(super) fn install(
             ("trace_toward", &a.trace_toward),
             ("follow_trail", &a.follow_trail),
             ("tile_route", &a.tile_route),
+            ("tile_wander", &a.tile_wander),
         ]
         .into_iter()
         .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
@@ -338,7 +359,7 @@ pub(super) fn install(
         let [(key, arg)] = given[..] else {
             return Err(cx.err(
                 entry,
-                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential`, `tile_chase`, `trace_toward`, `follow_trail`, `tile_route` or `trace_walls`",
+                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential`, `tile_chase`, `trace_toward`, `follow_trail`, `tile_route`, `tile_wander` or `trace_walls`",
             ));
         };
         let order = match key {
@@ -368,6 +389,18 @@ pub(super) fn install(
                     ));
                 }
                 SteerOrder::RunTileRoute(arg.get_ref().clone())
+            }
+            "tile_wander" => {
+                if !world.steering().has_tile_grid(arg.get_ref()) {
+                    let names: Vec<&str> = section.tile_grids.keys().map(String::as_str).collect();
+                    let message = format!("no tile grid is named `{}`", arg.get_ref());
+                    return Err(with_suggestion(
+                        cx.err(arg, message).hint("declare it under [steering.tile_grids]"),
+                        arg.get_ref(),
+                        &names,
+                    ));
+                }
+                SteerOrder::WanderTileGrid(arg.get_ref().clone())
             }
             _ => SteerOrder::Intercept(cx.entity(world, arg)?),
         };

@@ -108,6 +108,13 @@ pub(crate) fn functions() -> Vec<HostFn> {
             run_tile_route,
         ),
         f(
+            "WanderTileGrid",
+            vec![p("grid", Type::Str)],
+            Type::Nil,
+            "Wanders one of the scenario's pattern grids (`[steering.tile_grids]`), the book's 0/1 pattern matrix: a cell per `1/speed` seconds to a marked neighbour other than the cell just left, chosen by the world's seeded generator; at a dead end it turns back (`WanderTileGrid(\"lanes\")`).",
+            wander_tile_grid,
+        ),
+        f(
             "StopSteering",
             vec![],
             Type::Nil,
@@ -252,6 +259,15 @@ pub fn run_tile_route(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, 
         return Err(bad("RunTileRoute", 0, "a tile route of [steering.tile_routes]", format!("`{name}`")));
     }
     order(ctx, SteerOrder::RunTileRoute(name.to_owned()))
+}
+
+/// `WanderTileGrid(grid)`.
+pub fn wander_tile_grid(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = str_arg("WanderTileGrid", args, 0)?;
+    if !ctx.world.steering().has_tile_grid(name) {
+        return Err(bad("WanderTileGrid", 0, "a tile grid of [steering.tile_grids]", format!("`{name}`")));
+    }
+    order(ctx, SteerOrder::WanderTileGrid(name.to_owned()))
 }
 
 /// `StopSteering()`.

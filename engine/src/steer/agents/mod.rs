@@ -26,7 +26,7 @@ use super::flock_sim::{CONTACT_PASSES, Quarry};
 use super::formation::follow_slot;
 use super::los_chase::{LineVariant, TileLosChase};
 use super::obstacle::Circle;
-use super::pattern::{PathPattern, PatternError};
+use super::pattern::{PathPattern, PatternError, PatternGrid};
 use super::physics_pattern::{PATROL_PATTERN, PhysicsPattern, ZIGZAG_PATTERN};
 use super::potential::{LennardJones, force_to_control, sum_forces};
 use crate::grid::Map;
@@ -73,6 +73,9 @@ pub enum Behaviour {
     /// Walks the named tile route (002a Ex. 3-5 … 3-9) from the cell it started in, a cell at a
     /// time: a closed route loops, an open one ends; a wall on the next cell holds it.
     TileRoute(String),
+    /// Wanders the named 0/1 pattern grid (002a Ex. 3-10 … 3-12): each step to a marked
+    /// neighbour other than the cell just left, chosen by the world's generator; a cell at a time.
+    TileWander(String),
 }
 
 impl Behaviour {
@@ -90,7 +93,8 @@ impl Behaviour {
             | Behaviour::Formation(_)
             | Behaviour::Pattern(_)
             | Behaviour::TraceWalls
-            | Behaviour::TileRoute(_) => None,
+            | Behaviour::TileRoute(_)
+            | Behaviour::TileWander(_) => None,
         }
     }
 
@@ -110,6 +114,7 @@ impl Behaviour {
             Behaviour::TraceToward(_) => "trace_toward",
             Behaviour::FollowTrail(_) => "follow_trail",
             Behaviour::TileRoute(_) => "tile_route",
+            Behaviour::TileWander(_) => "tile_wander",
         }
     }
 }
@@ -147,6 +152,8 @@ pub enum SteerOrder {
     FollowTrail(EntityId),
     /// Walk the named tile route from where the entity stands.
     RunTileRoute(String),
+    /// Wander the named pattern grid.
+    WanderTileGrid(String),
     /// Stop steering (and leave any flock or formation).
     Stop,
 }
@@ -167,6 +174,9 @@ pub enum SteerError {
     /// No tile route has this name.
     #[error("no tile route is named `{0}`")]
     NoSuchTileRoute(String),
+    /// No pattern grid has this name.
+    #[error("no tile grid is named `{0}`")]
+    NoSuchTileGrid(String),
     /// The entity leads no formation.
     #[error("that entity leads no formation")]
     NotACaptain,
@@ -207,6 +217,10 @@ enum TileMover {
         origin: IVec2,
         step: usize,
     },
+    /// A pattern grid's wanderer and the cell it came from (its own start at first).
+    Wander {
+        previous: IVec2,
+    },
 }
 
 /// The world's steering state: behaviours by entity, and the named groups.
@@ -218,6 +232,8 @@ pub struct Steering {
     patterns: BTreeMap<String, PatternSpec>,
     /// Tile routes by name, relative to their first cell.
     tile_routes: BTreeMap<String, PathPattern>,
+    /// Pattern grids by name, in map cells.
+    tile_grids: BTreeMap<String, PatternGrid>,
     /// The breadcrumbs of every entity someone follows, and the cell each last stood in.
     trails: BTreeMap<EntityId, (Trail, IVec2)>,
     /// This tick's decisions, reused.
@@ -237,6 +253,7 @@ impl Default for Steering {
             formations: BTreeMap::new(),
             patterns,
             tile_routes: BTreeMap::new(),
+            tile_grids: BTreeMap::new(),
             trails: BTreeMap::new(),
             controls: Vec::new(),
         }
@@ -307,6 +324,21 @@ impl Steering {
         Ok(())
     }
 
+    /// Declares a pattern grid over a `width × height` map: the cells of the book's lines
+    /// between each pair of `segments` are marked (cells off the map are skipped).
+    pub fn add_tile_grid(&mut self, name: impl Into<String>, width: u32, height: u32, segments: &[(IVec2, IVec2)]) {
+        let mut grid = PatternGrid::new(width, height);
+        for &(a, b) in segments {
+            grid.add_segment(a, b);
+        }
+        self.tile_grids.insert(name.into(), grid);
+    }
+
+    /// Whether a pattern grid has this name.
+    pub fn has_tile_grid(&self, name: &str) -> bool {
+        self.tile_grids.contains_key(name)
+    }
+
     /// Whether a tile route has this name.
     pub fn has_tile_route(&self, name: &str) -> bool {
         self.tile_routes.contains_key(name)
@@ -364,6 +396,12 @@ impl Steering {
                     return Err(SteerError::NoSuchTileRoute(name));
                 }
                 (Behaviour::TileRoute(name.clone()), name)
+            }
+            SteerOrder::WanderTileGrid(name) => {
+                if !self.tile_grids.contains_key(&name) {
+                    return Err(SteerError::NoSuchTileGrid(name));
+                }
+                (Behaviour::TileWander(name.clone()), name)
             }
             SteerOrder::RunPattern(name) => {
                 if !self.patterns.contains_key(&name) {
@@ -575,7 +613,8 @@ impl Steering {
                 | Behaviour::TraceWalls
                 | Behaviour::TraceToward(_)
                 | Behaviour::FollowTrail(_)
-                | Behaviour::TileRoute(_) => continue,
+                | Behaviour::TileRoute(_)
+                | Behaviour::TileWander(_) => continue,
             };
             out.push((id, control));
         }
@@ -684,6 +723,7 @@ impl Steering {
                     | Behaviour::FollowTrail(_)
                     | Behaviour::TraceWalls
                     | Behaviour::TileRoute(_)
+                    | Behaviour::TileWander(_)
             ) {
                 continue;
             }
@@ -702,6 +742,7 @@ impl Steering {
                     Behaviour::TraceWalls => TileMover::Walls(WallTracer::new(e.cell())),
                     Behaviour::TraceToward(_) => TileMover::Around(ObstacleTracer::new(TraceExit::LineOfSight)),
                     Behaviour::TileRoute(_) => TileMover::Route { origin: e.cell(), step: 0 },
+                    Behaviour::TileWander(_) => TileMover::Wander { previous: e.cell() },
                     _ => TileMover::Trail,
                 };
                 (m, 0.0)
@@ -733,6 +774,20 @@ impl Steering {
                             Some(c) if c == here => {
                                 *step += 1;
                                 here
+                            }
+                            _ => here,
+                        }
+                    }
+                    (TileMover::Wander { previous }, _) => {
+                        let grid = match &behaviour {
+                            Behaviour::TileWander(name) => self.tile_grids.get(name),
+                            _ => None,
+                        };
+                        match grid.map(|g| g.follow(here, *previous, rng)) {
+                            // Marked cells are the designer's; a wall (a closed door) still holds.
+                            Some(c) if c != here && map.passable(c) => {
+                                *previous = here;
+                                c
                             }
                             _ => here,
                         }
