@@ -136,3 +136,13 @@ fn a_wanderer_keeps_to_the_pattern_grid_from_the_key_and_every_language() {
         assert_eq!(cells_entered(&rt.trace(), "walker"), expected, "{ext}");
     }
 }
+
+#[test]
+fn absurd_routes_and_grids_are_errors_not_allocations() {
+    let route = "map = \"map.txt\"\n\n[steering.tile_routes]\nfar = [[-2000000000, 0], [2000000000, 0]]\n";
+    let Err(err) = tactica::scenario::load(&common::folder("tile-route-far", route, &[])) else { panic!("refused") };
+    assert!(err.to_string().contains("tile route `far`: pattern longer than its capacity of 4096 cells"), "{err}");
+    let grid = "map = \"map.txt\"\n\n[steering.tile_grids]\nfar = [[[0, 0], [-2000000000, 0]]]\n";
+    let Err(err) = tactica::scenario::load(&common::folder("tile-grid-far", grid, &[])) else { panic!("refused") };
+    assert!(err.to_string().contains("scenario.toml:4:7: tile grid `far`: (-2000000000, 0) is off the map"), "{err}");
+}

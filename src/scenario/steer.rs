@@ -281,6 +281,11 @@ pub(super) fn install(
         }
         let lines: Vec<(IVec2, IVec2)> =
             segments.get_ref().iter().map(|[a, b]| (IVec2::from_array(*a), IVec2::from_array(*b))).collect();
+        if let Some(c) = lines.iter().flat_map(|&(a, b)| [a, b]).find(|&c| !world.map().contains(c)) {
+            return Err(cx
+                .err(segments, format!("tile grid `{name}`: ({}, {}) is off the map", c.x, c.y))
+                .hint("a pattern grid's segments run between cells of the map"));
+        }
         let (w, h) = (world.map().width(), world.map().height());
         world.steering_mut().add_tile_grid(name.clone(), w, h, &lines);
     }

@@ -148,6 +148,10 @@ impl GraphQuery {
 
     /// Runs at most `max_expansions` expansions.
     pub fn step(&mut self, graph: &WaypointGraph, map: &Map, max_expansions: usize) -> Status {
+        // A graph replaced under the query (its owner should have dropped it) cannot be resumed.
+        if graph.len() != self.g.len() && self.outcome.is_none() {
+            self.fail();
+        }
         let mut spent = 0;
         while self.outcome.is_none() && spent < max_expansions {
             match self.stage {
@@ -202,7 +206,7 @@ impl GraphQuery {
                     let Some(pc) = graph.position(c) else { continue };
                     for &(to, w) in graph.edges(c) {
                         let ng = g + f64::from(w);
-                        if self.closed[to] || ng >= self.g[to] {
+                        if to >= self.g.len() || self.closed[to] || ng >= self.g[to] {
                             continue;
                         }
                         // An edge is walked in a straight line: a wall or a closed door across

@@ -188,6 +188,11 @@ pub enum SteerError {
     ItSelf,
 }
 
+/// The Chebyshev distance between two cells, without overflow for any coordinates.
+fn chebyshev(a: IVec2, b: IVec2) -> i64 {
+    (i64::from(b.x) - i64::from(a.x)).abs().max((i64::from(b.y) - i64::from(a.y)).abs())
+}
+
 /// The most cells a tile route may have (the book's `kMaxPathLength` is 100; a scenario's
 /// patrol round a large map needs more).
 pub const MAX_TILE_ROUTE: usize = 4096;
@@ -310,6 +315,12 @@ impl Steering {
     /// corner equal to the first closes it into a loop), made relative to its first corner, so
     /// it is walked from wherever its walker stands. At most [`MAX_TILE_ROUTE`] cells.
     pub fn add_tile_route(&mut self, name: impl Into<String>, corners: &[IVec2]) -> Result<(), PatternError> {
+        // A line has one cell per step along its longer axis: refuse a route too long before
+        // drawing it, so absurd corners cost nothing.
+        let cells: i64 = corners.windows(2).map(|w| chebyshev(w[0], w[1]) + 1).sum::<i64>().max(1);
+        if cells > MAX_TILE_ROUTE as i64 {
+            return Err(PatternError::TooLong { capacity: MAX_TILE_ROUTE });
+        }
         let mut route = PathPattern::new(MAX_TILE_ROUTE);
         match corners {
             [only] => route.add_segment(*only, *only)?,
