@@ -295,5 +295,16 @@ fn a_cluster_size_out_of_range_is_an_error_at_its_line() {
     let err = err.to_string();
     assert!(err.contains("scenario.toml:7:13:"), "{err}");
     assert!(err.contains("`hierarchy.cluster` must be 2 to 256, not 1"), "{err}");
+    for (written, message) in [
+        ("hierarchy = \"yes\"", "`hierarchy` is `true`, `false` or `{ cluster = N }`, not a string"),
+        ("hierarchy = { clusters = 16 }", "`clusters` is not one of its keys"),
+    ] {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let line = text.lines().find(|l| l.starts_with("hierarchy")).unwrap().to_owned();
+        std::fs::write(&path, text.replace(&line, written)).unwrap();
+        let Err(err) = tactica::scenario::load(&path) else { panic!("{written} is refused") };
+        let err = err.to_string();
+        assert!(err.contains("scenario.toml:7:") && err.contains(message), "{err}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -78,7 +78,7 @@ pub enum EdgeSpec {
 
 /// `hierarchy = { cluster = N }` or `hierarchy = false` (`true`: the default cluster size).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[serde(try_from = "toml::Value")]
 pub enum HierarchySpec {
     /// On with the default clusters, or off.
     Switch(bool),
@@ -87,6 +87,30 @@ pub enum HierarchySpec {
         /// The cluster side in cells.
         cluster: i64,
     },
+}
+
+impl TryFrom<toml::Value> for HierarchySpec {
+    type Error = String;
+
+    fn try_from(v: toml::Value) -> Result<Self, String> {
+        const EXPECTED: &str = "`hierarchy` is `true`, `false` or `{ cluster = N }`";
+        match v {
+            toml::Value::Boolean(b) => Ok(HierarchySpec::Switch(b)),
+            toml::Value::Table(t) => {
+                if let Some(k) = t.keys().find(|k| k.as_str() != "cluster") {
+                    return Err(format!("{EXPECTED}; `{k}` is not one of its keys"));
+                }
+                match t.get("cluster") {
+                    Some(toml::Value::Integer(n)) => Ok(HierarchySpec::Clusters { cluster: *n }),
+                    Some(other) => {
+                        Err(format!("{EXPECTED}; `cluster` must be a whole number, not {}", other.type_str()))
+                    }
+                    None => Err(format!("{EXPECTED}; the table has no `cluster`")),
+                }
+            }
+            other => Err(format!("{EXPECTED}, not a {}", other.type_str())),
+        }
+    }
 }
 
 /// One `[doors.NAME]` entry.
