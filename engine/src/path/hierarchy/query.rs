@@ -130,10 +130,9 @@ impl HpaQuery {
         self.outcome = Some(outcome);
     }
 
-    /// Runs at most `max_expansions` expansions with `astar` as the confined searcher (any
-    /// searcher: the query keeps no state in it between its own calls that another query could
-    /// disturb, because a confined search begun here is finished here or resumed only by this
-    /// query — its owner must not lend the searcher to another query meanwhile).
+    /// Runs at most `max_expansions` expansions, with `astar` as the confined searcher. A confined
+    /// search begun in one call is resumed in the next, so `astar` must serve this query alone
+    /// until it is done (the path queue gives each running query its own slot's searcher).
     pub fn step(&mut self, hpa: &Hpa, map: &Map, astar: &mut AStar, max_expansions: usize) -> Status {
         let mut spent = 0;
         while self.outcome.is_none() && spent < max_expansions {
