@@ -146,3 +146,59 @@ fn absurd_routes_and_grids_are_errors_not_allocations() {
     let Err(err) = tactica::scenario::load(&common::folder("tile-grid-far", grid, &[])) else { panic!("refused") };
     assert!(err.to_string().contains("scenario.toml:4:7: tile grid `far`: (-2000000000, 0) is off the map"), "{err}");
 }
+
+const STEPS: &str = "[steering.tile_steps]\nsquare = [{ forward = 3 }, { turn_right = 2 }, { forward = 2 }, { turn_right = 2 }, { forward = 3 }, { turn_right = 2 }, { forward = 2 }, { turn_right = 2 }]\n";
+
+/// The control array `square` run on tiles, written here: directions in 45° steps, 0 = +y,
+/// turning right counts up (+x is 2, −y is 4); the walker starts facing +x (heading 0).
+fn run_square(start: IVec2, cells: usize) -> Vec<IVec2> {
+    let dirs = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+    let entries = [(3, 0), (0, 2), (2, 0), (0, 2), (3, 0), (0, 2), (2, 0), (0, 2)];
+    let (mut here, mut dir, mut out) = (start, 2usize, Vec::new());
+    for &(forward, turn) in entries.iter().cycle() {
+        dir = (dir + turn) % 8;
+        for _ in 0..forward {
+            here += IVec2::new(dirs[dir].0, dirs[dir].1);
+            out.push(here);
+        }
+        if out.len() >= cells {
+            break;
+        }
+    }
+    out.truncate(cells);
+    out
+}
+
+#[test]
+fn a_control_array_runs_on_tiles_from_the_scenario_key_and_every_language() {
+    // Ten cells a lap and a tick for each of its four turns (14 ticks): 40 ticks are two laps
+    // and 12 ticks of the third, whose 3 + 2 + 3 + 1 cells and 3 turns fill them: 29 cells.
+    let expected = run_square(IVec2::new(1, 4), 29);
+    assert_eq!(
+        &expected[..10],
+        &[(2, 4), (3, 4), (4, 4), (4, 3), (4, 2), (3, 2), (2, 2), (1, 2), (1, 3), (1, 4)]
+            .map(|(x, y)| IVec2::new(x, y))
+    );
+    let toml = format!(
+        "map = \"map.txt\"\nticks = 40\n\n{STEPS}\n[[steering.agents]]\nentity = \"walker\"\ntile_steps = \"square\"\n\n\
+         [[entities]]\nname = \"walker\"\nkind = \"k\"\nat = [1, 4]\nspeed = 10\n"
+    );
+    let rt = common::play(&common::folder("tile-steps-key", &toml, &[]));
+    assert_eq!(cells_entered(&rt.trace(), "walker"), expected);
+    for (ext, script) in [
+        ("tac", "on spawn {\n  RunTileSteps(\"square\");\n}\n"),
+        ("lua", "function on_spawn()\n  RunTileSteps(\"square\")\nend\n"),
+        ("rhai", "fn on_spawn() {\n    run_tile_steps(\"square\");\n}\n"),
+    ] {
+        let toml = format!(
+            "map = \"map.txt\"\nticks = 40\n\n{STEPS}\n[[entities]]\nname = \"walker\"\nkind = \"k\"\nat = [1, 4]\nspeed = 10\nscripts = [\"walk.{ext}\"]\n"
+        );
+        let file = format!("walk.{ext}");
+        let rt = common::play(&common::folder(&format!("tile-steps-{ext}"), &toml, &[(&file, script)]));
+        assert_eq!(cells_entered(&rt.trace(), "walker"), expected, "{ext}");
+    }
+    let bad = STEPS.replace("{ turn_right = 2 }", "{ turn_right = 1.5 }");
+    let toml = format!("map = \"map.txt\"\n\n{bad}");
+    let Err(err) = tactica::scenario::load(&common::folder("tile-steps-bad", &toml, &[])) else { panic!("refused") };
+    assert!(err.to_string().contains("tile steps `square`: 1.5 is not a whole number from 0 to 1000"), "{err}");
+}

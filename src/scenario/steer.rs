@@ -26,6 +26,9 @@
 //! [steering.tile_routes]
 //! round = [[0, 0], [6, 0], [6, 4], [0, 0]]   # corners, relative to the first; last = first: a loop
 //!
+//! [steering.tile_steps]
+//! square = [{ forward = 3 }, { turn_right = 2 }]   # cells and 45° steps (turn_right: +x → −y)
+//!
 //! [steering.tile_grids]
 //! lanes = [[[2, 2], [12, 2]], [[7, 0], [7, 8]]]  # segments a `tile_wander` agent may walk
 //! ```
@@ -36,8 +39,8 @@ use std::path::Path;
 use glam::{IVec2, Vec2};
 use serde::Deserialize;
 use tactica_engine::steer::{
-    FlockParams, FlockSpec, FormationSpec, PATROL_PATTERN, PatternSpec, PatternStep, Shape, SteerOrder, ViewParams,
-    ZIGZAG_PATTERN, view_mode,
+    FlockParams, FlockSpec, FormationSpec, PATROL_PATTERN, PatternSpec, PatternStep, Shape, SteerOrder, StepControl,
+    ViewParams, ZIGZAG_PATTERN, view_mode,
 };
 use tactica_engine::world::{EntityId, World};
 use toml::Spanned;
@@ -65,6 +68,9 @@ pub struct SteeringSection {
     /// Pattern grids by name: the segments whose cells are marked, in map cells.
     #[serde(default)]
     pub tile_grids: BTreeMap<String, Spanned<Vec<[[i32; 2]; 2]>>>,
+    /// Control-data arrays on tiles by name: `{ forward = cells }`, `{ turn_right = 45° steps }`.
+    #[serde(default)]
+    pub tile_steps: BTreeMap<String, Spanned<Vec<Spanned<StepEntry>>>>,
     /// Entities that chase, evade, intercept or fly a pattern from tick 0.
     #[serde(default)]
     pub agents: Vec<Spanned<AgentEntry>>,
@@ -219,6 +225,9 @@ pub struct AgentEntry {
     /// Wander this pattern grid.
     #[serde(default)]
     pub tile_wander: Option<Spanned<String>>,
+    /// Run this control-data array on tiles.
+    #[serde(default)]
+    pub tile_steps: Option<Spanned<String>>,
 }
 
 struct Ctx<'a> {
@@ -289,6 +298,28 @@ pub(super) fn install(
         let (w, h) = (world.map().width(), world.map().height());
         world.steering_mut().add_tile_grid(name.clone(), w, h, &lines);
     }
+    for (name, steps) in &section.tile_steps {
+        if steps.get_ref().is_empty() {
+            return Err(cx
+                .err(steps, format!("tile steps `{name}` have no entries"))
+                .hint("write `[{ forward = 3 }, { turn_right = 2 }, …]`"));
+        }
+        let mut controls = Vec::new();
+        for step in steps.get_ref() {
+            let (v, control) = match *step.get_ref() {
+                StepEntry::Forward(n) => (n, StepControl { step_forward: n, ..StepControl::default() }),
+                StepEntry::TurnRight(n) => (n, StepControl { turn_right: n, ..StepControl::default() }),
+                StepEntry::TurnLeft(n) => (n, StepControl { turn_left: n, ..StepControl::default() }),
+            };
+            if !(v.fract() == 0.0 && (0.0..=1000.0).contains(&v)) {
+                return Err(cx
+                    .err(step, format!("tile steps `{name}`: {v} is not a whole number from 0 to 1000"))
+                    .hint("on tiles a move is whole cells and a turn whole 45° steps"));
+            }
+            controls.push(control);
+        }
+        world.steering_mut().add_tile_steps(name.clone(), controls);
+    }
     for (name, corners) in &section.tile_routes {
         let cells: Vec<IVec2> = corners.get_ref().iter().map(|&c| IVec2::from_array(c)).collect();
         if cells.is_empty() {
@@ -350,6 +381,7 @@ pub(super) fn install(
             ("follow_trail", &a.follow_trail),
             ("tile_route", &a.tile_route),
             ("tile_wander", &a.tile_wander),
+            ("tile_steps", &a.tile_steps),
         ]
         .into_iter()
         .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
@@ -364,7 +396,7 @@ pub(super) fn install(
         let [(key, arg)] = given[..] else {
             return Err(cx.err(
                 entry,
-                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential`, `tile_chase`, `trace_toward`, `follow_trail`, `tile_route`, `tile_wander` or `trace_walls`",
+                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential`, `tile_chase`, `trace_toward`, `follow_trail`, `tile_route`, `tile_wander`, `tile_steps` or `trace_walls`",
             ));
         };
         let order = match key {
@@ -406,6 +438,18 @@ pub(super) fn install(
                     ));
                 }
                 SteerOrder::WanderTileGrid(arg.get_ref().clone())
+            }
+            "tile_steps" => {
+                if !world.steering().has_tile_steps(arg.get_ref()) {
+                    let names: Vec<&str> = section.tile_steps.keys().map(String::as_str).collect();
+                    let message = format!("no tile steps are named `{}`", arg.get_ref());
+                    return Err(with_suggestion(
+                        cx.err(arg, message).hint("declare them under [steering.tile_steps]"),
+                        arg.get_ref(),
+                        &names,
+                    ));
+                }
+                SteerOrder::RunTileSteps(arg.get_ref().clone())
             }
             _ => SteerOrder::Intercept(cx.entity(world, arg)?),
         };

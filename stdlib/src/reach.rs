@@ -399,12 +399,14 @@ pub const CAPABILITIES: &[Capability] = &[
     internal("steer/obstacle_cells", "obstacle lookup per cell", "an index that speeds up flock feelers"),
     play(
         "steer/pattern",
-        "tile patterns: tile routes (the book's patrol lines, looped or ended) and the 0/1 pattern grid a wanderer walks; the control-data step arrays (`StepPattern`) have no key of their own: their free-space counterpart flies through `steer/physics_pattern` (`RunPattern`)",
-        &["RunTileRoute", "WanderTileGrid"],
+        "tile patterns: tile routes (the book's patrol lines, looped or ended), control-data arrays run on tiles, and the 0/1 pattern grid a wanderer walks",
+        &["RunTileRoute", "RunTileSteps", "WanderTileGrid"],
         &[
             ("steering", "tile_routes"),
+            ("steering", "tile_steps"),
             ("steering", "tile_grids"),
             ("steering.agents", "tile_route"),
+            ("steering.agents", "tile_steps"),
             ("steering.agents", "tile_wander"),
         ],
         &[],

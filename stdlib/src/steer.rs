@@ -115,6 +115,13 @@ pub(crate) fn functions() -> Vec<HostFn> {
             wander_tile_grid,
         ),
         f(
+            "RunTileSteps",
+            vec![p("steps", Type::Str)],
+            Type::Nil,
+            "Runs one of the scenario's control-data arrays on tiles (`[steering.tile_steps]`) over and over from the scripted entity's cell and heading: `forward` walks that many cells, a cell per `1/speed` seconds, `turn_right`/`turn_left` turn in 45° steps (`turn_right` takes `+x` to `−y`) and take the rest of the tick; a wall holds it (`RunTileSteps(\"square\")`).",
+            run_tile_steps,
+        ),
+        f(
             "StopSteering",
             vec![],
             Type::Nil,
@@ -268,6 +275,15 @@ pub fn wander_tile_grid(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value
         return Err(bad("WanderTileGrid", 0, "a tile grid of [steering.tile_grids]", format!("`{name}`")));
     }
     order(ctx, SteerOrder::WanderTileGrid(name.to_owned()))
+}
+
+/// `RunTileSteps(steps)`.
+pub fn run_tile_steps(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = str_arg("RunTileSteps", args, 0)?;
+    if !ctx.world.steering().has_tile_steps(name) {
+        return Err(bad("RunTileSteps", 0, "tile steps of [steering.tile_steps]", format!("`{name}`")));
+    }
+    order(ctx, SteerOrder::RunTileSteps(name.to_owned()))
 }
 
 /// `StopSteering()`.

@@ -26,7 +26,7 @@ use super::flock_sim::{CONTACT_PASSES, Quarry};
 use super::formation::follow_slot;
 use super::los_chase::{LineVariant, TileLosChase};
 use super::obstacle::Circle;
-use super::pattern::{PathPattern, PatternError, PatternGrid};
+use super::pattern::{PathPattern, PatternError, PatternGrid, StepControl, StepPattern};
 use super::physics_pattern::{PATROL_PATTERN, PhysicsPattern, ZIGZAG_PATTERN};
 use super::potential::{LennardJones, force_to_control, sum_forces};
 use crate::grid::Map;
@@ -76,6 +76,9 @@ pub enum Behaviour {
     /// Wanders the named 0/1 pattern grid (002a Ex. 3-10 … 3-12): each step to a marked
     /// neighbour other than the cell just left, chosen by the world's generator; a cell at a time.
     TileWander(String),
+    /// Runs the named control-data array on tiles (002a Ex. 3-1 … 3-3): each entry turns in 45°
+    /// steps or walks whole cells along the heading, one cell at a time; a wall holds it.
+    TileSteps(String),
 }
 
 impl Behaviour {
@@ -94,7 +97,8 @@ impl Behaviour {
             | Behaviour::Pattern(_)
             | Behaviour::TraceWalls
             | Behaviour::TileRoute(_)
-            | Behaviour::TileWander(_) => None,
+            | Behaviour::TileWander(_)
+            | Behaviour::TileSteps(_) => None,
         }
     }
 
@@ -115,6 +119,7 @@ impl Behaviour {
             Behaviour::FollowTrail(_) => "follow_trail",
             Behaviour::TileRoute(_) => "tile_route",
             Behaviour::TileWander(_) => "tile_wander",
+            Behaviour::TileSteps(_) => "tile_steps",
         }
     }
 }
@@ -154,6 +159,8 @@ pub enum SteerOrder {
     RunTileRoute(String),
     /// Wander the named pattern grid.
     WanderTileGrid(String),
+    /// Run the named control-data array on tiles.
+    RunTileSteps(String),
     /// Stop steering (and leave any flock or formation).
     Stop,
 }
@@ -177,6 +184,9 @@ pub enum SteerError {
     /// No pattern grid has this name.
     #[error("no tile grid is named `{0}`")]
     NoSuchTileGrid(String),
+    /// No tile step array has this name.
+    #[error("no tile steps are named `{0}`")]
+    NoSuchTileSteps(String),
     /// The entity leads no formation.
     #[error("that entity leads no formation")]
     NotACaptain,
@@ -186,6 +196,21 @@ pub enum SteerError {
     /// An entity cannot chase, evade, intercept or follow itself.
     #[error("an entity cannot steer relative to itself")]
     ItSelf,
+}
+
+/// The tile direction (0 = `+y`, counting toward `+x`, as [`StepPattern::apply_tile`]) nearest
+/// a heading (radians counter-clockwise from `+x`).
+fn tile_direction(heading: f32) -> u8 {
+    let h = Vec2::from_angle(heading);
+    (0u8..8)
+        .max_by(|&a, &b| {
+            let dir = |d: u8| {
+                let v = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)][d as usize];
+                Vec2::new(v.0 as f32, v.1 as f32).normalize().dot(h)
+            };
+            dir(a).total_cmp(&dir(b)).then(b.cmp(&a))
+        })
+        .unwrap_or(0)
 }
 
 /// The Chebyshev distance between two cells, without overflow for any coordinates.
@@ -226,6 +251,14 @@ enum TileMover {
     Wander {
         previous: IVec2,
     },
+    /// A control-data array being run: its entries, the direction (0 = `+y`, counting toward
+    /// `+x`), and the cells of the current entry still to walk, one `unit` each.
+    Steps {
+        pattern: StepPattern,
+        direction: u8,
+        left: i32,
+        unit: IVec2,
+    },
 }
 
 /// The world's steering state: behaviours by entity, and the named groups.
@@ -239,6 +272,8 @@ pub struct Steering {
     tile_routes: BTreeMap<String, PathPattern>,
     /// Pattern grids by name, in map cells.
     tile_grids: BTreeMap<String, PatternGrid>,
+    /// Control-data arrays on tiles by name.
+    tile_steps: BTreeMap<String, Vec<StepControl>>,
     /// The breadcrumbs of every entity someone follows, and the cell each last stood in.
     trails: BTreeMap<EntityId, (Trail, IVec2)>,
     /// This tick's decisions, reused.
@@ -259,6 +294,7 @@ impl Default for Steering {
             patterns,
             tile_routes: BTreeMap::new(),
             tile_grids: BTreeMap::new(),
+            tile_steps: BTreeMap::new(),
             trails: BTreeMap::new(),
             controls: Vec::new(),
         }
@@ -345,6 +381,16 @@ impl Steering {
         self.tile_grids.insert(name.into(), grid);
     }
 
+    /// Declares a control-data array run on tiles: turns are 45° steps, moves whole cells.
+    pub fn add_tile_steps(&mut self, name: impl Into<String>, controls: Vec<StepControl>) {
+        self.tile_steps.insert(name.into(), controls);
+    }
+
+    /// Whether a tile step array has this name.
+    pub fn has_tile_steps(&self, name: &str) -> bool {
+        self.tile_steps.contains_key(name)
+    }
+
     /// Whether a pattern grid has this name.
     pub fn has_tile_grid(&self, name: &str) -> bool {
         self.tile_grids.contains_key(name)
@@ -413,6 +459,12 @@ impl Steering {
                     return Err(SteerError::NoSuchTileGrid(name));
                 }
                 (Behaviour::TileWander(name.clone()), name)
+            }
+            SteerOrder::RunTileSteps(name) => {
+                if !self.tile_steps.contains_key(&name) {
+                    return Err(SteerError::NoSuchTileSteps(name));
+                }
+                (Behaviour::TileSteps(name.clone()), name)
             }
             SteerOrder::RunPattern(name) => {
                 if !self.patterns.contains_key(&name) {
@@ -625,7 +677,8 @@ impl Steering {
                 | Behaviour::TraceToward(_)
                 | Behaviour::FollowTrail(_)
                 | Behaviour::TileRoute(_)
-                | Behaviour::TileWander(_) => continue,
+                | Behaviour::TileWander(_)
+                | Behaviour::TileSteps(_) => continue,
             };
             out.push((id, control));
         }
@@ -735,6 +788,7 @@ impl Steering {
                     | Behaviour::TraceWalls
                     | Behaviour::TileRoute(_)
                     | Behaviour::TileWander(_)
+                    | Behaviour::TileSteps(_)
             ) {
                 continue;
             }
@@ -754,6 +808,12 @@ impl Steering {
                     Behaviour::TraceToward(_) => TileMover::Around(ObstacleTracer::new(TraceExit::LineOfSight)),
                     Behaviour::TileRoute(_) => TileMover::Route { origin: e.cell(), step: 0 },
                     Behaviour::TileWander(_) => TileMover::Wander { previous: e.cell() },
+                    Behaviour::TileSteps(ref name) => TileMover::Steps {
+                        pattern: StepPattern::new(self.tile_steps.get(name).map_or(&[][..], Vec::as_slice)),
+                        direction: tile_direction(e.heading),
+                        left: 0,
+                        unit: IVec2::ZERO,
+                    },
                     _ => TileMover::Trail,
                 };
                 (m, 0.0)
@@ -802,6 +862,31 @@ impl Steering {
                             }
                             _ => here,
                         }
+                    }
+                    (TileMover::Steps { pattern, direction, left, unit }, _) => {
+                        // Entries that move nothing (zero steps) are skipped, at most one lap's worth.
+                        let mut next = here;
+                        for _ in 0..=pattern.controls.len() {
+                            if *left > 0 {
+                                let c = here + *unit;
+                                if map.passable(c) {
+                                    *left -= 1;
+                                    next = c;
+                                }
+                                break;
+                            }
+                            let mut moved = IVec2::ZERO;
+                            let before = *direction;
+                            pattern.apply_tile(&mut moved, direction);
+                            if moved != IVec2::ZERO {
+                                *unit = moved.signum();
+                                *left = moved.abs().max_element();
+                            } else if *direction != before {
+                                // A turn takes the rest of the tick.
+                                break;
+                            }
+                        }
+                        next
                     }
                     (TileMover::Trail, Some((t, _))) => match self.trails.get(&t) {
                         Some((trail, _)) => follow_trail(trail, map, here, rng),
