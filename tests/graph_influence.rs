@@ -82,7 +82,9 @@ fn expected(sources: &[(&str, &str, f64)], closed: &[&str]) -> BTreeMap<(String,
     out
 }
 
-fn scenario(ext: &str) -> std::path::PathBuf {
+/// The scenario with a probe script in `ext`, in a folder of its own named after `test`
+/// (tests run in parallel and must not share one).
+fn scenario(test: &str, ext: &str) -> std::path::PathBuf {
     let nodes: Vec<String> = NODES.iter().map(|(n, [x, y])| format!("{n} = [{x}, {y}]")).collect();
     let edges: Vec<String> = EDGES.iter().map(|(a, b)| format!("[\"{a}\", \"{b}\"]")).collect();
     let toml = format!(
@@ -111,7 +113,7 @@ fn scenario(ext: &str) -> std::path::PathBuf {
         _ => format!("on think {{\n{}}}\n", body.replace(")\n", ");\n")),
     };
     let map = map_text();
-    let path = common::folder(&format!("graph-influence-{ext}"), &toml, &[(&format!("probe.{ext}"), &script)]);
+    let path = common::folder(&format!("graph-influence-{test}-{ext}"), &toml, &[(&format!("probe.{ext}"), &script)]);
     std::fs::write(path.with_file_name("map.txt"), map).unwrap();
     path
 }
@@ -125,7 +127,7 @@ fn graph_influence_matches_an_independent_dijkstra_in_every_language() {
     assert_ne!(closed, open, "the door changes what reaches north");
     let mut per_language = Vec::new();
     for ext in ["tac", "lua", "rhai"] {
-        let rt = common::run_ticks(&scenario(ext), 3);
+        let rt = common::run_ticks(&scenario("values", ext), 3);
         let notes = common::note_values(&rt.trace());
         assert_eq!(notes.len(), 36, "{ext}: three ticks of 12 values");
         // The door opens at the start of tick 1; the layers take it in at the end of that tick,
@@ -147,7 +149,7 @@ fn graph_influence_matches_an_independent_dijkstra_in_every_language() {
 
 #[test]
 fn an_unknown_node_is_a_script_error_with_a_suggestion() {
-    let path = scenario("lua");
+    let path = scenario("unknown", "lua");
     std::fs::write(
         path.with_file_name("probe.lua"),
         "function on_think()\n  Note(\"x\", GraphInfluenceAt(\"red\", \"nort\"))\nend\n",
