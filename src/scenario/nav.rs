@@ -5,6 +5,12 @@
 //! budget = 4096       # node expansions all searches together may spend in one tick
 //! max_active = 8      # searches under way at once
 //! quantum = 256       # expansions one search spends before the next takes its turn
+//! hierarchy = { cluster = 16 }  # plan through HPA* (`false`: always flat; default: by map size)
+//! blocked_ticks = 3   # wait this long for a standing character in the way, then plan round it
+//!
+//! [navigation.graph]  # moves route over these waypoints: nearest node, cheapest hops, target
+//! nodes = { hall = [2, 2], door = [10, 4], yard = [18, 9] }
+//! edges = [["hall", "door"], ["door", "yard", 12.5]]   # cost: the distance, unless given
 //!
 //! [doors.gate]
 //! cells = [[10, 4], [10, 5]]
@@ -14,13 +20,16 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use glam::IVec2;
+use glam::{IVec2, Vec2};
 use serde::Deserialize;
-use tactica_engine::nav::NavConfig;
+use tactica_engine::grid::walk_segment;
+use tactica_engine::nav::{Hierarchy, NavConfig};
+use tactica_engine::path::WaypointGraph;
 use tactica_engine::world::World;
 use toml::Spanned;
 
 use super::error::{ScenarioError, SourcePos};
+use super::load::with_suggestion;
 
 /// The `[navigation]` section as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -35,6 +44,73 @@ pub struct NavigationSection {
     /// Expansions per turn.
     #[serde(default)]
     pub quantum: Option<Spanned<i64>>,
+    /// `{ cluster = N }` to plan through HPA*, `false` to plan flat.
+    #[serde(default)]
+    pub hierarchy: Option<Spanned<HierarchySpec>>,
+    /// Ticks a walker waits for a standing character in its way before planning round it.
+    #[serde(default)]
+    pub blocked_ticks: Option<Spanned<i64>>,
+    /// A waypoint graph every move routes over.
+    #[serde(default)]
+    pub graph: Option<GraphSection>,
+}
+
+/// `[navigation.graph]`: named nodes on cells and the edges between them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GraphSection {
+    /// Node name → cell.
+    pub nodes: BTreeMap<String, Spanned<[i32; 2]>>,
+    /// Two-way edges: `[a, b]` (costing the distance) or `[a, b, cost]`.
+    #[serde(default)]
+    pub edges: Vec<Spanned<EdgeSpec>>,
+}
+
+/// One edge as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum EdgeSpec {
+    /// `[a, b, cost]`.
+    Weighted(String, String, f64),
+    /// `[a, b]`.
+    Plain(String, String),
+}
+
+/// `hierarchy = { cluster = N }` or `hierarchy = false` (`true`: the default cluster size).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "toml::Value")]
+pub enum HierarchySpec {
+    /// On with the default clusters, or off.
+    Switch(bool),
+    /// On with clusters of this side.
+    Clusters {
+        /// The cluster side in cells.
+        cluster: i64,
+    },
+}
+
+impl TryFrom<toml::Value> for HierarchySpec {
+    type Error = String;
+
+    fn try_from(v: toml::Value) -> Result<Self, String> {
+        const EXPECTED: &str = "`hierarchy` is `true`, `false` or `{ cluster = N }`";
+        match v {
+            toml::Value::Boolean(b) => Ok(HierarchySpec::Switch(b)),
+            toml::Value::Table(t) => {
+                if let Some(k) = t.keys().find(|k| k.as_str() != "cluster") {
+                    return Err(format!("{EXPECTED}; `{k}` is not one of its keys"));
+                }
+                match t.get("cluster") {
+                    Some(toml::Value::Integer(n)) => Ok(HierarchySpec::Clusters { cluster: *n }),
+                    Some(other) => {
+                        Err(format!("{EXPECTED}; `cluster` must be a whole number, not {}", other.type_str()))
+                    }
+                    None => Err(format!("{EXPECTED}; the table has no `cluster`")),
+                }
+            }
+            other => Err(format!("{EXPECTED}, not a {}", other.type_str())),
+        }
+    }
 }
 
 /// One `[doors.NAME]` entry.
@@ -74,7 +150,73 @@ pub fn install_navigation(
     take(&section.budget, "budget", 10_000_000, &mut config.budget)?;
     take(&section.max_active, "max_active", 1024, &mut config.max_active)?;
     take(&section.quantum, "quantum", 10_000_000, &mut config.quantum)?;
+    if let Some(v) = &section.blocked_ticks {
+        let n = *v.get_ref();
+        if !(0..=100_000).contains(&n) {
+            return Err(err(text, file, v, format!("`blocked_ticks` must be 0 to 100000, not {n}"))
+                .hint("0 lets characters walk through one another; 3 to 10 ticks suits most games"));
+        }
+        config.blocked_ticks = n as u32;
+    }
+    if let Some(spec) = &section.hierarchy {
+        config.hierarchy = match *spec.get_ref() {
+            HierarchySpec::Switch(false) => Hierarchy::Off,
+            HierarchySpec::Switch(true) => Hierarchy::Clusters(tactica_engine::nav::DEFAULT_CLUSTER),
+            HierarchySpec::Clusters { cluster } if (2..=256).contains(&cluster) => Hierarchy::Clusters(cluster as u32),
+            HierarchySpec::Clusters { cluster } => {
+                return Err(err(text, file, spec, format!("`hierarchy.cluster` must be 2 to 256, not {cluster}"))
+                    .hint("clusters of 8 to 32 cells a side suit most maps; see docs/scenario.md, \"Movement\""));
+            }
+        };
+    }
     world.set_nav_config(config);
+    if let Some(graph) = &section.graph {
+        install_graph(graph, world, text, file)?;
+    }
+    Ok(())
+}
+
+/// Builds the waypoint graph of `[navigation.graph]`: every node on an open cell, every edge
+/// between declared nodes and walkable in a straight line on the map as loaded.
+fn install_graph(section: &GraphSection, world: &mut World, text: &str, file: &Path) -> Result<(), ScenarioError> {
+    let mut graph = WaypointGraph::new();
+    let names: Vec<String> = section.nodes.keys().cloned().collect();
+    for (name, at) in &section.nodes {
+        let cell = IVec2::from_array(*at.get_ref());
+        if !world.map().passable(cell) {
+            let why = if world.map().contains(cell) { "is blocked" } else { "is off the map" };
+            return Err(err(text, file, at, format!("waypoint node `{name}` at ({}, {}) {why}", cell.x, cell.y))
+                .hint("put waypoint nodes on open cells"));
+        }
+        graph.add_node(cell.as_vec2() + Vec2::splat(0.5));
+    }
+    let known: Vec<&str> = names.iter().map(String::as_str).collect();
+    let id = |name: &str, edge: &Spanned<EdgeSpec>| {
+        names.binary_search_by(|n| n.as_str().cmp(name)).map_err(|_| {
+            with_suggestion(err(text, file, edge, format!("the edge names no node `{name}`")), name, &known)
+        })
+    };
+    for edge in &section.edges {
+        let (a, b, cost) = match edge.get_ref() {
+            EdgeSpec::Weighted(a, b, c) => (a, b, Some(*c)),
+            EdgeSpec::Plain(a, b) => (a, b, None),
+        };
+        let (ia, ib) = (id(a, edge)?, id(b, edge)?);
+        let (pa, pb) = (graph.position(ia).unwrap_or_default(), graph.position(ib).unwrap_or_default());
+        if !walk_segment(pa, pb, |c| world.map().passable(c)) {
+            return Err(err(text, file, edge, format!("the edge `{a}`–`{b}` crosses a wall"))
+                .hint("a waypoint edge is walked in a straight line; add a node at the corner"));
+        }
+        match cost {
+            Some(c) if !(c.is_finite() && c >= 0.0) => {
+                return Err(err(text, file, edge, format!("the edge `{a}`–`{b}` costs {c}"))
+                    .hint("an edge's cost is a distance: a number 0 or more"));
+            }
+            Some(c) => graph.add_edge(ia, ib, c as f32),
+            None => graph.connect(ia, ib),
+        };
+    }
+    world.set_waypoint_graph(Some((graph, names)));
     Ok(())
 }
 

@@ -20,7 +20,17 @@
 //!
 //! [[steering.agents]]
 //! entity = "wolf"
-//! chase = "deer"           # exactly one of chase, evade, intercept, pattern, potential, tile_chase
+//! chase = "deer"           # exactly one of chase, evade, intercept, pattern, potential, tile_chase,
+//!                          # trace_toward, follow_trail, tile_route, trace_walls
+//!
+//! [steering.tile_routes]
+//! round = [[0, 0], [6, 0], [6, 4], [0, 0]]   # corners, relative to the first; last = first: a loop
+//!
+//! [steering.tile_steps]
+//! square = [{ forward = 3 }, { turn_right = 2 }]   # cells and 45° steps (turn_right: +x → −y)
+//!
+//! [steering.tile_grids]
+//! lanes = [[[2, 2], [12, 2]], [[7, 0], [7, 8]]]  # segments a `tile_wander` agent may walk
 //! ```
 
 use std::collections::BTreeMap;
@@ -29,8 +39,8 @@ use std::path::Path;
 use glam::{IVec2, Vec2};
 use serde::Deserialize;
 use tactica_engine::steer::{
-    FlockParams, FlockSpec, FormationSpec, PATROL_PATTERN, PatternSpec, PatternStep, Shape, SteerOrder, ViewParams,
-    ZIGZAG_PATTERN, view_mode,
+    FlockParams, FlockSpec, FormationSpec, PATROL_PATTERN, PatternSpec, PatternStep, Shape, SteerOrder, StepControl,
+    ViewParams, ZIGZAG_PATTERN, view_mode,
 };
 use tactica_engine::world::{EntityId, World};
 use toml::Spanned;
@@ -52,6 +62,15 @@ pub struct SteeringSection {
     /// Patterns by name (`patrol` and `zigzag` exist at the book's scale).
     #[serde(default)]
     pub patterns: BTreeMap<String, Spanned<PatternEntry>>,
+    /// Tile routes by name: their corners, relative to the first.
+    #[serde(default)]
+    pub tile_routes: BTreeMap<String, Spanned<Vec<[i32; 2]>>>,
+    /// Pattern grids by name: the segments whose cells are marked, in map cells.
+    #[serde(default)]
+    pub tile_grids: BTreeMap<String, Spanned<Vec<[[i32; 2]; 2]>>>,
+    /// Control-data arrays on tiles by name: `{ forward = cells }`, `{ turn_right = 45° steps }`.
+    #[serde(default)]
+    pub tile_steps: BTreeMap<String, Spanned<Vec<Spanned<StepEntry>>>>,
     /// Entities that chase, evade, intercept or fly a pattern from tick 0.
     #[serde(default)]
     pub agents: Vec<Spanned<AgentEntry>>,
@@ -200,6 +219,15 @@ pub struct AgentEntry {
     /// Explore by following walls (`trace_walls = true`).
     #[serde(default)]
     pub trace_walls: Option<Spanned<bool>>,
+    /// Walk this tile route.
+    #[serde(default)]
+    pub tile_route: Option<Spanned<String>>,
+    /// Wander this pattern grid.
+    #[serde(default)]
+    pub tile_wander: Option<Spanned<String>>,
+    /// Run this control-data array on tiles.
+    #[serde(default)]
+    pub tile_steps: Option<Spanned<String>>,
 }
 
 struct Ctx<'a> {
@@ -254,6 +282,56 @@ pub(super) fn install(
         let spec = pattern(&cx, entry)?;
         world.steering_mut().add_pattern(name.clone(), spec);
     }
+    for (name, segments) in &section.tile_grids {
+        if segments.get_ref().is_empty() {
+            return Err(cx
+                .err(segments, format!("tile grid `{name}` marks no cells"))
+                .hint("write `[[[x0, y0], [x1, y1]], …]`, the segments whose cells a wanderer may enter"));
+        }
+        let lines: Vec<(IVec2, IVec2)> =
+            segments.get_ref().iter().map(|[a, b]| (IVec2::from_array(*a), IVec2::from_array(*b))).collect();
+        if let Some(c) = lines.iter().flat_map(|&(a, b)| [a, b]).find(|&c| !world.map().contains(c)) {
+            return Err(cx
+                .err(segments, format!("tile grid `{name}`: ({}, {}) is off the map", c.x, c.y))
+                .hint("a pattern grid's segments run between cells of the map"));
+        }
+        let (w, h) = (world.map().width(), world.map().height());
+        world.steering_mut().add_tile_grid(name.clone(), w, h, &lines);
+    }
+    for (name, steps) in &section.tile_steps {
+        if steps.get_ref().is_empty() {
+            return Err(cx
+                .err(steps, format!("tile steps `{name}` have no entries"))
+                .hint("write `[{ forward = 3 }, { turn_right = 2 }, …]`"));
+        }
+        let mut controls = Vec::new();
+        for step in steps.get_ref() {
+            let (v, control) = match *step.get_ref() {
+                StepEntry::Forward(n) => (n, StepControl { step_forward: n, ..StepControl::default() }),
+                StepEntry::TurnRight(n) => (n, StepControl { turn_right: n, ..StepControl::default() }),
+                StepEntry::TurnLeft(n) => (n, StepControl { turn_left: n, ..StepControl::default() }),
+            };
+            if !(v.fract() == 0.0 && (0.0..=1000.0).contains(&v)) {
+                return Err(cx
+                    .err(step, format!("tile steps `{name}`: {v} is not a whole number from 0 to 1000"))
+                    .hint("on tiles a move is whole cells and a turn whole 45° steps"));
+            }
+            controls.push(control);
+        }
+        world.steering_mut().add_tile_steps(name.clone(), controls);
+    }
+    for (name, corners) in &section.tile_routes {
+        let cells: Vec<IVec2> = corners.get_ref().iter().map(|&c| IVec2::from_array(c)).collect();
+        if cells.is_empty() {
+            return Err(cx
+                .err(corners, format!("tile route `{name}` has no corners"))
+                .hint("write `[[0, 0], [4, 0], …]`"));
+        }
+        world
+            .steering_mut()
+            .add_tile_route(name.clone(), &cells)
+            .map_err(|e| cx.err(corners, format!("tile route `{name}`: {e}")).hint("split it into shorter routes"))?;
+    }
     for (name, entry) in &section.flocks {
         let (spec, members) = flock(&cx, world, entry)?;
         world.steering_mut().add_flock(name.clone(), spec);
@@ -301,6 +379,9 @@ pub(super) fn install(
             ("tile_chase", &a.tile_chase),
             ("trace_toward", &a.trace_toward),
             ("follow_trail", &a.follow_trail),
+            ("tile_route", &a.tile_route),
+            ("tile_wander", &a.tile_wander),
+            ("tile_steps", &a.tile_steps),
         ]
         .into_iter()
         .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
@@ -315,7 +396,7 @@ pub(super) fn install(
         let [(key, arg)] = given[..] else {
             return Err(cx.err(
                 entry,
-                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential`, `tile_chase`, `trace_toward`, `follow_trail` or `trace_walls`",
+                "an agent needs exactly one of `chase`, `evade`, `intercept`, `pattern`, `potential`, `tile_chase`, `trace_toward`, `follow_trail`, `tile_route`, `tile_wander`, `tile_steps` or `trace_walls`",
             ));
         };
         let order = match key {
@@ -334,6 +415,42 @@ pub(super) fn install(
             "tile_chase" => SteerOrder::TileChase(cx.entity(world, arg)?),
             "trace_toward" => SteerOrder::TraceToward(cx.entity(world, arg)?),
             "follow_trail" => SteerOrder::FollowTrail(cx.entity(world, arg)?),
+            "tile_route" => {
+                if !world.steering().has_tile_route(arg.get_ref()) {
+                    let names: Vec<&str> = section.tile_routes.keys().map(String::as_str).collect();
+                    let message = format!("no tile route is named `{}`", arg.get_ref());
+                    return Err(with_suggestion(
+                        cx.err(arg, message).hint("declare it under [steering.tile_routes]"),
+                        arg.get_ref(),
+                        &names,
+                    ));
+                }
+                SteerOrder::RunTileRoute(arg.get_ref().clone())
+            }
+            "tile_wander" => {
+                if !world.steering().has_tile_grid(arg.get_ref()) {
+                    let names: Vec<&str> = section.tile_grids.keys().map(String::as_str).collect();
+                    let message = format!("no tile grid is named `{}`", arg.get_ref());
+                    return Err(with_suggestion(
+                        cx.err(arg, message).hint("declare it under [steering.tile_grids]"),
+                        arg.get_ref(),
+                        &names,
+                    ));
+                }
+                SteerOrder::WanderTileGrid(arg.get_ref().clone())
+            }
+            "tile_steps" => {
+                if !world.steering().has_tile_steps(arg.get_ref()) {
+                    let names: Vec<&str> = section.tile_steps.keys().map(String::as_str).collect();
+                    let message = format!("no tile steps are named `{}`", arg.get_ref());
+                    return Err(with_suggestion(
+                        cx.err(arg, message).hint("declare them under [steering.tile_steps]"),
+                        arg.get_ref(),
+                        &names,
+                    ));
+                }
+                SteerOrder::RunTileSteps(arg.get_ref().clone())
+            }
             _ => SteerOrder::Intercept(cx.entity(world, arg)?),
         };
         world.steer(id, order).map_err(|e| cx.err(arg, e.to_string()))?;

@@ -33,6 +33,13 @@ pub(crate) fn functions() -> Vec<HostFn> {
             influence_at,
         ),
         f(
+            "GraphInfluenceAt",
+            vec![p("team", Type::Str), p("node", Type::Str)],
+            Type::Number,
+            "A team's influence at a node of the waypoint graph (`[navigation.graph]`) by name (`GraphInfluenceAt(\"red\", \"bridge\")`): every member of the `[field]` teams stands at the node its routes start from and projects its influence (attributes `influence`, `influence_radius`, `influence_falloff`) along the edges it can walk now, distance measured along them.",
+            graph_influence_at,
+        ),
+        f(
             "LayerAt",
             vec![p("layer", Type::Str), p("x", Type::Number), p("y", Type::Number)],
             Type::Number,
@@ -217,6 +224,26 @@ pub fn influence_at(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Ho
         return Err(bad("InfluenceAt", 0, format!("a team of [field] ({})", m.spec().teams.join(", ")), team.into()));
     }
     Ok(Value::Float(f64::from(m.value_at(&name, cell(at)).unwrap_or(0.0))))
+}
+
+/// `GraphInfluenceAt(team, node)`.
+pub fn graph_influence_at(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    const F: &str = "GraphInfluenceAt";
+    let m = maps(ctx, F)?;
+    let team = str_arg(F, args, 0)?;
+    let node = str_arg(F, args, 1)?;
+    if m.team_index(team).is_none() {
+        return Err(bad(F, 0, format!("a team of [field] ({})", m.spec().teams.join(", ")), team.into()));
+    }
+    let Some((_, names)) = ctx.world.nav().waypoint_graph() else {
+        return Err(bad(F, 1, "a waypoint node, but this scenario declares no [navigation.graph]", node.into()));
+    };
+    let Some(index) = names.iter().position(|n| n == node) else {
+        let hint = crate::names::suggest(node, names.iter().map(String::as_str))
+            .map_or_else(|| names.join(", "), |s| format!("did you mean `{s}`?"));
+        return Err(bad(F, 1, format!("a waypoint node ({hint})"), format!("`{node}`")));
+    };
+    Ok(Value::Float(f64::from(m.graph_influence(team, index).unwrap_or(0.0))))
 }
 
 /// `LayerAt(layer, x, y)`.

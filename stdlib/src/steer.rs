@@ -101,6 +101,27 @@ pub(crate) fn functions() -> Vec<HostFn> {
             run_pattern,
         ),
         f(
+            "RunTileRoute",
+            vec![p("route", Type::Str)],
+            Type::Nil,
+            "Walks one of the scenario's tile routes (`[steering.tile_routes]`) from the cell the scripted entity stands in, a cell per `1/speed` seconds along the book's lines between its corners: a route whose last corner is its first loops, any other ends; a wall on the next cell holds it there (`RunTileRoute(\"round\")`).",
+            run_tile_route,
+        ),
+        f(
+            "WanderTileGrid",
+            vec![p("grid", Type::Str)],
+            Type::Nil,
+            "Wanders one of the scenario's pattern grids (`[steering.tile_grids]`), the book's 0/1 pattern matrix: a cell per `1/speed` seconds to a marked neighbour other than the cell just left, chosen by the world's seeded generator; at a dead end it turns back (`WanderTileGrid(\"lanes\")`).",
+            wander_tile_grid,
+        ),
+        f(
+            "RunTileSteps",
+            vec![p("steps", Type::Str)],
+            Type::Nil,
+            "Runs one of the scenario's control-data arrays on tiles (`[steering.tile_steps]`) over and over from the scripted entity's cell and heading: `forward` walks that many cells, a cell per `1/speed` seconds, `turn_right`/`turn_left` turn in 45° steps (`turn_right` takes `+x` to `−y`) and take the rest of the tick; a wall holds it (`RunTileSteps(\"square\")`).",
+            run_tile_steps,
+        ),
+        f(
             "StopSteering",
             vec![],
             Type::Nil,
@@ -236,6 +257,33 @@ pub fn run_pattern(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Hos
         return Err(bad("RunPattern", 0, "a pattern (patrol, zigzag or the scenario's)", format!("`{name}`")));
     }
     order(ctx, SteerOrder::RunPattern(name.to_owned()))
+}
+
+/// `RunTileRoute(route)`.
+pub fn run_tile_route(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = str_arg("RunTileRoute", args, 0)?;
+    if !ctx.world.steering().has_tile_route(name) {
+        return Err(bad("RunTileRoute", 0, "a tile route of [steering.tile_routes]", format!("`{name}`")));
+    }
+    order(ctx, SteerOrder::RunTileRoute(name.to_owned()))
+}
+
+/// `WanderTileGrid(grid)`.
+pub fn wander_tile_grid(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = str_arg("WanderTileGrid", args, 0)?;
+    if !ctx.world.steering().has_tile_grid(name) {
+        return Err(bad("WanderTileGrid", 0, "a tile grid of [steering.tile_grids]", format!("`{name}`")));
+    }
+    order(ctx, SteerOrder::WanderTileGrid(name.to_owned()))
+}
+
+/// `RunTileSteps(steps)`.
+pub fn run_tile_steps(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let name = str_arg("RunTileSteps", args, 0)?;
+    if !ctx.world.steering().has_tile_steps(name) {
+        return Err(bad("RunTileSteps", 0, "tile steps of [steering.tile_steps]", format!("`{name}`")));
+    }
+    order(ctx, SteerOrder::RunTileSteps(name.to_owned()))
 }
 
 /// `StopSteering()`.

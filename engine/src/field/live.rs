@@ -26,6 +26,7 @@ use glam::IVec2;
 use super::decision::{Capability, ConflictKind, DecisionEvent, DecisionMaps};
 use super::derived::{balance, control, frontier, security, tension, vulnerability};
 use super::falloff::{Falloff, Metric};
+use super::graph::GraphSource;
 use super::influence::{InfluenceMap, Source, SourceId};
 use super::layer::Layer;
 use super::learning::FragMap;
@@ -174,6 +175,8 @@ pub struct TacticalMaps {
     derived_from: BTreeMap<String, Vec<f32>>,
     /// What `territory` was last flooded from.
     territory_of: Option<FloodInputs>,
+    /// Influence over the world's waypoint graph, when it has one.
+    graph: Option<super::graph_live::GraphLayers>,
 }
 
 /// A finite number attribute of `e`.
@@ -209,6 +212,7 @@ impl TacticalMaps {
             changed: 0,
             derived_from: BTreeMap::new(),
             territory_of: None,
+            graph: None,
             spec,
         }
     }
@@ -283,6 +287,42 @@ impl TacticalMaps {
         self.consumed = world.log().len();
         self.update_territory(world);
         self.update_declared();
+        self.update_graph(world);
+    }
+
+    /// Influence over the waypoint graph: rebuilt when a member's node or attributes or the map
+    /// changed.
+    fn update_graph(&mut self, world: &World) {
+        let Some((graph, _)) = world.nav().waypoint_graph() else {
+            self.graph = None;
+            return;
+        };
+        let map = world.map();
+        let sources: Vec<GraphSource> = world
+            .entities()
+            .filter_map(|(_, e)| {
+                let s = self.source_of(e)?;
+                let node = super::graph_live::linked_node(graph, map, e.cell())?;
+                Some(GraphSource { team: s.team, node, strength: s.strength, radius: s.radius, falloff: s.falloff })
+            })
+            .collect();
+        let version = world.nav().map_version();
+        self.graph = super::graph_live::GraphLayers::update(
+            self.graph.take(),
+            graph,
+            map,
+            version,
+            self.spec.teams.len(),
+            sources,
+        );
+    }
+
+    /// Team `team`'s influence at node `node` of the world's waypoint graph (`None` when the
+    /// world has no graph, or no such team or node).
+    pub fn graph_influence(&self, team: &str, node: usize) -> Option<f32> {
+        let t = self.team_index(team)?;
+        let g = self.graph.as_ref()?;
+        Some(g.at(t, node))
     }
 
     /// `territory`: the map flooded from the declared teams' members (strength, radius and

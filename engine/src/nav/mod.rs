@@ -14,6 +14,13 @@
 //! change each remaining route is optimal on the map as it is: a door that opens gives the
 //! shorter way, one that closes is walked round.
 //!
+//! Large maps plan through HPA* ([`Hpa`], [`Hierarchy`]): a flat search across a large map
+//! expands cells in proportion to the area it floods, while the hierarchical query links the
+//! endpoints into their clusters, searches the graph of border transitions and refines the route
+//! cluster by cluster — its expansions charged to the same budget — for a route somewhat dearer
+//! than the optimal one (`tests/hierarchy_navigation.rs` measures it). A map edit rebuilds the
+//! abstraction only for the clusters the edited cells touch.
+//!
 //! Plans are smoothed by the walker's own line of sight (the supercover line, no cut corners),
 //! so a smoothed leg never enters a blocked cell and is never longer than the grid path.
 
@@ -28,7 +35,42 @@ pub use plan::{Plan, PlanState};
 
 use crate::field::TacticalMaps;
 use crate::grid::Map;
-use crate::path::{CostModel, DEFAULT_TICK_BUDGET, PathQueue, RequestId, RequestState, TacticalCost, TacticalWeights};
+use crate::path::{
+    CostModel, DEFAULT_TICK_BUDGET, Hpa, PathQueue, RequestId, RequestState, Routes, TacticalCost, TacticalWeights,
+    WaypointGraph,
+};
+
+/// Maps with at least this many cells (256 × 256) plan hierarchically unless told otherwise:
+/// above it a flat search across the map outgrows the default per-tick budget many times over.
+pub const HIERARCHY_AUTO_CELLS: usize = 256 * 256;
+
+/// The cluster side of an automatic hierarchy: 16 keeps a cluster's confined searches to a few
+/// hundred cells, so linking an endpoint in fits one search turn.
+pub const DEFAULT_CLUSTER: u32 = 16;
+
+/// Whether searches go through HPA*.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Hierarchy {
+    /// Hierarchical with clusters of [`DEFAULT_CLUSTER`] on maps of at least
+    /// [`HIERARCHY_AUTO_CELLS`] cells, flat on smaller ones.
+    #[default]
+    Auto,
+    /// Always flat (optimal routes, however long the search).
+    Off,
+    /// Always hierarchical, with square clusters of this side (at least 2).
+    Clusters(u32),
+}
+
+impl Hierarchy {
+    /// The cluster side to use on a map of `cells` cells, or `None` to search flat.
+    pub fn cluster_for(self, cells: usize) -> Option<u32> {
+        match self {
+            Hierarchy::Auto => (cells >= HIERARCHY_AUTO_CELLS).then_some(DEFAULT_CLUSTER),
+            Hierarchy::Off => None,
+            Hierarchy::Clusters(n) => Some(n.max(2)),
+        }
+    }
+}
 use crate::world::EntityId;
 
 /// How much search the world may do.
@@ -40,11 +82,23 @@ pub struct NavConfig {
     pub max_active: usize,
     /// Expansions one search may spend before the next one takes its turn.
     pub quantum: usize,
+    /// Whether searches go through HPA*. Characters with `avoid` weights always search flat:
+    /// the abstraction knows the map's costs, not their layers.
+    pub hierarchy: Hierarchy,
+    /// Ticks a walker waits when a standing character holds the next cell of its way before it
+    /// plans round every standing character; 0: characters walk through one another.
+    pub blocked_ticks: u32,
 }
 
 impl Default for NavConfig {
     fn default() -> Self {
-        NavConfig { budget: DEFAULT_TICK_BUDGET, max_active: 8, quantum: 256 }
+        NavConfig {
+            budget: DEFAULT_TICK_BUDGET,
+            max_active: 8,
+            quantum: 256,
+            hierarchy: Hierarchy::Auto,
+            blocked_ticks: 0,
+        }
     }
 }
 
@@ -60,8 +114,16 @@ pub struct Navigator {
     map_version: u64,
     /// The map's connected areas as of `map_version`.
     components: Components,
+    /// HPA*'s abstraction of the map as of `map_version`, when searches go through it.
+    hpa: Option<Hpa>,
+    /// The scenario's waypoint graph and its nodes' names: when there is one, moves route over it.
+    graph: Option<(WaypointGraph, Vec<String>)>,
     /// The layers and weights of searches made for characters that avoid tactical layers.
     weighted: BTreeMap<RequestId, (Vec<String>, TacticalWeights)>,
+    /// The cells (sorted indices) searches made round standing characters treat as walls.
+    around: BTreeMap<RequestId, Vec<usize>>,
+    /// How many ticks in a row each walker has been held by a standing character.
+    held: BTreeMap<EntityId, u32>,
     spent_last_tick: usize,
     most_spent: usize,
 }
@@ -79,6 +141,8 @@ impl Navigator {
             budget: config.budget.max(1),
             max_active: config.max_active.max(1),
             quantum: config.quantum.max(1),
+            hierarchy: config.hierarchy,
+            blocked_ticks: config.blocked_ticks,
         };
         Navigator {
             config,
@@ -87,7 +151,11 @@ impl Navigator {
             refused: BTreeMap::new(),
             map_version: 0,
             components: Components::default(),
+            hpa: None,
+            graph: None,
             weighted: BTreeMap::new(),
+            around: BTreeMap::new(),
+            held: BTreeMap::new(),
             spent_last_tick: 0,
             most_spent: 0,
         }
@@ -123,16 +191,59 @@ impl Navigator {
         self.plans.get(&id)
     }
 
-    /// Every plan made before this call is out of date: the map changed (to `map`).
+    /// Every plan made before this call is out of date: the map changed (to `map`) anywhere.
     pub(crate) fn map_changed(&mut self, map: &Map) {
+        self.map_version += 1;
+        self.components = Components::of(map);
+        self.hpa = self.config.hierarchy.cluster_for(map.len()).map(|size| Hpa::build(map, size));
+    }
+
+    /// Every plan made before this call is out of date: `cells` of `map` changed. The
+    /// hierarchy is rebuilt only for the clusters they touch.
+    pub(crate) fn cells_changed(&mut self, map: &Map, cells: &[IVec2]) {
+        let Some(hpa) = self.hpa.as_mut().filter(|h| h.covers(map)) else {
+            self.map_changed(map);
+            return;
+        };
+        if let (Some(min), Some(max)) =
+            (cells.iter().copied().reduce(IVec2::min), cells.iter().copied().reduce(IVec2::max))
+        {
+            hpa.update_region(map, min, max);
+        }
         self.map_version += 1;
         self.components = Components::of(map);
     }
 
-    /// Takes over from a service that had seen `version` map edits: every plan it had is stale.
-    pub(crate) fn resume(&mut self, version: u64, map: &Map) {
-        self.map_version = version;
-        self.map_changed(map);
+    /// Takes over from `old`, a service that had seen its map edits: every plan it had is
+    /// stale; its hierarchy is kept when the cluster size is the same.
+    pub(crate) fn resume(&mut self, old: Navigator, map: &Map) {
+        self.map_version = old.map_version + 1;
+        self.components = old.components;
+        self.graph = old.graph;
+        // The old service kept its abstraction in step with the map: reuse it when it fits.
+        let size = self.config.hierarchy.cluster_for(map.len());
+        self.hpa = match (size, old.hpa) {
+            (Some(size), Some(hpa)) if hpa.cluster_size() == size && hpa.covers(map) => Some(hpa),
+            (Some(size), _) => Some(Hpa::build(map, size)),
+            (None, _) => None,
+        };
+    }
+
+    /// Routes every later move over `graph` (its nodes named by `names`, in id order); `None`
+    /// goes back to grid searches. Plans under way are searched again.
+    pub(crate) fn set_graph(&mut self, graph: Option<(WaypointGraph, Vec<String>)>) {
+        self.graph = graph;
+        self.map_version += 1;
+    }
+
+    /// The waypoint graph moves route over, and its nodes' names.
+    pub fn waypoint_graph(&self) -> Option<(&WaypointGraph, &[String])> {
+        self.graph.as_ref().map(|(g, n)| (g, n.as_slice()))
+    }
+
+    /// HPA*'s abstraction of the map, when searches go through it.
+    pub fn hierarchy(&self) -> Option<&Hpa> {
+        self.hpa.as_ref()
     }
 
     /// The map's connected areas.
@@ -153,13 +264,21 @@ impl Navigator {
                 Some((r, (slices?, weights)))
             })
             .collect();
-        let cost = |r: RequestId| match resolved.get(&r) {
-            Some((slices, weights)) => {
-                TacticalCost::new(map, slices, weights).map_or(StepCost::Plain(map), StepCost::Tactical)
+        let around = &self.around;
+        let cost = |r: RequestId| {
+            let base = match resolved.get(&r) {
+                Some((slices, weights)) => {
+                    TacticalCost::new(map, slices, weights).map_or(StepCost::Plain(map), StepCost::Tactical)
+                }
+                None => StepCost::Plain(map),
+            };
+            match around.get(&r) {
+                Some(cells) => StepCost::Around(Box::new(base), cells),
+                None => base,
             }
-            None => StepCost::Plain(map),
         };
-        self.spent_last_tick = self.queue.update_with(self.config.budget, cost);
+        let routes = Routes { map, hierarchy: self.hpa.as_ref(), graph: self.graph.as_ref().map(|(g, _)| g) };
+        self.spent_last_tick = self.queue.update_routed(self.config.budget, cost, Some(routes));
         self.most_spent = self.most_spent.max(self.spent_last_tick);
     }
 
@@ -167,12 +286,59 @@ impl Navigator {
     /// `avoid` weighs tactical layers by name (empty: the map's costs alone).
     pub(crate) fn request(&mut self, id: EntityId, start: IVec2, goal: IVec2, avoid: &BTreeMap<String, f32>) {
         self.forget(id);
-        let request = self.queue.submit(start, goal);
+        let request = if avoid.is_empty() && self.graph.is_some() {
+            self.queue.submit_graph(start, goal)
+        } else if avoid.is_empty() && self.hpa.is_some() {
+            self.queue.submit_hierarchical(start, goal)
+        } else {
+            self.queue.submit(start, goal)
+        };
         if !avoid.is_empty() {
             let (names, weights): (Vec<String>, Vec<f32>) = avoid.iter().map(|(k, &w)| (k.clone(), w)).unzip();
             self.weighted.insert(request, (names, TacticalWeights::new(weights)));
         }
         self.plans.insert(id, Plan::pending(start, goal, request, self.map_version));
+    }
+
+    /// Queues a search for `id` that treats `held` cells (standing characters) as walls,
+    /// `why` naming who stands where for the report when there is no way round. Searched flat:
+    /// the hierarchy and the waypoint graph know the map, not who stands on it.
+    pub(crate) fn request_around(
+        &mut self,
+        id: EntityId,
+        start: IVec2,
+        goal: IVec2,
+        avoid: &BTreeMap<String, f32>,
+        held: Vec<usize>,
+        why: String,
+    ) {
+        self.forget(id);
+        let request = self.queue.submit(start, goal);
+        if !avoid.is_empty() {
+            let (names, weights): (Vec<String>, Vec<f32>) = avoid.iter().map(|(k, &w)| (k.clone(), w)).unzip();
+            self.weighted.insert(request, (names, TacticalWeights::new(weights)));
+        }
+        self.around.insert(request, held);
+        let mut plan = Plan::pending(start, goal, request, self.map_version);
+        plan.around = Some(why);
+        self.plans.insert(id, plan);
+    }
+
+    /// Counts one more tick of `id` held by a standing character; true when it has waited
+    /// [`NavConfig::blocked_ticks`] and should plan round.
+    pub(crate) fn held_once_more(&mut self, id: EntityId) -> bool {
+        let n = self.held.entry(id).or_insert(0);
+        *n += 1;
+        if *n >= self.config.blocked_ticks {
+            self.held.remove(&id);
+            return true;
+        }
+        false
+    }
+
+    /// `id` moved: it is not held any more.
+    pub(crate) fn not_held(&mut self, id: EntityId) {
+        self.held.remove(&id);
     }
 
     /// Drops `id`'s plan and its search, if any.
@@ -182,6 +348,7 @@ impl Navigator {
         {
             self.queue.cancel(r);
             self.weighted.remove(&r);
+            self.around.remove(&r);
         }
     }
 
@@ -190,13 +357,21 @@ impl Navigator {
         self.plans.get_mut(&id)
     }
 
-    /// Takes a finished search's result out of the queue (`None` while it is still running).
-    pub(crate) fn take(&mut self, request: RequestId) -> Option<RequestState> {
+    /// Takes the finished search `request` of `id`'s plan out of the queue (`None` while it is
+    /// still running); a waypoint route's nodes go into the plan's `via`.
+    pub(crate) fn take(&mut self, id: EntityId, request: RequestId) -> Option<RequestState> {
         if matches!(self.queue.state(request), Some(RequestState::Found { .. } | RequestState::Failed(_)) | None) {
             self.weighted.remove(&request);
+            self.around.remove(&request);
         }
         match self.queue.state(request) {
-            Some(RequestState::Found { .. } | RequestState::Failed(_)) => self.queue.take(request),
+            Some(RequestState::Found { .. } | RequestState::Failed(_)) => {
+                let route = self.queue.take_route(request);
+                if let Some(plan) = self.plans.get_mut(&id).filter(|p| p.state == PlanState::Pending(request)) {
+                    plan.via = route;
+                }
+                self.queue.take(request)
+            }
             Some(_) => None,
             // Unknown to the queue (taken already): treat as failed rather than wait for ever.
             None => Some(RequestState::Failed(crate::path::PathError::NoPath { expanded: 0 })),
@@ -220,6 +395,7 @@ impl Navigator {
             self.forget(id);
         }
         self.refused.retain(|&id, _| alive(id));
+        self.held.retain(|&id, _| alive(id));
     }
 }
 
@@ -227,6 +403,8 @@ impl Navigator {
 enum StepCost<'a> {
     Plain(&'a Map),
     Tactical(TacticalCost<'a>),
+    /// Another cost with some cells (sorted indices) walled off: where characters stand.
+    Around(Box<StepCost<'a>>, &'a [usize]),
 }
 
 impl CostModel for StepCost<'_> {
@@ -234,12 +412,14 @@ impl CostModel for StepCost<'_> {
         match self {
             StepCost::Plain(m) => m.width(),
             StepCost::Tactical(t) => t.width(),
+            StepCost::Around(c, _) => c.width(),
         }
     }
     fn height(&self) -> u32 {
         match self {
             StepCost::Plain(m) => m.height(),
             StepCost::Tactical(t) => t.height(),
+            StepCost::Around(c, _) => c.height(),
         }
     }
     #[inline]
@@ -247,6 +427,13 @@ impl CostModel for StepCost<'_> {
         match self {
             StepCost::Plain(m) => m.costs()[i],
             StepCost::Tactical(t) => t.cell_cost(i),
+            StepCost::Around(c, held) => {
+                if held.binary_search(&i).is_ok() {
+                    f32::INFINITY
+                } else {
+                    c.cell_cost(i)
+                }
+            }
         }
     }
     #[inline]
@@ -254,12 +441,32 @@ impl CostModel for StepCost<'_> {
         match self {
             StepCost::Plain(m) => m.step_cost(from, to, length),
             StepCost::Tactical(t) => t.step_cost(from, to, length),
+            StepCost::Around(c, _) => c.step_cost(from, to, length),
         }
     }
     fn heuristic_scale(&self) -> f64 {
         match self {
             StepCost::Plain(m) => m.heuristic_scale(),
             StepCost::Tactical(t) => t.heuristic_scale(),
+            StepCost::Around(c, _) => c.heuristic_scale(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn large_maps_plan_hierarchically_unless_told_otherwise() {
+        assert_eq!(Hierarchy::Auto.cluster_for(HIERARCHY_AUTO_CELLS - 1), None);
+        assert_eq!(Hierarchy::Auto.cluster_for(HIERARCHY_AUTO_CELLS), Some(DEFAULT_CLUSTER));
+        assert_eq!(Hierarchy::Off.cluster_for(1 << 20), None);
+        assert_eq!(Hierarchy::Clusters(1).cluster_for(4), Some(2));
+        let mut nav = Navigator::default();
+        nav.map_changed(&Map::open(256, 256));
+        assert_eq!(nav.hierarchy().map(Hpa::cluster_size), Some(DEFAULT_CLUSTER));
+        nav.map_changed(&Map::open(255, 256));
+        assert!(nav.hierarchy().is_none());
     }
 }

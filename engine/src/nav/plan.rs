@@ -2,7 +2,7 @@
 
 use glam::{IVec2, Vec2};
 
-use crate::path::RequestId;
+use crate::path::{NodeId, RequestId};
 
 /// Where a character's plan stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,10 +31,15 @@ pub struct Plan {
     pub version: u64,
     /// Searching or walking.
     pub state: PlanState,
+    /// The waypoint nodes the route passes, in order, when it was routed over the waypoint graph.
+    pub via: Option<Vec<NodeId>>,
+    /// Who stood where when the route was planned round standing characters (for the report
+    /// when there is no way round).
+    pub around: Option<String>,
 }
 
 impl Plan {
     pub(crate) fn pending(start: IVec2, goal: IVec2, request: RequestId, version: u64) -> Self {
-        Plan { start, goal, version, state: PlanState::Pending(request) }
+        Plan { start, goal, version, state: PlanState::Pending(request), via: None, around: None }
     }
 }

@@ -67,6 +67,11 @@ impl WaypointGraph {
         true
     }
 
+    /// Whether every edge costs at least the distance it spans (the Euclidean heuristic holds).
+    pub fn is_metric(&self) -> bool {
+        self.metric
+    }
+
     /// How many nodes there are.
     pub fn len(&self) -> usize {
         self.positions.len()

@@ -280,7 +280,7 @@ impl World {
             return false;
         }
         if self.set_cell_quietly(cell, blocked) {
-            self.nav.map_changed(&self.map);
+            self.nav.cells_changed(&self.map, &[cell]);
             self.log.push(self.clock.tick(), None, EventKind::Cell { cell: cell.to_array(), blocked });
         }
         true
@@ -304,7 +304,7 @@ impl World {
         for &c in &cells {
             self.set_cell_quietly(c, !open);
         }
-        self.nav.map_changed(&self.map);
+        self.nav.cells_changed(&self.map, &cells);
         self.doors.insert(name, Door { cells, open });
         Ok(())
     }
@@ -318,10 +318,10 @@ impl World {
         }
         door.open = open;
         let cells = door.cells.clone();
-        for c in cells {
+        for &c in &cells {
             self.set_cell_quietly(c, !open);
         }
-        self.nav.map_changed(&self.map);
+        self.nav.cells_changed(&self.map, &cells);
         self.log.push(self.clock.tick(), None, EventKind::Door { name: name.to_owned(), open });
         true
     }
@@ -374,6 +374,12 @@ impl World {
         self.waypoints = db;
     }
 
+    /// Routes every move over `graph` (its nodes named by `names`, in id order), or over the
+    /// grid again with `None`; moves under way plan again.
+    pub fn set_waypoint_graph(&mut self, graph: Option<(crate::path::WaypointGraph, Vec<String>)>) {
+        self.nav.set_graph(graph);
+    }
+
     /// The navigation service.
     pub fn nav(&self) -> &crate::nav::Navigator {
         &self.nav
@@ -381,9 +387,8 @@ impl World {
 
     /// Replaces the navigation service's limits (plans under way are dropped and searched again).
     pub fn set_nav_config(&mut self, config: crate::nav::NavConfig) {
-        let version = self.nav.map_version();
-        self.nav = crate::nav::Navigator::new(config);
-        self.nav.resume(version, &self.map);
+        let old = std::mem::replace(&mut self.nav, crate::nav::Navigator::new(config));
+        self.nav.resume(old, &self.map);
     }
 
     /// Names a point.

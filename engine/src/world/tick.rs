@@ -9,6 +9,8 @@
 //!
 //! [`World::step`] runs all six with a closure for phase 2.
 
+use std::collections::BTreeMap;
+
 use glam::{IVec2, Vec2};
 
 use super::{Command, CommandBuffer, Entity, EntityId, EventKind, EventLog, World};
@@ -173,8 +175,9 @@ impl World {
             }
         }
         nav.update(map, tactical.as_deref());
+        let standing = Standing::of(entities, steering, nav.config().blocked_ticks);
         for (id, e) in entities.iter_mut() {
-            run_queue(id, e, map, log, signals, nav, tick, dt);
+            run_queue(id, e, map, log, signals, nav, &standing, tick, dt);
         }
         steering.tick(entities, map, log, rng, tick, dt);
     }
@@ -216,6 +219,7 @@ fn run_queue(
     log: &mut EventLog,
     signals: &mut Signals,
     nav: &mut Navigator,
+    standing: &Standing,
     tick: u64,
     dt: f32,
 ) {
@@ -280,7 +284,7 @@ fn run_queue(
                         EventKind::Action { action: "move_to".into(), detail: format!("({}, {})", c.x, c.y) },
                     );
                 }
-                match navigate(id, e, target, map, nav, &mut budget, log, tick) {
+                match navigate(id, e, target, map, nav, standing, &mut budget, log, tick) {
                     Leg::Arrived => {
                         log.push(tick, Some(&e.name), EventKind::Arrive { cell: target.floor().as_ivec2().to_array() });
                         true
@@ -313,7 +317,7 @@ fn run_queue(
                 };
                 let mut outcome = None;
                 while let Some(p) = point(e, at) {
-                    match navigate(id, e, p, map, nav, &mut budget, log, tick) {
+                    match navigate(id, e, p, map, nav, standing, &mut budget, log, tick) {
                         Leg::Arrived => {
                             at += 1;
                             if let Some(Action::FollowPath { next, .. }) = e.actions.front_mut() {
@@ -391,6 +395,53 @@ fn straight_is_best(map: &Map, from: IVec2, to: IVec2) -> bool {
     walk_supercover(from, to, |c| map.cost(c).is_some_and(|k| k <= 1.0))
 }
 
+/// The characters standing still at the start of the actions phase — no move under way, not
+/// steered — by cell: walkers wait for them and then plan round them
+/// ([`crate::nav::NavConfig::blocked_ticks`]). Empty when that is off.
+struct Standing {
+    /// Keyed `(y, x)`, so the report lists them in row-major order.
+    cells: BTreeMap<(i32, i32), (EntityId, String)>,
+}
+
+impl Standing {
+    fn of(
+        entities: &slotmap::SlotMap<EntityId, Entity>,
+        steering: &crate::steer::Steering,
+        blocked_ticks: u32,
+    ) -> Self {
+        let mut cells = BTreeMap::new();
+        if blocked_ticks > 0 {
+            for (id, e) in entities.iter() {
+                if move_goal(e).is_none() && steering.behaviour(id).is_none() {
+                    let c = e.cell();
+                    cells.entry((c.y, c.x)).or_insert((id, e.name.clone()));
+                }
+            }
+        }
+        Standing { cells }
+    }
+
+    /// Who stands in `cell`, other than `me`.
+    fn in_cell(&self, cell: IVec2, me: EntityId) -> Option<&str> {
+        self.cells.get(&(cell.y, cell.x)).filter(|(id, _)| *id != me).map(|(_, name)| name.as_str())
+    }
+
+    /// The cells others stand in, as sorted map indices, and who stands where (for a report).
+    fn held_cells(&self, map: &Map, me: EntityId) -> (Vec<usize>, String) {
+        let mut cells = Vec::new();
+        let mut who = Vec::new();
+        for (&(y, x), (id, name)) in &self.cells {
+            let c = IVec2::new(x, y);
+            if *id != me && map.contains(c) {
+                cells.push(c.y as usize * map.width() as usize + c.x as usize);
+                who.push(format!("{name} at ({}, {})", c.x, c.y));
+            }
+        }
+        cells.sort_unstable();
+        (cells, who.join(", "))
+    }
+}
+
 /// How one leg of a move went this tick.
 enum Leg {
     /// At the leg's target.
@@ -412,6 +463,7 @@ fn navigate(
     target: Vec2,
     map: &Map,
     nav: &mut Navigator,
+    standing: &Standing,
     budget: &mut f32,
     log: &mut EventLog,
     tick: u64,
@@ -439,11 +491,21 @@ fn navigate(
             }
             // A character that avoids layers may prefer a detour to the straight line.
             if here == goal || (e.avoid.is_empty() && straight_is_best(map, here, goal)) {
-                return match walk(&mut e.position, target, budget, map) {
-                    Walk::Arrived => Leg::Arrived,
-                    Walk::OutOfTime => Leg::Walking,
+                return match walk(&mut e.position, target, budget, map, |c| standing.in_cell(c, id).is_some()) {
+                    Walk::Arrived => {
+                        nav.not_held(id);
+                        Leg::Arrived
+                    }
+                    Walk::OutOfTime => {
+                        nav.not_held(id);
+                        Leg::Walking
+                    }
                     Walk::Blocked => {
                         nav.request(id, here, goal, &e.avoid);
+                        Leg::Walking
+                    }
+                    Walk::Held => {
+                        hold(id, e, goal, map, nav, standing);
                         Leg::Walking
                     }
                 };
@@ -454,7 +516,8 @@ fn navigate(
         let Some(plan) = nav.plan_mut(id) else { return Leg::Walking };
         if let PlanState::Pending(request) = plan.state {
             let start = plan.start;
-            match nav.take(request) {
+            let around = plan.around.clone();
+            match nav.take(id, request) {
                 None => return Leg::Walking,
                 Some(RequestState::Found { cells, cost }) => {
                     log.push(
@@ -465,7 +528,10 @@ fn navigate(
                     // Smoothing cuts corners by line of sight alone; a character that weighs
                     // tactical layers walks its cells, or the shortcut would cross what it avoids.
                     let mut corners = Vec::with_capacity(cells.len());
-                    if e.avoid.is_empty() {
+                    // A waypoint route is walked node to node: its nodes are where the designer
+                    // wants characters to go (doorways, the middle of a bridge).
+                    let over_graph = nav.plan(id).is_some_and(|p| p.via.is_some());
+                    if e.avoid.is_empty() && !over_graph {
                         smooth_path(map, &cells, &mut corners);
                     } else {
                         corners.clone_from(&cells);
@@ -488,7 +554,13 @@ fn navigate(
                 }
                 Some(RequestState::Failed(err)) => {
                     nav.refuse(id, goal);
-                    return Leg::Failed(format!("no way to ({}, {}): {err}", goal.x, goal.y));
+                    return Leg::Failed(match around {
+                        Some(who) => format!(
+                            "no way to ({}, {}) round the characters standing in it ({who}): walls close every other way",
+                            goal.x, goal.y
+                        ),
+                        None => format!("no way to ({}, {}): {err}", goal.x, goal.y),
+                    });
                 }
                 Some(RequestState::Queued | RequestState::Searching { .. }) => return Leg::Walking,
             }
@@ -497,16 +569,29 @@ fn navigate(
             return Leg::Walking;
         };
         let mut blocked = false;
+        let mut held = false;
         while let Some(&p) = points.get(*next) {
-            match walk(&mut e.position, p, budget, map) {
+            match walk(&mut e.position, p, budget, map, |c| standing.in_cell(c, id).is_some()) {
                 Walk::Arrived => *next += 1,
-                Walk::OutOfTime => return Leg::Walking,
+                Walk::OutOfTime => {
+                    nav.not_held(id);
+                    return Leg::Walking;
+                }
                 Walk::Blocked => {
                     blocked = true;
                     break;
                 }
+                Walk::Held => {
+                    held = true;
+                    break;
+                }
             }
         }
+        if held {
+            hold(id, e, goal, map, nav, standing);
+            return Leg::Walking;
+        }
+        nav.not_held(id);
         if !blocked {
             nav.forget(id);
             return Leg::Arrived;
@@ -516,23 +601,47 @@ fn navigate(
     Leg::Walking
 }
 
+/// A standing character holds the walker's way: it waits, and after
+/// [`crate::nav::NavConfig::blocked_ticks`] such ticks plans round every standing character.
+fn hold(id: EntityId, e: &Entity, goal: IVec2, map: &Map, nav: &mut Navigator, standing: &Standing) {
+    if nav.held_once_more(id) {
+        let (cells, who) = standing.held_cells(map, id);
+        nav.request_around(id, e.cell(), goal, &e.avoid, cells, who);
+    }
+}
+
 enum Walk {
     Arrived,
     OutOfTime,
     Blocked,
+    /// A standing character is in the way.
+    Held,
 }
 
 /// Moves `pos` straight toward `target`, spending at most `budget` map units of it. Every cell
 /// the step crosses must be passable (and a diagonal crossing may not cut a wall's corner).
-fn walk(pos: &mut Vec2, target: Vec2, budget: &mut f32, map: &Map) -> Walk {
+fn walk(pos: &mut Vec2, target: Vec2, budget: &mut f32, map: &Map, taken: impl Fn(IVec2) -> bool) -> Walk {
     if !map.passable(target.floor().as_ivec2()) {
         return Walk::Blocked;
     }
     let to = target - *pos;
     let dist = to.length();
     let (next, arrived) = if dist <= *budget { (target, true) } else { (*pos + to * (*budget / dist), false) };
-    if !walk_segment(*pos, next, |c| map.passable(c)) {
-        return Walk::Blocked;
+    // The walker's own cell never holds it (it may share it with someone who stands there).
+    let own = pos.floor().as_ivec2();
+    let mut held = false;
+    let clear = walk_segment(*pos, next, |c| {
+        if !map.passable(c) {
+            return false;
+        }
+        if c != own && taken(c) {
+            held = true;
+            return false;
+        }
+        true
+    });
+    if !clear {
+        return if held { Walk::Held } else { Walk::Blocked };
     }
     *budget = if arrived { *budget - dist } else { 0.0 };
     *pos = next;
@@ -675,7 +784,7 @@ mod tests {
     #[test]
     fn a_crowd_of_searches_never_spends_more_than_the_budget() {
         let mut w = world();
-        w.set_nav_config(crate::nav::NavConfig { budget: 40, max_active: 4, quantum: 8 });
+        w.set_nav_config(crate::nav::NavConfig { budget: 40, max_active: 4, quantum: 8, ..Default::default() });
         let ids: Vec<EntityId> = (0..12)
             .map(|i| {
                 let mut e = Entity::new(format!("e{i}"), "peasant", IVec2::new(i % 4, 1 + i / 4));

@@ -2,14 +2,14 @@
 //! query that links start and goal in, searches the graph and refines the answer into cells.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use glam::IVec2;
 
 use super::confined::Confined;
+use super::query::HpaQuery;
 use crate::grid::Map;
-use crate::path::cost::endpoints;
-use crate::path::{AStar, PathError, octile};
+use crate::path::{AStar, PathError, Status};
 
 /// An open border segment at least this long gets a transition at each end; a shorter one gets
 /// a single transition in its middle (the paper's threshold).
@@ -50,13 +50,13 @@ pub struct Hpa {
     /// Directed intra-cluster edges per cluster: (from, to, cost).
     intra: BTreeMap<u32, Vec<(u32, u32, f64)>>,
     /// Every abstract node's outgoing edges, derived from the two maps above.
-    adjacency: BTreeMap<u32, Vec<(u32, f64)>>,
+    pub(super) adjacency: BTreeMap<u32, Vec<(u32, f64)>>,
 }
 
-#[derive(Clone, Copy)]
-struct Open {
-    f: f64,
-    node: u32,
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Open {
+    pub(super) f: f64,
+    pub(super) node: u32,
 }
 impl PartialEq for Open {
     fn eq(&self, o: &Self) -> bool {
@@ -105,6 +105,11 @@ impl Hpa {
     /// The cluster side in cells.
     pub fn cluster_size(&self) -> u32 {
         self.size
+    }
+
+    /// Whether this abstraction was built for a map of `map`'s size.
+    pub fn covers(&self, map: &Map) -> bool {
+        self.width == map.width() && self.height == map.height()
     }
 
     /// How many abstract nodes (transition cells) the graph has.
@@ -170,101 +175,18 @@ impl Hpa {
     /// was built on (kept in step with [`Hpa::set_cell`]).
     pub fn find(&self, map: &Map, start: IVec2, goal: IVec2, out: &mut Vec<IVec2>) -> Result<HpaFound, PathError> {
         out.clear();
-        let (s, g) = endpoints(map, start, goal)?;
-        let (s, g) = (s as u32, g as u32);
-        let mut found = HpaFound { cost: 0.0, link_expanded: 0, abstract_expanded: 0, refine_expanded: 0 };
-        if s == g {
-            out.push(start);
-            return Ok(found);
-        }
-        let (cs, cg) = (self.cluster_of(s), self.cluster_of(g));
+        let mut query = HpaQuery::begin(self, map, start, goal)?;
         let mut astar = AStar::new();
-        let mut cells = Vec::new();
-        // Link the start to its cluster's nodes (and straight to the goal when they share it),
-        // and every node of the goal's cluster to the goal.
-        let mut from_start = Vec::new();
-        let view = self.confined(map, cs);
-        for n in self.nodes_of(cs).into_iter().chain((cs == cg).then_some(g)) {
-            if let Ok(f) = astar.find(&view, start, self.cell(n), &mut cells) {
-                from_start.push((n, f.cost));
+        match query.step(self, map, &mut astar, usize::MAX) {
+            Status::Found => {
+                out.extend_from_slice(query.cells());
+                Ok(query.found())
             }
-            found.link_expanded += astar.expanded();
+            _ => Err(query.error().unwrap_or(PathError::NoPath { expanded: query.expanded() })),
         }
-        let mut to_goal = HashMap::new();
-        let view = self.confined(map, cg);
-        for n in self.nodes_of(cg) {
-            if let Ok(f) = astar.find(&view, self.cell(n), goal, &mut cells) {
-                to_goal.insert(n, f.cost);
-            }
-            found.link_expanded += astar.expanded();
-        }
-        // A* over the abstract graph, octile distance to the goal as heuristic.
-        let mut best: HashMap<u32, (f64, u32, bool)> = HashMap::new();
-        let mut open = BinaryHeap::new();
-        best.insert(s, (0.0, s, false));
-        open.push(Open { f: octile(start, goal), node: s });
-        let mut reached = false;
-        while let Some(Open { node, .. }) = open.pop() {
-            let (gn, _, closed) = best[&node];
-            if closed {
-                continue;
-            }
-            best.get_mut(&node).expect("node was reached").2 = true;
-            found.abstract_expanded += 1;
-            if node == g {
-                reached = true;
-                break;
-            }
-            let mut relax = |next: u32, cost: f64, open: &mut BinaryHeap<Open>| {
-                let g2 = gn + cost;
-                let e = best.entry(next).or_insert((f64::INFINITY, node, false));
-                if !e.2 && g2 < e.0 {
-                    *e = (g2, node, false);
-                    open.push(Open { f: g2 + octile(self.cell(next), goal), node: next });
-                }
-            };
-            if node == s {
-                for &(n, c) in &from_start {
-                    relax(n, c, &mut open);
-                }
-            }
-            for &(n, c) in self.adjacency.get(&node).into_iter().flatten() {
-                relax(n, c, &mut open);
-            }
-            if let Some(&c) = to_goal.get(&node) {
-                relax(g, c, &mut open);
-            }
-        }
-        if !reached {
-            return Err(PathError::NoPath { expanded: found.expanded() });
-        }
-        let mut chain = vec![g];
-        let mut at = g;
-        while at != s {
-            at = best[&at].1;
-            chain.push(at);
-        }
-        chain.reverse();
-        // Refine: a border crossing is one step; anything else is a search inside one cluster.
-        out.push(start);
-        for pair in chain.windows(2) {
-            let (a, b) = (pair[0], pair[1]);
-            let (ca, cb) = (self.cluster_of(a), self.cluster_of(b));
-            if ca != cb {
-                found.cost += f64::from(map.costs()[b as usize]);
-                out.push(self.cell(b));
-                continue;
-            }
-            let view = self.confined(map, ca);
-            let f = astar.find(&view, self.cell(a), self.cell(b), &mut cells)?;
-            found.refine_expanded += f.expanded;
-            found.cost += f.cost;
-            out.extend_from_slice(&cells[1..]);
-        }
-        Ok(found)
     }
 
-    fn neighbours(&self, c: u32) -> Vec<u32> {
+    pub(super) fn neighbours(&self, c: u32) -> Vec<u32> {
         let (cx, cy) = (c % self.across, c / self.across);
         let mut out = Vec::with_capacity(4);
         if cx > 0 {
@@ -282,7 +204,7 @@ impl Hpa {
         out
     }
 
-    fn cluster_of(&self, i: u32) -> u32 {
+    pub(super) fn cluster_of(&self, i: u32) -> u32 {
         let (x, y) = (i % self.width, i / self.width);
         (y / self.size) * self.across + x / self.size
     }
@@ -324,7 +246,7 @@ impl Hpa {
     }
 
     /// The abstract nodes lying in cluster `c`, in cell order.
-    fn nodes_of(&self, c: u32) -> Vec<u32> {
+    pub(super) fn nodes_of(&self, c: u32) -> Vec<u32> {
         let mut nodes = BTreeSet::new();
         for n in self.neighbours(c) {
             let key = (c.min(n), c.max(n));
@@ -335,7 +257,7 @@ impl Hpa {
         nodes.into_iter().collect()
     }
 
-    fn confined<'m>(&self, map: &'m Map, c: u32) -> Confined<'m> {
+    pub(super) fn confined<'m>(&self, map: &'m Map, c: u32) -> Confined<'m> {
         let (cx, cy) = (c % self.across, c / self.across);
         Confined {
             map,
@@ -383,7 +305,7 @@ impl Hpa {
         self.adjacency = adjacency;
     }
 
-    fn cell(&self, i: u32) -> IVec2 {
+    pub(super) fn cell(&self, i: u32) -> IVec2 {
         IVec2::new((i % self.width) as i32, (i / self.width) as i32)
     }
 }

@@ -26,7 +26,9 @@
 
 mod abstract_graph;
 mod confined;
+mod query;
 #[cfg(test)]
 mod tests;
 
 pub use abstract_graph::{Hpa, HpaFound};
+pub use query::HpaQuery;

@@ -177,3 +177,33 @@ fn den520d_queries_are_near_optimal() {
 fn brc202d_queries_are_near_optimal() {
     benchmark("brc202d.map", 16, 13, 0.10, 0.60);
 }
+
+#[test]
+fn a_query_run_in_slices_finds_what_one_run_finds_and_spends_exactly_its_slices() {
+    // Walls with gaps across a 64 × 64 map, clusters of 8: the route crosses many clusters.
+    let mut map = Map::open(64, 64);
+    for x in (6..64).step_by(10) {
+        for y in 0..64 {
+            if y != (x * 7) % 60 + 2 {
+                map.set(IVec2::new(x, y), b'#', f32::INFINITY);
+            }
+        }
+    }
+    let hpa = Hpa::build(&map, 8);
+    let (start, goal) = (IVec2::new(1, 1), IVec2::new(62, 60));
+    let mut whole = Vec::new();
+    let found = hpa.find(&map, start, goal, &mut whole).unwrap();
+    let mut query = HpaQuery::begin(&hpa, &map, start, goal).unwrap();
+    let mut astar = AStar::new();
+    let mut slices = 0;
+    while query.step(&hpa, &map, &mut astar, 7) == crate::path::Status::InProgress {
+        slices += 1;
+        assert_eq!(query.expanded(), slices * 7, "every slice but the last spends all 7");
+    }
+    assert_eq!(query.status(), crate::path::Status::Found);
+    assert!(query.expanded() <= (slices + 1) * 7 && query.expanded() > slices * 7);
+    assert_eq!(query.cells(), &whole[..]);
+    assert_eq!(query.found(), found);
+    assert!(found.abstract_expanded > 0 && found.refine_expanded > 0 && found.link_expanded > 0);
+    assert!((check_path(&map, &whole, start, goal) - found.cost).abs() < 1e-9);
+}

@@ -26,6 +26,7 @@ use super::flock_sim::{CONTACT_PASSES, Quarry};
 use super::formation::follow_slot;
 use super::los_chase::{LineVariant, TileLosChase};
 use super::obstacle::Circle;
+use super::pattern::{PathPattern, PatternError, PatternGrid, StepControl, StepPattern};
 use super::physics_pattern::{PATROL_PATTERN, PhysicsPattern, ZIGZAG_PATTERN};
 use super::potential::{LennardJones, force_to_control, sum_forces};
 use crate::grid::Map;
@@ -69,6 +70,15 @@ pub enum Behaviour {
     /// Follows the breadcrumbs an entity drops as it moves (002b §2.4): onto the newest crumb
     /// within a step, else a random step; a cell at a time.
     FollowTrail(EntityId),
+    /// Walks the named tile route (002a Ex. 3-5 … 3-9) from the cell it started in, a cell at a
+    /// time: a closed route loops, an open one ends; a wall on the next cell holds it.
+    TileRoute(String),
+    /// Wanders the named 0/1 pattern grid (002a Ex. 3-10 … 3-12): each step to a marked
+    /// neighbour other than the cell just left, chosen by the world's generator; a cell at a time.
+    TileWander(String),
+    /// Runs the named control-data array on tiles (002a Ex. 3-1 … 3-3): each entry turns in 45°
+    /// steps or walks whole cells along the heading, one cell at a time; a wall holds it.
+    TileSteps(String),
 }
 
 impl Behaviour {
@@ -82,7 +92,13 @@ impl Behaviour {
             | Behaviour::TileChase(t)
             | Behaviour::TraceToward(t)
             | Behaviour::FollowTrail(t) => Some(t),
-            Behaviour::Flock(_) | Behaviour::Formation(_) | Behaviour::Pattern(_) | Behaviour::TraceWalls => None,
+            Behaviour::Flock(_)
+            | Behaviour::Formation(_)
+            | Behaviour::Pattern(_)
+            | Behaviour::TraceWalls
+            | Behaviour::TileRoute(_)
+            | Behaviour::TileWander(_)
+            | Behaviour::TileSteps(_) => None,
         }
     }
 
@@ -101,6 +117,9 @@ impl Behaviour {
             Behaviour::TraceWalls => "trace_walls",
             Behaviour::TraceToward(_) => "trace_toward",
             Behaviour::FollowTrail(_) => "follow_trail",
+            Behaviour::TileRoute(_) => "tile_route",
+            Behaviour::TileWander(_) => "tile_wander",
+            Behaviour::TileSteps(_) => "tile_steps",
         }
     }
 }
@@ -136,6 +155,12 @@ pub enum SteerOrder {
     TraceToward(EntityId),
     /// Follow this entity's breadcrumbs.
     FollowTrail(EntityId),
+    /// Walk the named tile route from where the entity stands.
+    RunTileRoute(String),
+    /// Wander the named pattern grid.
+    WanderTileGrid(String),
+    /// Run the named control-data array on tiles.
+    RunTileSteps(String),
     /// Stop steering (and leave any flock or formation).
     Stop,
 }
@@ -153,6 +178,15 @@ pub enum SteerError {
     /// No pattern has this name.
     #[error("no pattern is named `{0}`")]
     NoSuchPattern(String),
+    /// No tile route has this name.
+    #[error("no tile route is named `{0}`")]
+    NoSuchTileRoute(String),
+    /// No pattern grid has this name.
+    #[error("no tile grid is named `{0}`")]
+    NoSuchTileGrid(String),
+    /// No tile step array has this name.
+    #[error("no tile steps are named `{0}`")]
+    NoSuchTileSteps(String),
     /// The entity leads no formation.
     #[error("that entity leads no formation")]
     NotACaptain,
@@ -163,6 +197,30 @@ pub enum SteerError {
     #[error("an entity cannot steer relative to itself")]
     ItSelf,
 }
+
+/// The tile direction (0 = `+y`, counting toward `+x`, as [`StepPattern::apply_tile`]) nearest
+/// a heading (radians counter-clockwise from `+x`).
+fn tile_direction(heading: f32) -> u8 {
+    let h = Vec2::from_angle(heading);
+    (0u8..8)
+        .max_by(|&a, &b| {
+            let dir = |d: u8| {
+                let v = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)][d as usize];
+                Vec2::new(v.0 as f32, v.1 as f32).normalize().dot(h)
+            };
+            dir(a).total_cmp(&dir(b)).then(b.cmp(&a))
+        })
+        .unwrap_or(0)
+}
+
+/// The Chebyshev distance between two cells, without overflow for any coordinates.
+fn chebyshev(a: IVec2, b: IVec2) -> i64 {
+    (i64::from(b.x) - i64::from(a.x)).abs().max((i64::from(b.y) - i64::from(a.y)).abs())
+}
+
+/// The most cells a tile route may have (the book's `kMaxPathLength` is 100; a scenario's
+/// patrol round a large map needs more).
+pub const MAX_TILE_ROUTE: usize = 4096;
 
 /// One steered entity.
 #[derive(Debug, Clone)]
@@ -184,6 +242,23 @@ enum TileMover {
     Walls(WallTracer),
     Around(ObstacleTracer),
     Trail,
+    /// A tile route placed at `origin` (the cell the walker started in), at its `step`th cell.
+    Route {
+        origin: IVec2,
+        step: usize,
+    },
+    /// A pattern grid's wanderer and the cell it came from (its own start at first).
+    Wander {
+        previous: IVec2,
+    },
+    /// A control-data array being run: its entries, the direction (0 = `+y`, counting toward
+    /// `+x`), and the cells of the current entry still to walk, one `unit` each.
+    Steps {
+        pattern: StepPattern,
+        direction: u8,
+        left: i32,
+        unit: IVec2,
+    },
 }
 
 /// The world's steering state: behaviours by entity, and the named groups.
@@ -193,6 +268,12 @@ pub struct Steering {
     flocks: BTreeMap<String, FlockGroup>,
     formations: BTreeMap<String, FormationGroup>,
     patterns: BTreeMap<String, PatternSpec>,
+    /// Tile routes by name, relative to their first cell.
+    tile_routes: BTreeMap<String, PathPattern>,
+    /// Pattern grids by name, in map cells.
+    tile_grids: BTreeMap<String, PatternGrid>,
+    /// Control-data arrays on tiles by name.
+    tile_steps: BTreeMap<String, Vec<StepControl>>,
     /// The breadcrumbs of every entity someone follows, and the cell each last stood in.
     trails: BTreeMap<EntityId, (Trail, IVec2)>,
     /// This tick's decisions, reused.
@@ -211,6 +292,9 @@ impl Default for Steering {
             flocks: BTreeMap::new(),
             formations: BTreeMap::new(),
             patterns,
+            tile_routes: BTreeMap::new(),
+            tile_grids: BTreeMap::new(),
+            tile_steps: BTreeMap::new(),
             trails: BTreeMap::new(),
             controls: Vec::new(),
         }
@@ -263,6 +347,65 @@ impl Steering {
         self.patterns.contains_key(name)
     }
 
+    /// Declares a tile route through `corners` (the book's lines from each to the next; a last
+    /// corner equal to the first closes it into a loop), made relative to its first corner, so
+    /// it is walked from wherever its walker stands. At most [`MAX_TILE_ROUTE`] cells.
+    pub fn add_tile_route(&mut self, name: impl Into<String>, corners: &[IVec2]) -> Result<(), PatternError> {
+        // A line has one cell per step along its longer axis: refuse a route too long before
+        // drawing it, so absurd corners cost nothing.
+        let cells: i64 = corners.windows(2).map(|w| chebyshev(w[0], w[1]) + 1).sum::<i64>().max(1);
+        if cells > MAX_TILE_ROUTE as i64 {
+            return Err(PatternError::TooLong { capacity: MAX_TILE_ROUTE });
+        }
+        let mut route = PathPattern::new(MAX_TILE_ROUTE);
+        match corners {
+            [only] => route.add_segment(*only, *only)?,
+            _ => {
+                for pair in corners.windows(2) {
+                    route.add_segment(pair[0], pair[1])?;
+                }
+            }
+        }
+        route.normalize();
+        self.tile_routes.insert(name.into(), route);
+        Ok(())
+    }
+
+    /// Declares a pattern grid over a `width × height` map: the cells of the book's lines
+    /// between each pair of `segments` are marked (cells off the map are skipped).
+    pub fn add_tile_grid(&mut self, name: impl Into<String>, width: u32, height: u32, segments: &[(IVec2, IVec2)]) {
+        let mut grid = PatternGrid::new(width, height);
+        for &(a, b) in segments {
+            grid.add_segment(a, b);
+        }
+        self.tile_grids.insert(name.into(), grid);
+    }
+
+    /// Declares a control-data array run on tiles: turns are 45° steps, moves whole cells.
+    pub fn add_tile_steps(&mut self, name: impl Into<String>, controls: Vec<StepControl>) {
+        self.tile_steps.insert(name.into(), controls);
+    }
+
+    /// Whether a tile step array has this name.
+    pub fn has_tile_steps(&self, name: &str) -> bool {
+        self.tile_steps.contains_key(name)
+    }
+
+    /// Whether a pattern grid has this name.
+    pub fn has_tile_grid(&self, name: &str) -> bool {
+        self.tile_grids.contains_key(name)
+    }
+
+    /// Whether a tile route has this name.
+    pub fn has_tile_route(&self, name: &str) -> bool {
+        self.tile_routes.contains_key(name)
+    }
+
+    /// A tile route by name: its cells relative to the first, and whether it loops.
+    pub fn tile_route(&self, name: &str) -> Option<(&[IVec2], bool)> {
+        self.tile_routes.get(name).map(|r| (r.cells(), r.is_closed()))
+    }
+
     /// The name of the formation `captain` leads.
     pub fn formation_led_by(&self, captain: EntityId) -> Option<&str> {
         self.formations.iter().find(|(_, f)| f.captain == Some(captain)).map(|(n, _)| n.as_str())
@@ -304,6 +447,24 @@ impl Steering {
                     return Err(SteerError::NoSuchFlock(name));
                 }
                 (Behaviour::Flock(name.clone()), name)
+            }
+            SteerOrder::RunTileRoute(name) => {
+                if !self.tile_routes.contains_key(&name) {
+                    return Err(SteerError::NoSuchTileRoute(name));
+                }
+                (Behaviour::TileRoute(name.clone()), name)
+            }
+            SteerOrder::WanderTileGrid(name) => {
+                if !self.tile_grids.contains_key(&name) {
+                    return Err(SteerError::NoSuchTileGrid(name));
+                }
+                (Behaviour::TileWander(name.clone()), name)
+            }
+            SteerOrder::RunTileSteps(name) => {
+                if !self.tile_steps.contains_key(&name) {
+                    return Err(SteerError::NoSuchTileSteps(name));
+                }
+                (Behaviour::TileSteps(name.clone()), name)
             }
             SteerOrder::RunPattern(name) => {
                 if !self.patterns.contains_key(&name) {
@@ -514,7 +675,10 @@ impl Steering {
                 | Behaviour::TileChase(_)
                 | Behaviour::TraceWalls
                 | Behaviour::TraceToward(_)
-                | Behaviour::FollowTrail(_) => continue,
+                | Behaviour::FollowTrail(_)
+                | Behaviour::TileRoute(_)
+                | Behaviour::TileWander(_)
+                | Behaviour::TileSteps(_) => continue,
             };
             out.push((id, control));
         }
@@ -618,7 +782,13 @@ impl Steering {
             let behaviour = self.agents[&id].behaviour.clone();
             if !matches!(
                 behaviour,
-                Behaviour::TileChase(_) | Behaviour::TraceToward(_) | Behaviour::FollowTrail(_) | Behaviour::TraceWalls
+                Behaviour::TileChase(_)
+                    | Behaviour::TraceToward(_)
+                    | Behaviour::FollowTrail(_)
+                    | Behaviour::TraceWalls
+                    | Behaviour::TileRoute(_)
+                    | Behaviour::TileWander(_)
+                    | Behaviour::TileSteps(_)
             ) {
                 continue;
             }
@@ -636,6 +806,14 @@ impl Steering {
                     Behaviour::TileChase(_) => TileMover::Chase(TileLosChase::new(LineVariant::Book)),
                     Behaviour::TraceWalls => TileMover::Walls(WallTracer::new(e.cell())),
                     Behaviour::TraceToward(_) => TileMover::Around(ObstacleTracer::new(TraceExit::LineOfSight)),
+                    Behaviour::TileRoute(_) => TileMover::Route { origin: e.cell(), step: 0 },
+                    Behaviour::TileWander(_) => TileMover::Wander { previous: e.cell() },
+                    Behaviour::TileSteps(ref name) => TileMover::Steps {
+                        pattern: StepPattern::new(self.tile_steps.get(name).map_or(&[][..], Vec::as_slice)),
+                        direction: tile_direction(e.heading),
+                        left: 0,
+                        unit: IVec2::ZERO,
+                    },
                     _ => TileMover::Trail,
                 };
                 (m, 0.0)
@@ -652,6 +830,64 @@ impl Steering {
                         w.step(map).unwrap_or(here)
                     }
                     (TileMover::Around(o), Some((_, goal))) => o.step(map, here, goal),
+                    (TileMover::Route { origin, step }, _) => {
+                        let route = match &behaviour {
+                            Behaviour::TileRoute(name) => self.tile_routes.get(name),
+                            _ => None,
+                        };
+                        // A wall (a closed door, another map edit) on the next cell holds the
+                        // walker where it is; it goes on when the cell opens.
+                        match route.and_then(|r| r.cell_at(*step + 1, *origin)) {
+                            Some(c) if c != here && map.passable(c) => {
+                                *step += 1;
+                                c
+                            }
+                            Some(c) if c == here => {
+                                *step += 1;
+                                here
+                            }
+                            _ => here,
+                        }
+                    }
+                    (TileMover::Wander { previous }, _) => {
+                        let grid = match &behaviour {
+                            Behaviour::TileWander(name) => self.tile_grids.get(name),
+                            _ => None,
+                        };
+                        match grid.map(|g| g.follow(here, *previous, rng)) {
+                            // Marked cells are the designer's; a wall (a closed door) still holds.
+                            Some(c) if c != here && map.passable(c) => {
+                                *previous = here;
+                                c
+                            }
+                            _ => here,
+                        }
+                    }
+                    (TileMover::Steps { pattern, direction, left, unit }, _) => {
+                        // Entries that move nothing (zero steps) are skipped, at most one lap's worth.
+                        let mut next = here;
+                        for _ in 0..=pattern.controls.len() {
+                            if *left > 0 {
+                                let c = here + *unit;
+                                if map.passable(c) {
+                                    *left -= 1;
+                                    next = c;
+                                }
+                                break;
+                            }
+                            let mut moved = IVec2::ZERO;
+                            let before = *direction;
+                            pattern.apply_tile(&mut moved, direction);
+                            if moved != IVec2::ZERO {
+                                *unit = moved.signum();
+                                *left = moved.abs().max_element();
+                            } else if *direction != before {
+                                // A turn takes the rest of the tick.
+                                break;
+                            }
+                        }
+                        next
+                    }
                     (TileMover::Trail, Some((t, _))) => match self.trails.get(&t) {
                         Some((trail, _)) => follow_trail(trail, map, here, rng),
                         None => here,
