@@ -33,10 +33,52 @@ pub(crate) fn new_state(limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Resul
     let string: mlua::Table = globals.raw_get("string")?;
     string.raw_set("dump", mlua::Value::Nil)?;
     install_hook(&lua, limits, meter)?;
+    seal_error_catchers(&lua, limits, meter)?;
     if let Some(bytes) = limits.memory_limit() {
         lua.set_memory_limit(bytes)?;
     }
     Ok(lua)
+}
+
+/// The Lua functions that catch errors — `pcall`, `xpcall`, `coroutine.resume` — re-raise once the
+/// call is over its instruction budget, and `setmetatable` refuses `__gc` (Lua runs finalizers with
+/// hooks off, so a looping finalizer would escape every budget). Without this, `while true do pcall(function() while true
+/// do end end) end` runs for ever: the hook's error is raised inside the inner loop, caught by
+/// `pcall`, and the outer loop (too short to meet the hook) asks again. Once over budget, every
+/// catch hands the error on, so nothing of that call runs again (the hook itself keeps failing
+/// every further count, inside handlers and `__close` too).
+const SEALED_CATCHERS: &str = r#"
+local over, pack, unpack = ...
+local raw_pcall, raw_xpcall, raw_resume = pcall, xpcall, coroutine.resume
+local function pass(r)
+  if over() then error(over(), 0) end
+  return unpack(r, 1, r.n)
+end
+pcall = function(...) return pass(pack(raw_pcall(...))) end
+xpcall = function(...) return pass(pack(raw_xpcall(...))) end
+coroutine.resume = function(...) return pass(pack(raw_resume(...))) end
+local raw_setmetatable, raw_rawget, raw_type = setmetatable, rawget, type
+setmetatable = function(t, mt)
+  if raw_type(mt) == "table" and raw_rawget(mt, "__gc") ~= nil then
+    error("__gc is not available to scripts: a finalizer runs when the collector decides, " ..
+          "outside the budget of any call; release resources where you stop using them", 2)
+  end
+  return raw_setmetatable(t, mt)
+end
+"#;
+
+fn seal_error_catchers(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Result<()> {
+    let max = limits.ops_limit();
+    let m = Rc::clone(meter);
+    // `nil` while within budget (or without one), else the message the hook raised (what the
+    // caller re-raises).
+    let over = lua.create_function(move |_, ()| {
+        Ok(max.filter(|&max| m.ops.get() > max)
+            .map(|max| format!("line {}: instruction budget of {max} exceeded", m.last_line.get())))
+    })?;
+    let table: mlua::Table = lua.globals().raw_get("table")?;
+    let (pack, unpack): (mlua::Function, mlua::Function) = (table.raw_get("pack")?, table.raw_get("unpack")?);
+    lua.load(SEALED_CATCHERS).set_name("=[tactica sandbox]").call::<()>((over, pack, unpack))
 }
 
 fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Result<()> {
@@ -50,16 +92,29 @@ fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Re
     // A global hook: coroutines the script creates inherit it (Lua 5.4 copies the hook into new
     // threads), so no `coroutine.wrap` escapes the budget.
     lua.set_global_hook(HookTriggers::new().every_nth_instruction(every), move |lua, debug| {
-        let line = debug.current_line().and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
+        let mut line = debug.current_line().and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
+        let ops = meter.ops.get() + u64::from(every);
+        meter.ops.set(ops);
+        // Inside a library function (which charges its work to this hook, see vendor/lua-src)
+        // there is no line: the place is the script line that called it, and the message names
+        // the function, so `string.find` with a pattern that backtracks for ever is found.
+        let mut inside = String::new();
+        if line == 0 && max_ops.is_some_and(|max| ops > max) {
+            if let Some(name) = debug.names().name {
+                inside = format!(" inside `{name}`");
+            }
+            line = (1..16)
+                .find_map(|level| lua.inspect_stack(level, |d| d.current_line()).flatten())
+                .and_then(|l| u32::try_from(l).ok())
+                .unwrap_or(0);
+        }
         if line > 0 {
             meter.last_line.set(line);
         }
-        let ops = meter.ops.get() + u64::from(every);
-        meter.ops.set(ops);
         if let Some(max) = max_ops
             && ops > max
         {
-            return Err(mlua::Error::runtime(format!("line {line}: instruction budget of {max} exceeded")));
+            return Err(mlua::Error::runtime(format!("line {line}: instruction budget of {max} exceeded{inside}")));
         }
         if let Some(depth) = max_depth
             && lua.inspect_stack(depth, |_| ()).is_some()
