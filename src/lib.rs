@@ -24,6 +24,7 @@ pub mod reload;
 pub mod render;
 pub mod runtime;
 pub mod scenario;
+pub use tactica_stdlib::memory;
 
 /// Every script language built into this runtime: Tactica Script (`.tac`), Lua (`.lua`) and Rhai
 /// (`.rhai`), each binding the standard API table under the default [`host::ScriptLimits`].

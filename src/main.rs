@@ -2,6 +2,11 @@
 
 use std::process::ExitCode;
 
+/// Counts what each script call allocates, so Rhai calls are held to the memory limit and pay
+/// for the bytes they copy (see `tactica_stdlib::memory`).
+#[global_allocator]
+static ALLOCATOR: tactica::memory::CountingAllocator = tactica::memory::CountingAllocator;
+
 fn main() -> ExitCode {
     restore_sigpipe();
     tactica::cli::main()

@@ -123,7 +123,7 @@ impl<'s> Vm<'s> {
                     let Some(host) = self.script.api.function(f as usize) else {
                         return Err(self.error_at(pc - 1, Code::HostError, "the host function is gone"));
                     };
-                    let v = (host.imp)(ctx, &args).map_err(|e| self.host_error(pc - 1, &e))?;
+                    let v = host.call(ctx, &args).map_err(|e| self.host_error(pc - 1, &e))?;
                     self.stack.push(v);
                 }
                 Op::Pop => {
@@ -216,7 +216,7 @@ impl<'s> Vm<'s> {
         let Some(host) = api.functions(name).find(|f| f.params.len() == 1) else {
             return Err(self.error_at(pc, Code::HostError, format!("the API has no `{name}`")));
         };
-        (host.imp)(ctx, &[arg]).map_err(|e| self.host_error(pc, &e))?;
+        host.call(ctx, &[arg]).map_err(|e| self.host_error(pc, &e))?;
         Ok(())
     }
 

@@ -34,6 +34,8 @@ pub struct Instance {
     pub state: Table,
     /// Behaviour scripts think every this many ticks.
     pub think_every: u32,
+    /// The tick of its last call and the bytes it handed the world in that tick.
+    output: (u64, usize),
 }
 
 /// All backends and all script instances of a run.
@@ -43,12 +45,20 @@ pub struct ScriptHost {
     backends: Vec<Box<dyn ScriptBackend>>,
     programs: BTreeMap<PathBuf, (Option<usize>, ProgramId)>,
     instances: Vec<Instance>,
+    limits: ScriptLimits,
 }
 
 impl ScriptHost {
     /// A host with no backends.
     pub fn new() -> Self {
         ScriptHost::default()
+    }
+
+    /// Sets the limits the host itself applies: what a call and a tick may hand the world
+    /// ([`ScriptLimits::max_output_per_call`], [`ScriptLimits::max_output_per_tick`]). The
+    /// languages apply the rest (see [`crate::languages_with`]).
+    pub fn set_limits(&mut self, limits: ScriptLimits) {
+        self.limits = limits;
     }
 
     /// Adds a language; returns its index.
@@ -106,6 +116,7 @@ impl ScriptHost {
             program,
             state: Table::new(),
             think_every: think_every.max(1),
+            output: (0, 0),
         });
         Ok(())
     }
@@ -122,6 +133,7 @@ impl ScriptHost {
             program,
             state: Table::new(),
             think_every: think_every.max(1),
+            output: (0, 0),
         });
     }
 
@@ -143,6 +155,11 @@ impl ScriptHost {
     ) -> Result<(), ScriptError> {
         let Some(inst) = self.instances.get_mut(instance) else { return Ok(()) };
         let before = commands.len();
+        let tick = world.clock().tick();
+        if inst.output.0 != tick {
+            inst.output = (tick, 0);
+        }
+        commands.allow(self.limits.output_allowance(inst.output.1));
         // A failed call must leave the world as if it never ran: its commands are dropped, and the
         // generator and the instance's state go back to where they were (else `Random(2);
         // error("boom")` would shift every later roll of every other character).
@@ -157,7 +174,10 @@ impl ScriptHost {
             commands.truncate(before);
             *rng = rng_before;
             inst.state = state_before;
+        } else {
+            inst.output.1 += commands.spent();
         }
+        commands.allow(None);
         result
     }
 

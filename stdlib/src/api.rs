@@ -44,6 +44,14 @@ pub enum HostError {
     /// The scripted entity is gone.
     #[error("the scripted entity no longer exists")]
     NoSelf,
+    /// The call has handed the world all it may this call or this tick (notes, says, globals…).
+    #[error("`{function}`: {reason}")]
+    OverAllowance {
+        /// The function whose output was refused.
+        function: &'static str,
+        /// Which allowance, and how large it is.
+        reason: String,
+    },
 }
 
 /// One parameter of a host function.
@@ -71,6 +79,17 @@ pub struct HostFn {
 }
 
 impl HostFn {
+    /// Runs the function for a script — the one way every language calls into the host — and
+    /// fails it when what it handed the world went over the call's allowance (the command it
+    /// tried to issue is already dropped, so a loop of `Note`s cannot fill the memory).
+    pub fn call(&self, ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+        let out = (self.imp)(ctx, args)?;
+        match ctx.commands.take_refusal() {
+            Some(reason) => Err(HostError::OverAllowance { function: self.name, reason }),
+            None => Ok(out),
+        }
+    }
+
     /// The function's signature as docs and diagnostics print it: `Say(text: string)`.
     pub fn signature(&self) -> String {
         let params: Vec<String> = self.params.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect();

@@ -39,6 +39,7 @@ mod field;
 mod host;
 pub mod lend;
 pub mod limits;
+pub mod memory;
 mod machines;
 mod names;
 mod nav;

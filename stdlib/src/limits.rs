@@ -17,6 +17,7 @@
 /// | `max_call_depth` | frames on the Lua stack | `set_max_call_levels` | call frames |
 /// | `max_string_len` | checked on every value crossing into the host | `set_max_string_size` | string values |
 /// | `max_stack`, `max_rule_firings`, `max_prove_depth` | — | — | VM stack, forward and backward chaining |
+/// | `max_output_per_call`, `max_output_per_tick` | the host, for every language: what a call hands the world | | |
 ///
 /// ```
 /// use tactica_stdlib::ScriptLimits;
@@ -42,6 +43,12 @@ pub struct ScriptLimits {
     pub max_rule_firings: u32,
     /// How deep `.tac` backward chaining may recurse.
     pub max_prove_depth: u32,
+    /// Bytes one call may hand the world (notes, says, globals, attributes, events, actions: a
+    /// command weighs 16 bytes plus its text and values); 0 = unlimited.
+    pub max_output_per_call: usize,
+    /// Bytes one script instance may hand the world in one tick, over all its calls; 0 =
+    /// unlimited.
+    pub max_output_per_tick: usize,
 }
 
 impl ScriptLimits {
@@ -62,6 +69,8 @@ impl ScriptLimits {
                 max_stack: 1024,
                 max_rule_firings: 1000,
                 max_prove_depth: 32,
+                max_output_per_call: 2 << 20,
+                max_output_per_tick: 4 << 20,
             }
         } else {
             ScriptLimits {
@@ -73,6 +82,8 @@ impl ScriptLimits {
                 max_stack: 1024,
                 max_rule_firings: 1000,
                 max_prove_depth: 32,
+                max_output_per_call: 2 << 20,
+                max_output_per_tick: 4 << 20,
             }
         }
     }
@@ -88,6 +99,8 @@ impl ScriptLimits {
             max_stack: 1 << 20,
             max_rule_firings: u32::MAX,
             max_prove_depth: 1024,
+            max_output_per_call: 0,
+            max_output_per_tick: 0,
         }
     }
 
@@ -160,6 +173,26 @@ impl ScriptLimits {
         if self.max_string_len == 0 { None } else { Some(self.max_string_len) }
     }
 
+    /// Sets [`ScriptLimits::max_output_per_call`] and [`ScriptLimits::max_output_per_tick`] (0 =
+    /// unlimited).
+    #[must_use]
+    pub const fn set_max_output(mut self, per_call: usize, per_tick: usize) -> Self {
+        self.max_output_per_call = per_call;
+        self.max_output_per_tick = per_tick;
+        self
+    }
+
+    /// What one call of an instance may hand the world after it already handed `spent_this_tick`
+    /// bytes this tick; `None` when unlimited.
+    pub fn output_allowance(&self, spent_this_tick: usize) -> Option<usize> {
+        let call = (self.max_output_per_call > 0).then_some(self.max_output_per_call);
+        let tick = (self.max_output_per_tick > 0).then(|| self.max_output_per_tick.saturating_sub(spent_this_tick));
+        match (call, tick) {
+            (Some(c), Some(t)) => Some(c.min(t)),
+            (c, t) => c.or(t),
+        }
+    }
+
     /// The collection length limit, `None` when unlimited.
     pub const fn collection_limit(&self) -> Option<usize> {
         if self.max_collection_len == 0 { None } else { Some(self.max_collection_len) }
@@ -185,6 +218,16 @@ mod tests {
         assert_eq!(l.string_limit(), Some(1 << 20));
         let u = ScriptLimits::unlimited();
         assert!(u.ops_limit().is_none() && u.memory_limit().is_none() && u.collection_limit().is_none());
+    }
+
+    #[test]
+    fn a_call_may_hand_over_the_smaller_of_its_cap_and_what_the_tick_has_left() {
+        let l = ScriptLimits::new().set_max_output(1000, 2500);
+        assert_eq!(l.output_allowance(0), Some(1000));
+        assert_eq!(l.output_allowance(2000), Some(500));
+        assert_eq!(l.output_allowance(3000), Some(0));
+        assert_eq!(l.set_max_output(0, 2500).output_allowance(100), Some(2400));
+        assert_eq!(ScriptLimits::unlimited().output_allowance(1 << 30), None);
     }
 
     #[test]

@@ -363,7 +363,7 @@ fn host_call(
         .filter_map(|&i| api.function(i))
         .find(|f| f.params.len() == values.len())
         .ok_or_else(|| mlua::Error::runtime(arity_error(api, group, values.len())))?;
-    let out = (f.imp)(ctx, &values).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+    let out = f.call(ctx, &values).map_err(|e| mlua::Error::runtime(e.to_string()))?;
     if f.ret == Type::Nil {
         issued.set(true);
     }

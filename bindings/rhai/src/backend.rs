@@ -11,7 +11,8 @@ use rhai::packages::{
     BasicArrayPackage, BasicMapPackage, BasicMathPackage, BitFieldPackage, CorePackage, LogicPackage,
     MoreStringPackage, Package,
 };
-use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, ImmutableString, NativeCallContext, Position, Scope};
+use tactica_stdlib::memory;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Value, is_private, snake_case};
 
@@ -132,6 +133,61 @@ fn apply_limits(engine: &mut Engine, limits: &ScriptLimits) {
     engine.set_max_array_size(items);
     engine.set_max_map_size(items);
     engine.set_max_expr_depths(64, 64);
+    // With the counting allocator installed, every call is also held to the memory limit in live
+    // bytes (whatever allocates them: arrays held down a recursion, host values) and pays for the
+    // bytes it allocates (`s + s`, arrays that grow) out of its operation budget.
+    if memory::installed() {
+        let (max_ops, max_memory) = (limits.ops_limit(), limits.memory_limit());
+        engine.on_progress(move |ops| {
+            let used = CALL_START.with(Cell::get).elapsed();
+            if let Some(max) = max_memory
+                && used.live > i64::try_from(max).unwrap_or(i64::MAX)
+            {
+                return Some(Dynamic::from(format!("memory limit of {max} bytes exceeded")));
+            }
+            let charged = ops + used.allocated / BYTES_PER_OPERATION;
+            match max_ops {
+                Some(max) if charged > max => Some(Dynamic::from(format!(
+                    "instruction budget of {max} exceeded ({ops} operations and {} bytes allocated, \
+                     {BYTES_PER_OPERATION} bytes counting as one)",
+                    used.allocated
+                ))),
+                _ => None,
+            }
+        });
+    }
+    // `pad` fills in place (no allocation once the capacity is there), so it pays for its
+    // bytes itself.
+    let cap = if string == 0 { usize::MAX } else { string };
+    engine.register_fn("pad", move |s: &mut ImmutableString, len: rhai::INT, fill: char| {
+        pad_string(s, len, &fill.to_string(), cap)
+    });
+    engine.register_fn("pad", move |s: &mut ImmutableString, len: rhai::INT, fill: &str| pad_string(s, len, fill, cap));
+}
+
+thread_local! {
+    /// What the allocator counted when the running call started (see [`apply_limits`]).
+    static CALL_START: Cell<memory::Usage> = Cell::new(memory::Usage::default());
+}
+
+/// Bytes of allocation or filling that cost one operation.
+const BYTES_PER_OPERATION: u64 = 16;
+
+/// Rhai's `pad` for strings, charging the bytes it writes (as allocation) before writing them.
+fn pad_string(s: &mut ImmutableString, len: rhai::INT, fill: &str, cap: usize) -> Result<(), Box<EvalAltResult>> {
+    let Ok(len) = usize::try_from(len) else { return Ok(()) };
+    let current = s.chars().count();
+    if len <= current || fill.is_empty() {
+        return Ok(());
+    }
+    if s.len() + (len - current) * fill.chars().next().map_or(1, char::len_utf8) > cap {
+        return Err(Box::new(EvalAltResult::ErrorDataTooLarge("Length of string".into(), Position::NONE)));
+    }
+    let added: String = fill.chars().cycle().take(len - current).collect();
+    let mut owned = s.to_string();
+    owned.push_str(&added);
+    *s = owned.into();
+    Ok(())
 }
 
 /// Registers every overload of the table, under its canonical name and its snake_case alias, as
@@ -167,7 +223,7 @@ fn host_call(
         .map(|(i, a)| from_dynamic(a, limits, 0).map_err(|e| format!("`{}` argument {}: {e}", f.name, i + 1)))
         .collect::<Result<Vec<Value>, String>>()
         .map_err(fail)?;
-    let out = with_lent(|ctx| (f.imp)(ctx, &values))
+    let out = with_lent(|ctx| f.call(ctx, &values))
         .ok_or_else(|| fail(format!("`{}` can only be called from a handler (on_think …)", f.name)))?
         .map_err(|e| fail(e.to_string()))?;
     Ok(to_dynamic(&out))
@@ -193,7 +249,11 @@ fn run_error(file: &Path, err: &EvalAltResult) -> ScriptError {
         inner = cause;
     }
     let pos = if inner.position().is_none() { outer_pos } else { inner.position() };
-    let text = inner.to_string();
+    // A limit of ours (`on_progress`) ends the script with its reason as the token.
+    let text = match inner {
+        EvalAltResult::ErrorTerminated(token, _) => token.clone().into_string().unwrap_or_else(|_| inner.to_string()),
+        _ => inner.to_string(),
+    };
     // Rhai appends the place as " (line L, position C)"; the error carries it separately.
     let message = text.rfind(" (line ").map_or(text.as_str(), |at| &text[..at]);
     ScriptError::new(file, line_of(pos), column_of(pos), message)
@@ -230,6 +290,7 @@ impl ScriptBackend for RhaiBackend {
         let is_entity = call.entity.is_some();
         let mut ctx = call.ctx();
         let running = Cell::new("");
+        CALL_START.with(|c| c.set(memory::Usage::now()));
         let result = run_call(&self.engine, &self.limits, p, &mut ctx, &trigger, is_entity, &running);
         ctx.finish();
         result.map_err(|e| {

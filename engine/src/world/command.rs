@@ -182,12 +182,75 @@ impl Command {
 #[derive(Debug, Clone, Default)]
 pub struct CommandBuffer {
     commands: Vec<Command>,
+    /// What the running call may still hand over, in bytes ([`CommandBuffer::allow`]).
+    allowance: Option<usize>,
+    /// Bytes the running call has handed over.
+    spent: usize,
+    /// Why the running call's last command was refused, until taken.
+    refused: Option<String>,
+}
+
+/// Counts the bytes a value would print as, without printing it.
+struct ByteCount(usize);
+
+impl std::fmt::Write for ByteCount {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0 += s.len();
+        Ok(())
+    }
+}
+
+impl Command {
+    /// What this command carries into the world, in bytes: 16 for the command itself plus its
+    /// text and values as they would print (a `Note` of a megabyte string weighs a megabyte).
+    pub fn weight(&self) -> usize {
+        use std::fmt::Write as _;
+        let mut n = ByteCount(16);
+        let _ = match self {
+            // The query is the scenario's, shared; only the request is the script's.
+            Command::SubmitPosition { request, .. } => write!(n, "{request:?}"),
+            other => write!(n, "{other:?}"),
+        };
+        n.0
+    }
 }
 
 impl CommandBuffer {
-    /// Issues a command.
+    /// Issues a command — unless the running call's allowance ([`CommandBuffer::allow`]) is
+    /// spent, in which case the command is dropped and [`CommandBuffer::take_refusal`] says why.
     pub fn push(&mut self, command: Command) {
+        if let Some(allowance) = self.allowance {
+            let weight = command.weight();
+            if self.spent + weight > allowance {
+                self.refused.get_or_insert_with(|| {
+                    format!(
+                        "this call handed the world more than {allowance} bytes (notes, says, globals, \
+                         attributes, events and actions; each command weighs 16 bytes plus its text)"
+                    )
+                });
+                return;
+            }
+            self.spent += weight;
+        }
         self.commands.push(command);
+    }
+
+    /// Starts a script call that may hand over at most `bytes` (`None`: no limit); returns
+    /// nothing, and [`CommandBuffer::spent`] then counts from zero.
+    pub fn allow(&mut self, bytes: Option<usize>) {
+        self.allowance = bytes;
+        self.spent = 0;
+        self.refused = None;
+    }
+
+    /// Bytes handed over since the last [`CommandBuffer::allow`].
+    pub fn spent(&self) -> usize {
+        self.spent
+    }
+
+    /// Why a command of the running call was refused, once.
+    pub fn take_refusal(&mut self) -> Option<String> {
+        self.refused.take()
     }
 
     /// How many commands were issued.
@@ -221,6 +284,28 @@ impl CommandBuffer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_over_its_allowance_has_its_command_dropped_and_told_why() {
+        let e = EntityId::default();
+        let note = |n: usize| Command::Emit {
+            entity: Some(e),
+            event: crate::world::EventKind::Note { name: "n".into(), value: Value::Str("x".repeat(n)) },
+        };
+        assert!(note(1000).weight() > 1000 && note(1000).weight() < 1100);
+        let mut b = CommandBuffer::default();
+        b.allow(Some(2500));
+        b.push(note(1000));
+        b.push(note(1000));
+        assert!(b.take_refusal().is_none());
+        b.push(note(1000)); // over: dropped
+        assert_eq!(b.len(), 2);
+        assert!(b.take_refusal().unwrap().contains("more than 2500 bytes"));
+        assert!(b.take_refusal().is_none(), "told once");
+        b.allow(None);
+        b.push(note(100_000));
+        assert_eq!(b.len(), 3);
+    }
 
     #[test]
     fn apply_order_is_by_stage_then_issue_order() {

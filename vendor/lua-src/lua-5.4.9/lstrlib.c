@@ -165,9 +165,9 @@ static int str_rep (lua_State *L) {
   else {
     size_t totallen = (size_t)n * l + (size_t)(n - 1) * lsep;
     luaL_Buffer b;
-    /* TACTICA: one unit per copy and per 16 bytes, charged before any
+    /* TACTICA: one unit per 4 copies and per 16 bytes, charged before any
     ** memory is taken */
-    lua_chargework(L, (size_t)n + totallen / 16);
+    lua_chargework(L, (size_t)n / 4 + totallen / 16);
     char *p = luaL_buffinitsize(L, &b, totallen);
     while (n-- > 1) {  /* first n-1 copies (followed by separator) */
       memcpy(p, s, l * sizeof(char)); p += l;

@@ -1,0 +1,118 @@
+//! What a script call allocates, whatever allocates it: a counting global allocator.
+//!
+//! Lua has an allocator of its own (and a limit on it); Rhai and the host do not, so a Rhai
+//! recursion in which every frame holds a large array, or host values a call creates, would be
+//! bounded only by the size caps times the call depth. A game (and the `tactica` binary) that
+//! installs [`CountingAllocator`] as its global allocator lets the Rhai backend hold each call
+//! to [`crate::ScriptLimits::max_memory`] of live bytes, and charge the bytes a call allocates
+//! to its operation budget (16 bytes = 1 operation), so work done by copying — `s + s`,
+//! growing arrays — meets the budget too. Without it those two checks are off and the size caps
+//! remain; [`installed`] says which.
+//!
+//! ```
+//! // In the game's main crate:
+//! #[global_allocator]
+//! static ALLOCATOR: tactica_stdlib::memory::CountingAllocator = tactica_stdlib::memory::CountingAllocator;
+//!
+//! fn main() {
+//!     assert!(tactica_stdlib::memory::installed());
+//!     let start = tactica_stdlib::memory::Usage::now();
+//!     let v = std::hint::black_box(vec![0u8; 4096]);
+//!     assert!(start.elapsed().allocated >= 4096);
+//!     drop(v);
+//! }
+//! ```
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::OnceLock;
+
+/// The system allocator, counting per thread the bytes allocated and the bytes live.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CountingAllocator;
+
+thread_local! {
+    // (bytes ever allocated, bytes live) on this thread. No destructor, so usable at any time.
+    static COUNTS: Cell<(u64, i64)> = const { Cell::new((0, 0)) };
+}
+
+fn note(allocated: usize, freed: usize) {
+    let _ = COUNTS.try_with(|c| {
+        let (total, live) = c.get();
+        #[allow(clippy::cast_possible_wrap, reason = "allocations are far below i64::MAX")]
+        c.set((total + allocated as u64, live + allocated as i64 - freed as i64));
+    });
+}
+
+// SAFETY: every method forwards to `System` with the same arguments and only adds bookkeeping
+// in a thread-local cell, which allocates nothing.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded as given.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            note(layout.size(), 0);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded as given.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            note(layout.size(), 0);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded as given.
+        unsafe { System.dealloc(ptr, layout) };
+        note(0, layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: forwarded as given.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            // A move copies the old bytes: count the new block as allocated work.
+            note(new_size, layout.size());
+        }
+        p
+    }
+}
+
+/// The counts on this thread at one moment; [`Usage::elapsed`] gives what happened since.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Usage {
+    /// Bytes allocated (a reallocation counts its new size).
+    pub allocated: u64,
+    /// Bytes live: allocated minus freed (negative when more was freed than allocated).
+    pub live: i64,
+}
+
+impl Usage {
+    /// The counts now (zero when the allocator is not installed).
+    pub fn now() -> Usage {
+        let (allocated, live) = COUNTS.try_with(Cell::get).unwrap_or_default();
+        Usage { allocated, live }
+    }
+
+    /// What was allocated, and how the live bytes grew, since `self`.
+    pub fn elapsed(self) -> Usage {
+        let now = Usage::now();
+        Usage { allocated: now.allocated - self.allocated, live: now.live - self.live }
+    }
+}
+
+/// Whether [`CountingAllocator`] is the process's global allocator.
+pub fn installed() -> bool {
+    static INSTALLED: OnceLock<bool> = OnceLock::new();
+    *INSTALLED.get_or_init(|| {
+        let before = Usage::now();
+        let probe = std::hint::black_box(vec![0u8; 64]);
+        let counted = before.elapsed().allocated >= 64;
+        drop(probe);
+        counted
+    })
+}
