@@ -11,6 +11,10 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::IVec2;
 use tactica::host::{ScriptBackend, ScriptCall, ScriptLimits, Trigger};
+
+// As the `tactica` binary does, so the Rhai figures include the allocation accounting.
+#[global_allocator]
+static ALLOCATOR: tactica::memory::CountingAllocator = tactica::memory::CountingAllocator;
 use tactica_engine::grid::Map;
 use tactica_engine::world::{CommandBuffer, Entity, EntityId, World, WorldRng};
 use tactica_engine::{Table, Value};
@@ -571,5 +575,72 @@ fn sort_userdata(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, per_entity_tick, sort_userdata);
+// ---- what the accounting costs -------------------------------------------------------------
+
+/// The same scripts with every limit on (budgets charged, the Lua hook, Rhai's allocation charge
+/// through the counting allocator this binary installs, output allowances) and with none, in
+/// one run. The sort gets a budget it cannot reach so that only the bookkeeping differs.
+fn accounting(c: &mut Criterion) {
+    let (world, ids) = world();
+    let accounted = ScriptLimits::new();
+    let free = ScriptLimits::unlimited();
+    let mut lua_on = LuaBackend::new(Api::standard(), accounted);
+    let lua_on_p = lua_on.compile(Path::new("b.lua"), BEHAVIOUR_LUA).unwrap();
+    let mut lua_off = LuaBackend::new(Api::standard(), free);
+    let lua_off_p = lua_off.compile(Path::new("b.lua"), BEHAVIOUR_LUA).unwrap();
+    let mut rhai_on = RhaiBackend::new(Api::standard(), accounted);
+    let rhai_on_p = rhai_on.compile(Path::new("b.rhai"), BEHAVIOUR_RHAI).unwrap();
+    let mut rhai_off = RhaiBackend::new(Api::standard(), free);
+    let rhai_off_p = rhai_off.compile(Path::new("b.rhai"), BEHAVIOUR_RHAI).unwrap();
+    assert_eq!(tick_all(&mut lua_on, lua_on_p, &world, &ids), tick_all(&mut lua_off, lua_off_p, &world, &ids));
+    assert_eq!(tick_all(&mut rhai_on, rhai_on_p, &world, &ids), tick_all(&mut rhai_off, rhai_off_p, &world, &ids));
+
+    let sort = sort_world();
+    let sort_limits = ScriptLimits::new().set_max_ops(1 << 40).set_max_memory(1 << 30);
+    let mut slua_on = LuaBackend::new(sort_api(), sort_limits);
+    let slua_on_p = slua_on.compile(Path::new("sort.lua"), SORT_LUA).unwrap();
+    let mut slua_off = LuaBackend::new(sort_api(), free);
+    let slua_off_p = slua_off.compile(Path::new("sort.lua"), SORT_LUA).unwrap();
+    let mut srhai_on = RhaiBackend::new(sort_api(), sort_limits);
+    let srhai_on_p = srhai_on.compile(Path::new("sort.rhai"), SORT_RHAI).unwrap();
+    let mut srhai_off = RhaiBackend::new(sort_api(), free);
+    let srhai_off_p = srhai_off.compile(Path::new("sort.rhai"), SORT_RHAI).unwrap();
+    for (b, p) in [(&mut slua_on as &mut dyn ScriptBackend, slua_on_p), (&mut srhai_on, srhai_on_p)] {
+        run_sort(b, p, &sort);
+    }
+
+    let mut g = c.benchmark_group("accounting");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    g.bench_function("entity_tick_lua_accounted", |b| b.iter(|| black_box(tick_all(&mut lua_on, lua_on_p, &world, &ids))));
+    g.bench_function("entity_tick_lua_free", |b| b.iter(|| black_box(tick_all(&mut lua_off, lua_off_p, &world, &ids))));
+    g.bench_function("entity_tick_rhai_accounted", |b| b.iter(|| black_box(tick_all(&mut rhai_on, rhai_on_p, &world, &ids))));
+    g.bench_function("entity_tick_rhai_free", |b| b.iter(|| black_box(tick_all(&mut rhai_off, rhai_off_p, &world, &ids))));
+    g.bench_function("sort_lua_accounted", |b| b.iter(|| run_sort(&mut slua_on, slua_on_p, &sort)));
+    g.bench_function("sort_lua_free", |b| b.iter(|| run_sort(&mut slua_off, slua_off_p, &sort)));
+    g.bench_function("sort_rhai_accounted", |b| b.iter(|| run_sort(&mut srhai_on, srhai_on_p, &sort)));
+    g.bench_function("sort_rhai_free", |b| b.iter(|| run_sort(&mut srhai_off, srhai_off_p, &sort)));
+    g.finish();
+
+    let n = ENTITIES as f64;
+    let ns = |d: Duration| d.as_nanos() as f64 / n;
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let lua = (
+        ns(median(|| drop(black_box(tick_all(&mut lua_on, lua_on_p, &world, &ids))), 31)),
+        ns(median(|| drop(black_box(tick_all(&mut lua_off, lua_off_p, &world, &ids))), 31)),
+    );
+    let rhai = (
+        ns(median(|| drop(black_box(tick_all(&mut rhai_on, rhai_on_p, &world, &ids))), 31)),
+        ns(median(|| drop(black_box(tick_all(&mut rhai_off, rhai_off_p, &world, &ids))), 31)),
+    );
+    let slua = (ms(median(|| run_sort(&mut slua_on, slua_on_p, &sort), 5)), ms(median(|| run_sort(&mut slua_off, slua_off_p, &sort), 5)));
+    let srhai =
+        (ms(median(|| run_sort(&mut srhai_on, srhai_on_p, &sort), 3)), ms(median(|| run_sort(&mut srhai_off, srhai_off_p, &sort), 3)));
+    eprintln!(
+        "accounting medians, accounted vs free: entity tick lua {:.0} vs {:.0} ns ({:.2}x), rhai {:.0} vs {:.0} ns ({:.2}x); \
+         sort userdata lua {:.1} vs {:.1} ms ({:.2}x), rhai {:.1} vs {:.1} ms ({:.2}x)",
+        lua.0, lua.1, lua.0 / lua.1, rhai.0, rhai.1, rhai.0 / rhai.1, slua.0, slua.1, slua.0 / slua.1, srhai.0, srhai.1, srhai.0 / srhai.1
+    );
+}
+
+criterion_group!(benches, per_entity_tick, sort_userdata, accounting);
 criterion_main!(benches);
