@@ -60,6 +60,8 @@ pub struct LuaBackend {
 struct Program {
     file: PathBuf,
     chunk: String,
+    /// The running source, for error columns.
+    source: String,
     lua: Lua,
     meter: Rc<Meter>,
     hidden: mlua::Table,
@@ -98,7 +100,7 @@ impl LuaBackend {
     fn load(&self, file: &Path, source: &str) -> Result<Program, Vec<ScriptError>> {
         let chunk = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
         let meter = Rc::new(Meter::default());
-        let fail = |e: mlua::Error, meter: &Meter| vec![script_error(file, &chunk, &e, meter.last_line.get())];
+        let fail = |e: mlua::Error, meter: &Meter| vec![script_error(file, &chunk, source, &e, meter.last_line.get())];
         let lua = new_state(&self.limits, &meter).map_err(|e| fail(e, &meter))?;
         let issued = Rc::new(Cell::new(false));
         let hidden = self.install_api(&lua, &issued).map_err(|e| fail(e, &meter))?;
@@ -106,6 +108,7 @@ impl LuaBackend {
         Ok(Program {
             file: file.to_path_buf(),
             chunk,
+            source: source.to_owned(),
             lua,
             meter,
             hidden,
@@ -182,7 +185,11 @@ impl ScriptBackend for LuaBackend {
             }
             p.lua.load(source).set_name(format!("@{}", p.chunk)).set_mode(ChunkMode::Text).exec()
         };
-        exec().map_err(|e| vec![script_error(file, &p.chunk, &e, p.meter.last_line.get())])
+        let result = exec().map_err(|e| vec![script_error(file, &p.chunk, source, &e, p.meter.last_line.get())]);
+        if result.is_ok() {
+            p.source = source.to_owned();
+        }
+        result
     }
 
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {
@@ -195,7 +202,7 @@ impl ScriptBackend for LuaBackend {
         let mut ctx = call.ctx();
         let result = run_call(p, &self.limits, &mut ctx, &trigger, entity);
         ctx.finish();
-        result.map_err(|e| script_error(&p.file, &p.chunk, &e, p.meter.last_line.get()))
+        result.map_err(|e| script_error(&p.file, &p.chunk, &p.source, &e, p.meter.last_line.get()))
     }
 }
 
