@@ -163,6 +163,9 @@ impl Runtime {
             *spawned = host.instances().len();
         });
         for (entity, e) in failures {
+            if let Some(limit_ms) = e.watchdog {
+                self.world.record(entity, EventKind::Watchdog { file: self.display_path(&e.file), limit_ms });
+            }
             let kind = EventKind::ScriptError {
                 file: self.display_path(&e.file),
                 line: e.line,

@@ -61,6 +61,11 @@ impl ScriptHost {
         self.limits = limits;
     }
 
+    /// The limits the host applies (see [`ScriptHost::set_limits`]).
+    pub fn limits(&self) -> &ScriptLimits {
+        &self.limits
+    }
+
     /// Adds a language; returns its index.
     pub fn add_backend(&mut self, backend: Box<dyn ScriptBackend>) -> usize {
         self.backends.push(backend);

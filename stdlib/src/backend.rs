@@ -65,12 +65,23 @@ pub struct ScriptError {
     pub message: String,
     /// The full human-readable report (an ariadne rendering for `.tac`), when there is one.
     pub rendered: Option<String>,
+    /// The watchdog's limit in milliseconds when the wall-clock watchdog stopped the call (the
+    /// trace is then no longer reproducible, and the runtime records a `watchdog` event beside
+    /// the error).
+    pub watchdog: Option<u32>,
 }
 
 impl ScriptError {
     /// An error at a place in `file`.
     pub fn new(file: impl Into<PathBuf>, line: u32, column: u32, message: impl Into<String>) -> Self {
-        ScriptError { file: file.into(), line, column, message: message.into(), rendered: None }
+        ScriptError { file: file.into(), line, column, message: message.into(), rendered: None, watchdog: None }
+    }
+
+    /// This error, marked as raised by the wall-clock watchdog of `limit_ms`.
+    #[must_use]
+    pub fn by_watchdog(mut self, limit_ms: u32) -> Self {
+        self.watchdog = Some(limit_ms);
+        self
     }
 
     /// What to show a person: the full report where there is one, else `error: file:line:col: …`.

@@ -18,6 +18,7 @@
 /// | `max_string_len` | checked on every value crossing into the host | `set_max_string_size` | string values |
 /// | `max_stack`, `max_rule_firings`, `max_prove_depth` | — | — | VM stack, forward and backward chaining |
 /// | `max_output_per_call`, `max_output_per_tick` | the host, for every language: what a call hands the world | | |
+/// | `max_wall_ms` | the hook checks the clock every 6,400 instructions | `on_progress` every 1,024 operations | — (its budget is exact) |
 ///
 /// ```
 /// use tactica_stdlib::ScriptLimits;
@@ -49,6 +50,11 @@ pub struct ScriptLimits {
     /// Bytes one script instance may hand the world in one tick, over all its calls; 0 =
     /// unlimited.
     pub max_output_per_tick: usize,
+    /// The wall-clock watchdog, in milliseconds per call (Lua and Rhai); 0 = off. The last line
+    /// of defence only: the budgets above stop a script at the same point on every run, the
+    /// watchdog at a time that depends on the machine, so when it fires the trace records a
+    /// `watchdog` event saying the run is no longer reproducible.
+    pub max_wall_ms: u32,
 }
 
 impl ScriptLimits {
@@ -71,6 +77,7 @@ impl ScriptLimits {
                 max_prove_depth: 32,
                 max_output_per_call: 2 << 20,
                 max_output_per_tick: 4 << 20,
+                max_wall_ms: 5000,
             }
         } else {
             ScriptLimits {
@@ -84,6 +91,7 @@ impl ScriptLimits {
                 max_prove_depth: 32,
                 max_output_per_call: 2 << 20,
                 max_output_per_tick: 4 << 20,
+                max_wall_ms: 1000,
             }
         }
     }
@@ -101,6 +109,7 @@ impl ScriptLimits {
             max_prove_depth: 1024,
             max_output_per_call: 0,
             max_output_per_tick: 0,
+            max_wall_ms: 0,
         }
     }
 
@@ -180,6 +189,18 @@ impl ScriptLimits {
         self.max_output_per_call = per_call;
         self.max_output_per_tick = per_tick;
         self
+    }
+
+    /// Sets [`ScriptLimits::max_wall_ms`] (0 = off).
+    #[must_use]
+    pub const fn set_max_wall_ms(mut self, ms: u32) -> Self {
+        self.max_wall_ms = ms;
+        self
+    }
+
+    /// The watchdog's limit, `None` when off.
+    pub const fn wall_limit(&self) -> Option<std::time::Duration> {
+        if self.max_wall_ms == 0 { None } else { Some(std::time::Duration::from_millis(self.max_wall_ms as u64)) }
     }
 
     /// What one call of an instance may hand the world after it already handed `spent_this_tick`

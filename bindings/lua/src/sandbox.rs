@@ -15,6 +15,19 @@ use tactica_stdlib::ScriptLimits;
 pub(crate) struct Meter {
     pub(crate) ops: Cell<u64>,
     pub(crate) last_line: Cell<u32>,
+    /// When the running call started, for the wall-clock watchdog.
+    pub(crate) started: Cell<Option<std::time::Instant>>,
+    /// Whether the watchdog stopped the running call.
+    pub(crate) watchdog_fired: Cell<bool>,
+}
+
+impl Meter {
+    /// Starts counting a new call.
+    pub(crate) fn start(&self) {
+        self.ops.set(0);
+        self.watchdog_fired.set(false);
+        self.started.set(Some(std::time::Instant::now()));
+    }
 }
 
 /// Base-library globals a mod never gets: file access, module loading, code loading (`load` could
@@ -84,7 +97,8 @@ fn seal_error_catchers(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> m
 fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Result<()> {
     let max_ops = limits.ops_limit();
     let max_depth = limits.call_depth_limit();
-    if max_ops.is_none() && max_depth.is_none() {
+    let max_wall = limits.wall_limit();
+    if max_ops.is_none() && max_depth.is_none() && max_wall.is_none() {
         return Ok(());
     }
     let meter = Rc::clone(meter);
@@ -115,6 +129,17 @@ fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Re
             && ops > max
         {
             return Err(mlua::Error::runtime(format!("line {line}: instruction budget of {max} exceeded{inside}")));
+        }
+        // The clock is read every 64th hook call (6,400 instructions): cheap, and soon enough.
+        if let Some(wall) = max_wall
+            && (ops / u64::from(every)) % 64 == 0
+            && meter.started.get().is_some_and(|t| t.elapsed() > wall)
+        {
+            meter.watchdog_fired.set(true);
+            return Err(mlua::Error::runtime(format!(
+                "line {line}: stopped by the wall-clock watchdog after {} ms",
+                wall.as_millis()
+            )));
         }
         if let Some(depth) = max_depth
             && lua.inspect_stack(depth, |_| ()).is_some()

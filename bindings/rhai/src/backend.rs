@@ -136,9 +136,22 @@ fn apply_limits(engine: &mut Engine, limits: &ScriptLimits) {
     // With the counting allocator installed, every call is also held to the memory limit in live
     // bytes (whatever allocates them: arrays held down a recursion, host values) and pays for the
     // bytes it allocates (`s + s`, arrays that grow) out of its operation budget.
-    if memory::installed() {
+    let counting = memory::installed();
+    let max_wall = limits.wall_limit();
+    if counting || max_wall.is_some() {
         let (max_ops, max_memory) = (limits.ops_limit(), limits.memory_limit());
         engine.on_progress(move |ops| {
+            // The clock is read every 1,024 operations: cheap, and soon enough.
+            if let Some(wall) = max_wall
+                && ops % 1024 == 0
+                && CALL_STARTED.with(Cell::get).is_some_and(|t| t.elapsed() > wall)
+            {
+                WATCHDOG_FIRED.with(|f| f.set(true));
+                return Some(Dynamic::from(format!("stopped by the wall-clock watchdog after {} ms", wall.as_millis())));
+            }
+            if !counting {
+                return None;
+            }
             let used = CALL_START.with(Cell::get).elapsed();
             if let Some(max) = max_memory
                 && used.live > i64::try_from(max).unwrap_or(i64::MAX)
@@ -168,6 +181,10 @@ fn apply_limits(engine: &mut Engine, limits: &ScriptLimits) {
 thread_local! {
     /// What the allocator counted when the running call started (see [`apply_limits`]).
     static CALL_START: Cell<memory::Usage> = Cell::new(memory::Usage::default());
+    /// When the running call started, for the wall-clock watchdog.
+    static CALL_STARTED: Cell<Option<std::time::Instant>> = const { Cell::new(None) };
+    /// Whether the watchdog stopped the running call.
+    static WATCHDOG_FIRED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Bytes of allocation or filling that cost one operation.
@@ -291,6 +308,8 @@ impl ScriptBackend for RhaiBackend {
         let mut ctx = call.ctx();
         let running = Cell::new("");
         CALL_START.with(|c| c.set(memory::Usage::now()));
+        CALL_STARTED.with(|c| c.set(Some(std::time::Instant::now())));
+        WATCHDOG_FIRED.with(|f| f.set(false));
         let result = run_call(&self.engine, &self.limits, p, &mut ctx, &trigger, is_entity, &running);
         ctx.finish();
         result.map_err(|e| {
@@ -301,7 +320,7 @@ impl ScriptBackend for RhaiBackend {
                 err.line = *line;
                 err.message.push_str(&format!(" (in `{name}`)"));
             }
-            err
+            if WATCHDOG_FIRED.with(Cell::get) { err.by_watchdog(self.limits.max_wall_ms) } else { err }
         })
     }
 }

@@ -164,6 +164,14 @@ pub enum EventKind {
         /// What went wrong.
         message: String,
     },
+    /// The wall-clock watchdog stopped a script call (beside its `script_error`): the call ran
+    /// longer than the limit on this machine, so this trace may differ from another run's.
+    Watchdog {
+        /// The script file.
+        file: String,
+        /// The limit, in milliseconds.
+        limit_ms: u32,
+    },
     /// A script file was reloaded while running.
     Reload {
         /// The script file.
