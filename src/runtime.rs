@@ -47,9 +47,15 @@ impl Runtime {
             host.add_backend(b);
         }
         let mut errors = Vec::new();
+        // A broken file shared by several entities is reported once, not once per entity.
+        let mut failed = std::collections::BTreeSet::new();
         for s in &scenario.entity_scripts {
             for f in &s.files {
+                if failed.contains(f) {
+                    continue;
+                }
                 if let Err(e) = host.attach(Some(s.entity), f, s.think_every) {
+                    failed.insert(f.clone());
                     errors.extend(e);
                 }
             }

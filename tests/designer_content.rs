@@ -119,3 +119,31 @@ scripts = ["grunt.tac"]
     let error = trace.lines().find(|l| l.contains("script_error")).expect("an error");
     assert!(error.contains("PlayerLocation") && error.contains("`kBoat`"), "{error}");
 }
+
+/// A file with two mistakes, used by three entities: `check` on the scenario says 2 errors, each
+/// once, with the places and hints a designer needs.
+#[test]
+fn a_shared_file_reports_each_mistake_once() {
+    let scenario = "map = \"map.txt\"\n\
+        [[entities]]\nname = \"a\"\nkind = \"orc\"\nat = [1, 1]\nscripts = [\"orc.tac\"]\n\
+        [[entities]]\nname = \"b\"\nkind = \"orc\"\nat = [2, 1]\nscripts = [\"orc.tac\"]\n\
+        [[entities]]\nname = \"c\"\nkind = \"orc\"\nat = [3, 1]\nscripts = [\"orc.tac\"]\n";
+    let broken = "if (PlayerArmed) {\n    Sya(\"Drop it\");\n} els {\n    Say(\"Welcome\");\n}\n";
+    let path = common::folder("shared-broken", scenario, &[("orc.tac", broken)]);
+    let out = std::process::Command::new(TACTICA).arg("check").arg(&path).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success(), "{text}");
+    assert_eq!(text.matches("unknown function `Sya`").count(), 1, "{text}");
+    assert_eq!(text.matches("unknown word `els`").count(), 1, "{text}");
+    assert!(text.contains("did you mean `Say`?") && text.contains("did you mean `else`?"), "{text}");
+    assert!(text.contains("2 errors"), "{text}");
+}
+
+/// The long explanation of a code points to things that exist.
+#[test]
+fn explain_points_to_what_exists() {
+    let out = std::process::Command::new(TACTICA).args(["explain", "E0011"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("docs/api.md") && !text.contains("tactica docs"), "{text}");
+    assert!(std::path::Path::new("docs/api.md").exists());
+}

@@ -58,7 +58,7 @@ codes! {
     UnterminatedString = "E0003", Error, "A string's closing `\"` is missing. Strings may span lines, so the string runs to the end of the file.";
     NumberTooLarge = "E0004", Error, "Whole numbers must fit in 64 bits.";
     UnknownName = "E0010", Error, "The name is not a global, a value, a fact or a local. Names are case-insensitive; a scenario may declare more names.";
-    UnknownFunction = "E0011", Error, "No host function has this name. The stdlib's table lists every function (`tactica docs`).";
+    UnknownFunction = "E0011", Error, "No host function has this name. The stdlib's table lists every function (`docs/api.md`, generated from it).";
     UnknownAttribute = "E0012", Error, "Attribute scripts may only set attributes the schema declares (INTELLIGENCE, STRENGTH, SPEED …).";
     WrongArity = "E0013", Error, "The function takes another number of arguments.";
     ArgumentType = "E0014", Error, "An argument has the wrong type (a sound where a trap is expected, a string where a number is).";

@@ -214,10 +214,15 @@ where
 
         choice((if_, while_, repeat, let_, say_one_of, signal, wait, start, assign, expr_stmt))
             .map_with(|kind, e| Stmt { kind, span: range(e.span()) })
-            .recover_with(skip_until(
-                none_of([Token::End, Token::RBrace, Token::Semi]).ignored(),
-                just(Token::Semi).ignored(),
-                || Stmt { kind: StmtKind::Error, span: 0..0 },
+            // A broken statement runs to its `;`, or up to the `}`/`END` closing its block, or to the
+            // end of the file, so the rest is still parsed and checked (a file's later mistakes are
+            // reported too). It always skips at least one token, so repetition makes progress.
+            .recover_with(via_parser(
+                none_of([Token::End, Token::RBrace, Token::Semi])
+                    .repeated()
+                    .at_least(1)
+                    .then(just(Token::Semi).or_not())
+                    .map(|_| Stmt { kind: StmtKind::Error, span: 0..0 }),
             ))
             .labelled("a statement")
             .boxed()
@@ -292,6 +297,9 @@ where
             .delimited_by(just(Token::LParen), just(Token::RParen))
             .map(|(x, y)| PlaceRef::Cell(x, y)),
         ident().map(PlaceRef::Named),
+        // `on enter "kHall"`: a place's name may be quoted, as scripts pass it to calls.
+        select! { Token::Str(raw) => raw }
+            .map_with(|raw: &str, e| PlaceRef::Named(Name { text: crate::lexer::unquote(raw), span: range(e.span()) })),
     ));
     let event = choice((kw("enter").ignore_then(place).map(Event::Enter), ident().map(Event::Named)));
     let handler = just(Token::Once)
@@ -404,7 +412,12 @@ where
     let kind_decl = kw("kind").ignore_then(ident()).then_ignore(semi()).map(ItemKind::Kind);
     let item = choice((kind_decl, record, creature, handler, machine, rules, sequence, stmt.map(ItemKind::Stmt)))
         .map_with(|kind, e| Item { kind, span: range(e.span()) })
-        .recover_with(skip_then_retry_until(any().ignored(), end()));
+        .recover_with(skip_then_retry_until(any().ignored(), end()))
+        // A stray token the retry cannot get past (a `}` with nothing open before the end of the
+        // file) becomes an error item of its own, so the items around it are still checked.
+        .recover_with(via_parser(
+            any().map_with(|_, e| Item { kind: ItemKind::Stmt(Stmt { kind: StmtKind::Error, span: range(e.span()) }), span: range(e.span()) }),
+        ));
 
     item.repeated().collect::<Vec<Item>>().then_ignore(end()).map(|items| Program { items })
 }

@@ -12,28 +12,129 @@ use crate::parser::{ParseError, program};
 
 /// Parses a whole file. Returns the tree (with `Error` nodes where parts did not parse) and every
 /// lexical and syntax error found; the tree is `None` only when nothing could be recovered.
+///
+/// Where one mistake makes the parser stumble on everything after it — a string whose closing
+/// quote is missing, a `{` or `(` never closed — the mistake is reported where it is, and the
+/// syntax errors it caused further on are left out.
 pub fn parse(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
     let mut diagnostics = Vec::new();
     let mut tokens = Vec::new();
+    // Syntax errors at or after this offset follow from an error already reported.
+    let mut cut = usize::MAX;
     for (tok, span) in lex(src) {
         if tok == Token::Error {
-            diagnostics.push(lex_error(src, span));
+            let (d, from) = lex_error(src, span, &tokens);
+            cut = cut.min(from);
+            diagnostics.push(d);
         } else {
             tokens.push((tok, SimpleSpan::from(span)));
         }
     }
+    // A string that is not closed scrambles every bracket and statement after it: it is the
+    // one error to fix first, so the parser's errors are left out altogether.
+    let lex_failed = !diagnostics.is_empty();
+    if lex_failed {
+        cut = 0;
+    } else if let Some((d, from)) = unclosed(src, &tokens) {
+        cut = cut.min(from);
+        diagnostics.push(d);
+    }
     let eoi = SimpleSpan::from(src.len()..src.len());
     let (ast, errors) = program().parse(tokens.as_slice().map(eoi, |(t, s)| (t, s))).into_output_errors();
-    diagnostics.extend(errors.iter().map(syntax_error));
+    let mut errors: Vec<&ParseError<'_, '_>> = errors.iter().filter(|e| e.span().start < cut).collect();
+    errors.sort_by_key(|e| e.span().start);
+    // After a misspelt or foreign keyword (`els {`, `If … Then … End`) the closing `}` or `END`
+    // of that construct is unexpected too; that follows from the first error.
+    let mut closers_explained = false;
+    for e in errors {
+        if closers_explained && matches!(e.found(), Some(Token::RBrace | Token::End)) {
+            continue;
+        }
+        let (d, explains_closers) = syntax_error(e, &tokens);
+        closers_explained |= explains_closers;
+        if !diagnostics.iter().any(|o: &Diagnostic| o.span == d.span && o.message == d.message) {
+            diagnostics.push(d);
+        }
+    }
+    diagnostics.sort_by_key(|d| d.span.start);
     (ast, diagnostics)
 }
 
-fn lex_error(src: &str, span: std::ops::Range<usize>) -> Diagnostic {
+/// The 1-based line of byte `at`.
+fn line_of(src: &str, at: usize) -> usize {
+    src.get(..at).map_or(1, |s| s.matches('\n').count() + 1)
+}
+
+/// The innermost `{` or `(` that is never closed (a closer of the other kind, or the end of the
+/// file, comes first), with the offset from which the parser's errors follow from it.
+fn unclosed(src: &str, tokens: &[(Token<'_>, SimpleSpan)]) -> Option<(Diagnostic, usize)> {
+    let mut open: Vec<(Token<'_>, std::ops::Range<usize>)> = Vec::new();
+    let mut never_closed = None;
+    for (tok, span) in tokens {
+        let want = match tok {
+            Token::LBrace | Token::LParen => {
+                open.push((tok.clone(), span.into_range()));
+                continue;
+            }
+            Token::RBrace => Token::LBrace,
+            Token::RParen => Token::LParen,
+            _ => continue,
+        };
+        if let Some(at) = open.iter().rposition(|(t, _)| *t == want) {
+            // Everything opened after the match was left open.
+            if at + 1 < open.len() && never_closed.is_none() {
+                never_closed = Some(open[at + 1].clone());
+            }
+            open.truncate(at);
+        }
+    }
+    let (tok, span) = never_closed.or_else(|| open.pop())?;
+    let start = span.start;
+    let (what, close, hint) = if tok == Token::LBrace {
+        ("block", "}", "add `}` where the block ends (or use `BEGIN … END` throughout)")
+    } else {
+        ("bracket", ")", "add `)` where the condition or the call's arguments end")
+    };
+    let d = Diagnostic::new(
+        Code::Syntax,
+        span,
+        format!("this {what} is never closed"),
+        format!("opened on line {}, no `{close}` closes it", line_of(src, start)),
+    )
+    .with_hint(hint);
+    Some((d, start))
+}
+
+/// A lexical error and the offset from which the parser's errors follow from it.
+fn lex_error(src: &str, span: std::ops::Range<usize>, before: &[(Token<'_>, SimpleSpan)]) -> (Diagnostic, usize) {
     let text = src.get(span.clone()).unwrap_or_default();
     if text.starts_with('"') {
-        return Diagnostic::new(Code::UnterminatedString, span, "unterminated string", "this string is never closed")
+        // Strings may run over several lines, so a forgotten `"` pairs the next string's opening
+        // quote with it and the error shows up later. The culprit is the last string before this
+        // one that runs over a line end.
+        let culprit = before.iter().rev().find_map(|(t, s)| match t {
+            Token::Str(raw) if raw.contains('\n') => Some(s.into_range()),
+            _ => None,
+        });
+        if let Some(culprit) = culprit {
+            let (from, end_line) = (culprit.start, line_of(src, culprit.end));
+            let d = Diagnostic::new(
+                Code::UnterminatedString,
+                from..from + 1,
+                "a string is not closed on its line",
+                format!("this string runs on to line {end_line}"),
+            )
+            .with_hint("strings may continue on the next line, so a missing `\"` shows up later: close this one where it ends");
+            return (d, from);
+        }
+        let d = Diagnostic::new(Code::UnterminatedString, span.clone(), "unterminated string", "this string is never closed")
             .with_hint("add the closing `\"`");
+        return (d, span.start);
     }
+    (plain_lex_error(text, span.clone()), span.start)
+}
+
+fn plain_lex_error(text: &str, span: std::ops::Range<usize>) -> Diagnostic {
     if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
         return Diagnostic::new(Code::NumberTooLarge, span, "number too large", "does not fit in 64 bits");
     }
@@ -42,7 +143,68 @@ fn lex_error(src: &str, span: std::ops::Range<usize>) -> Diagnostic {
         .with_hint("comments start with `//` or `#`; strings are written in double quotes")
 }
 
-fn syntax_error(e: &ParseError<'_, '_>) -> Diagnostic {
+/// Words a designer means as keywords, and what they likely meant.
+const KEYWORDS: [&str; 9] = ["else", "end", "begin", "if", "while", "repeat", "then", "when", "once"];
+
+/// The keyword `word` is a near miss of (`els` → `else`), if any.
+fn near_keyword(word: &str) -> Option<&'static str> {
+    let lower = word.to_ascii_lowercase();
+    if KEYWORDS.contains(&lower.as_str()) {
+        return None;
+    }
+    KEYWORDS.into_iter().find(|k| strsim::damerau_levenshtein(&lower, k) == 1 && lower.len() >= 3)
+}
+
+/// The diagnostic for a parse error, and whether it explains a later unexpected `}`/`END`.
+fn syntax_error(e: &ParseError<'_, '_>, tokens: &[(Token<'_>, SimpleSpan)]) -> (Diagnostic, bool) {
+    match keyword_error(e, tokens) {
+        Some(d) => (d, true),
+        None => {
+            let mut d = plain_syntax_error(e);
+            // A missing `;` is missing at the end of the statement, which is often the line
+            // before the token that revealed it: point there.
+            if d.message.starts_with("missing `;`")
+                && let Some((_, prev)) = tokens.iter().rev().find(|(_, s)| s.end <= e.span().start)
+            {
+                d.span = prev.end.saturating_sub(1)..prev.end;
+                d.label = "expected `;` after this".to_owned();
+            }
+            (d, false)
+        }
+    }
+}
+
+/// A misspelt keyword, `then`, or `=` for `==`: the mistakes with a fix to name.
+fn keyword_error(e: &ParseError<'_, '_>, tokens: &[(Token<'_>, SimpleSpan)]) -> Option<Diagnostic> {
+    let span = e.span().into_range();
+    // A misspelt keyword (`els`, `whle`) parses as a name, and the error comes a token later.
+    let at = tokens.iter().position(|(_, s)| s.start >= span.start).unwrap_or(tokens.len());
+    let candidates = [at.checked_sub(1), Some(at)];
+    for (tok, s) in candidates.into_iter().flatten().filter_map(|i| tokens.get(i)) {
+        if let Token::Ident(word) = tok
+            && let Some(keyword) = near_keyword(word)
+        {
+            return Some(
+                Diagnostic::new(Code::Syntax, s.into_range(), format!("unknown word `{word}`"), format!("did you mean `{keyword}`?"))
+                    .with_hint(format!("`{word}` is not a keyword and names nothing here; keywords are written in full")),
+            );
+        }
+    }
+    match e.found() {
+        Some(Token::Then) => Some(
+            Diagnostic::new(Code::Syntax, span, "`then` is not part of `.tac`", "remove `then`").with_hint(
+                "write `if (condition) { … }`, `if (condition) statement;` or the book's `if (condition) BEGIN … END`",
+            ),
+        ),
+        Some(Token::Assign) if e.expected().any(|p| pattern(p) == "`==`") => Some(
+            Diagnostic::new(Code::Syntax, span, "`=` in a condition", "`=` sets a value")
+                .with_hint("to compare, write `==` (`if (PlayerArmed == TRUE)`)"),
+        ),
+        _ => None,
+    }
+}
+
+fn plain_syntax_error(e: &ParseError<'_, '_>) -> Diagnostic {
     let span = e.span().into_range();
     match e.reason() {
         RichReason::Custom(msg) => Diagnostic::new(Code::Syntax, span, msg.clone(), "here"),

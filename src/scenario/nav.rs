@@ -108,7 +108,11 @@ impl TryFrom<toml::Value> for HierarchySpec {
                     None => Err(format!("{EXPECTED}; the table has no `cluster`")),
                 }
             }
-            other => Err(format!("{EXPECTED}, not a {}", other.type_str())),
+            other => {
+                let ty = other.type_str();
+                let a = if ty.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+                Err(format!("{EXPECTED}, not {a} {ty}"))
+            }
         }
     }
 }

@@ -34,7 +34,8 @@ pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     let limit = (lower.chars().count() / 3).max(1);
     candidates
         .into_iter()
-        .map(|c| (strsim::levenshtein(&lower, &c.to_ascii_lowercase()), c))
+        // Damerau: a swapped pair (`Sya` for `Say`) is one edit, as a designer would count it.
+        .map(|c| (strsim::damerau_levenshtein(&lower, &c.to_ascii_lowercase()), c))
         .filter(|(d, _)| *d <= limit)
         .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)))
         .map(|(_, c)| c)

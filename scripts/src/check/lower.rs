@@ -290,10 +290,10 @@ impl Checker<'_> {
             Diagnostic::new(
                 Code::CompareMismatch,
                 rs.clone(),
-                format!("a {lt} is never equal to a {rt}"),
-                format!("this is a {rt}"),
+                format!("{} is never equal to {}", lt.article(), rt.article()),
+                format!("this is {}", rt.article()),
             )
-            .with_note(ls.clone(), format!("this is a {lt}")),
+            .with_note(ls.clone(), format!("this is {}", lt.article())),
         );
     }
 

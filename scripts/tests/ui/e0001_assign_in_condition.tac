@@ -1,0 +1,3 @@
+if (PlayerChallenge = DIFFICULT) {
+    DoFlee();
+}

@@ -1,0 +1,3 @@
+on enter "kHall" {
+    Say("Welcome to the hall");
+}
