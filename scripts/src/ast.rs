@@ -182,10 +182,10 @@ pub enum StmtKind {
     },
     /// `say one of ["…", "…"];`: one line picked with the world's generator.
     SayOneOf(Vec<Expr>),
-    /// `signal ID;`.
-    Signal(Name),
-    /// `wait ID;`.
-    Wait(Name),
+    /// `signal ID;`, `signal team ID;`, `signal world ID;`.
+    Signal(SignalScope, Name),
+    /// `wait ID;`, `wait team ID;`, `wait world ID;`.
+    Wait(SignalScope, Name),
     /// `start SEQUENCE;`: starts a sequence of this file, casting each role to the entity of the
     /// starter's team tagged with the role's name.
     Start(Name),
@@ -371,4 +371,27 @@ pub struct Role {
 pub struct Program {
     /// Its items, in order.
     pub items: Vec<Item>,
+}
+
+/// Who hears a signal: the sequence run (or, outside one, the character's team), the whole team,
+/// or everybody.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SignalScope {
+    /// The default: the sequence run's own scope (two squads running one sequence stay apart).
+    Squad,
+    /// Every member of the character's team.
+    Team,
+    /// Everybody.
+    World,
+}
+
+impl SignalScope {
+    /// The word scripts write (`"team"`), as `Signal(id, scope)` takes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            SignalScope::Squad => "squad",
+            SignalScope::Team => "team",
+            SignalScope::World => "world",
+        }
+    }
 }

@@ -64,6 +64,10 @@ pub enum Op {
     Prove(u32),
     /// Return the top of the stack (nil when empty).
     Return,
+    /// In a sequence role, before a top-level `if`: when the role has already queued actions in
+    /// this run, stop here and go on once the character has carried them out, so the condition
+    /// is read when the role reaches it, not when the sequence starts.
+    Suspend,
 }
 
 /// A compiled classic record or creature block.

@@ -202,8 +202,14 @@ where
             )
             .then_ignore(semi())
             .map(StmtKind::SayOneOf);
-        let signal = kw("signal").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Signal);
-        let wait = kw("wait").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Wait);
+        // `signal ready;` (the sequence run), `signal team ready;`, `signal world ready;`.
+        let scoped = choice((
+            kw("team").ignore_then(ident()).map(|id| (SignalScope::Team, id)),
+            kw("world").ignore_then(ident()).map(|id| (SignalScope::World, id)),
+            ident().map(|id| (SignalScope::Squad, id)),
+        ));
+        let signal = kw("signal").ignore_then(scoped.clone()).then_ignore(semi()).map(|(s, id)| StmtKind::Signal(s, id));
+        let wait = kw("wait").ignore_then(scoped).then_ignore(semi()).map(|(s, id)| StmtKind::Wait(s, id));
         let start = kw("start").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Start);
         let assign = dotted()
             .then_ignore(just(Token::Assign))

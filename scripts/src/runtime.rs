@@ -62,6 +62,37 @@ pub struct Instance {
     pub(crate) refraction: Vec<Vec<Option<Vec<Value>>>>,
     /// The free-form state table host functions use (say cooldowns, pattern anchors).
     pub table: Table,
+    /// Sequence roles this instance started that stopped before an `if` and go on once their
+    /// character has carried out what they queued.
+    roles: Vec<RoleCursor>,
+    /// The tick roles last moved on (they move on at most once a tick).
+    roles_tick: Option<u64>,
+}
+
+/// Where a suspended sequence role goes on from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoleCursor {
+    /// The character playing the role.
+    pub entity: EntityId,
+    /// The sequence run's signal scope.
+    pub scope: String,
+    /// The instruction to go on from.
+    pub pc: usize,
+    /// The role's locals when it stopped.
+    pub locals: Vec<Value>,
+}
+
+impl Instance {
+    /// Keeps the roles a sequence start left suspended; they go on from a later tick.
+    pub(crate) fn start_roles(&mut self, cursors: Vec<RoleCursor>, tick: u64) {
+        self.roles.extend(cursors);
+        self.roles_tick = Some(tick);
+    }
+
+    /// How many started roles are still waiting to go on.
+    pub fn suspended_roles(&self) -> usize {
+        self.roles.len()
+    }
 }
 
 /// What a run did besides issuing commands.
@@ -158,7 +189,55 @@ impl Script {
             machines: vec![None; self.machines.len()],
             refraction: self.rules.iter().map(|r| vec![None; r.rules.len()]).collect(),
             table: Table::new(),
+            roles: Vec::new(),
+            roles_tick: None,
         }
+    }
+
+    /// Lets the suspended roles of `inst` go on whose characters have carried out what the role
+    /// queued (their action queue is idle): each runs to its next `if` that follows a queued
+    /// action, or to its end. At most once a tick, and not on the tick they were started or last
+    /// moved on (their actions are only applied after the scripts of that tick).
+    fn advance_roles(
+        &self,
+        inst: &mut Instance,
+        ctx: &mut ScriptCtx<'_>,
+        limits: ScriptLimits,
+    ) -> Result<(), RuntimeError> {
+        let tick = ctx.world.clock().tick();
+        if inst.roles.is_empty() || inst.roles_tick.is_some_and(|t| t >= tick) {
+            return Ok(());
+        }
+        inst.roles_tick = Some(tick);
+        let mut pending = std::mem::take(&mut inst.roles).into_iter();
+        let mut keep = Vec::new();
+        while let Some(c) = pending.next() {
+            let Some(e) = ctx.world.entity(c.entity) else { continue };
+            if !e.actions.is_idle() {
+                keep.push(c);
+                continue;
+            }
+            let mut role_inst = self.instantiate();
+            let mut table = Table::new();
+            let mut role_ctx = ScriptCtx::new(ctx.world, c.entity, &mut *ctx.commands, &mut *ctx.rng, &mut table);
+            role_ctx.mode = ActionMode::Enqueue;
+            role_ctx.scope = c.scope.clone();
+            let mut vm = Vm::new(self, limits);
+            vm.locals = c.locals.clone();
+            vm.role_mark = Some(role_ctx.commands.len());
+            if let Err(e) = vm.run(u32::try_from(c.pc).unwrap_or(u32::MAX), &mut role_inst, &mut role_ctx) {
+                // The failed role is dropped; the others keep their places.
+                keep.extend(pending);
+                inst.roles = keep;
+                return Err(e);
+            }
+            role_ctx.finish();
+            if let Some(pc) = vm.suspended {
+                keep.push(RoleCursor { pc, locals: vm.locals, ..c });
+            }
+        }
+        inst.roles = keep;
+        Ok(())
     }
 
     /// Runs what `trigger` means for a script of `kind` (see [`ScriptKind`]). On error the
@@ -225,6 +304,9 @@ impl Script {
         );
         if matches!(trigger, Trigger::Spawn | Trigger::Reload) {
             self.run_records(vm, inst, ctx)?;
+        }
+        if matches!(trigger, Trigger::Think | Trigger::Tick) {
+            self.advance_roles(inst, ctx, vm.limits)?;
         }
         if top_runs && let Some(main) = self.main {
             vm.edge_mode = kind == ScriptKind::Events;
@@ -370,7 +452,7 @@ impl Script {
         commands: &mut CommandBuffer,
         rng: &mut WorldRng,
         limits: ScriptLimits,
-    ) -> Result<(), RuntimeError> {
+    ) -> Result<Vec<RoleCursor>, RuntimeError> {
         let no_such = |message: String| RuntimeError {
             code: Code::NoSuchSequence,
             message,
@@ -384,6 +466,7 @@ impl Script {
         let mark = commands.len();
         commands.push(Command::ClearSignals { scope: scope.to_owned() });
         let mut inst = self.instantiate();
+        let mut cursors = Vec::new();
         for (role, entity) in cast {
             let Some((_, entry)) = seq.roles.iter().find(|(r, _)| r.eq_ignore_ascii_case(role)) else {
                 commands.truncate(mark);
@@ -394,13 +477,17 @@ impl Script {
             ctx.mode = ActionMode::Enqueue;
             ctx.scope = scope.to_owned();
             let mut vm = Vm::new(self, limits);
+            vm.role_mark = Some(ctx.commands.len());
             if let Err(e) = vm.run(*entry, &mut inst, &mut ctx) {
                 commands.truncate(mark);
                 return Err(e);
             }
             ctx.finish();
+            if let Some(pc) = vm.suspended {
+                cursors.push(RoleCursor { entity: *entity, scope: scope.to_owned(), pc, locals: vm.locals });
+            }
         }
-        Ok(())
+        Ok(cursors)
     }
 }
 

@@ -36,7 +36,12 @@ pub(crate) struct Vm<'s> {
     /// Whether `Edge` instructions detect rising edges (events scripts) or pass conditions through.
     pub edge_mode: bool,
     stack: Vec<Value>,
-    locals: Vec<Value>,
+    pub(crate) locals: Vec<Value>,
+    /// Running a sequence role: the command count when the role (re)started, so `Suspend` knows
+    /// whether the role has queued anything yet.
+    pub(crate) role_mark: Option<usize>,
+    /// Where a role stopped at a `Suspend`, to go on from later.
+    pub(crate) suspended: Option<usize>,
 }
 
 impl<'s> Vm<'s> {
@@ -48,6 +53,8 @@ impl<'s> Vm<'s> {
             edge_mode: false,
             stack: Vec::with_capacity(16),
             locals: vec![Value::Nil; script.n_locals as usize],
+            role_mark: None,
+            suspended: None,
         }
     }
 
@@ -187,14 +194,27 @@ impl<'s> Vm<'s> {
                     }
                 }
                 Op::Signal(c) | Op::Wait(c) => {
-                    let id = self.script.consts.get(c as usize).cloned().unwrap_or_default();
+                    let operand = self.script.consts.get(c as usize).cloned().unwrap_or_default();
                     let name = if matches!(op, Op::Signal(_)) { "Signal" } else { "Wait" };
-                    self.call_named(pc - 1, name, id, ctx)?;
+                    match operand {
+                        // `signal team ready;`: the `Signal(id, scope)` overload.
+                        Value::List(args) => self.call_with(pc - 1, name, &args, ctx)?,
+                        id => self.call_named(pc - 1, name, id, ctx)?,
+                    }
                 }
                 Op::Start(c) => {
                     let name =
                         self.script.consts.get(c as usize).and_then(Value::as_str).unwrap_or_default().to_owned();
-                    self.start(pc - 1, &name, ctx)?;
+                    self.start(pc - 1, &name, inst, ctx)?;
+                }
+                Op::Suspend => {
+                    if let Some(mark) = self.role_mark
+                        && ctx.commands.len() > mark
+                    {
+                        self.suspended = Some(pc);
+                        self.stack.truncate(base);
+                        return Ok(Value::Nil);
+                    }
                 }
                 Op::Prove(f) => {
                     let goal = self.pop();
@@ -211,6 +231,15 @@ impl<'s> Vm<'s> {
         }
     }
 
+    fn call_with(&mut self, pc: usize, name: &str, args: &[Value], ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+        let api = &self.script.api;
+        let Some(host) = api.functions(name).find(|f| f.params.len() == args.len()) else {
+            return Err(self.error_at(pc, Code::HostError, format!("the API has no `{name}` of {} arguments", args.len())));
+        };
+        host.call(ctx, args).map_err(|e| self.host_error(pc, &e))?;
+        Ok(())
+    }
+
     fn call_named(&mut self, pc: usize, name: &str, arg: Value, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
         let api = &self.script.api;
         let Some(host) = api.functions(name).find(|f| f.params.len() == 1) else {
@@ -224,24 +253,46 @@ impl<'s> Vm<'s> {
     /// with the role's name (the first in key order). The scope is the starter's own (its team's):
     /// the scope a Lua or Rhai script's `Signal`/`Wait` use, so a squad moved between languages
     /// signals alike, and two squads running the same sequence still do not release each other.
-    fn start(&mut self, pc: usize, name: &str, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+    fn start(&mut self, pc: usize, name: &str, inst: &mut Instance, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
         let world = ctx.world;
-        let team = ctx.me().map(|e| e.team.clone()).unwrap_or_default();
+        let (team, squad) = ctx.me().map(|e| (e.team.clone(), e.squad.clone())).unwrap_or_default();
         let roles: Vec<String> = self.script.roles(name).into_iter().map(str::to_owned).collect();
+        // Cast from the starter's squad when it has one, else from its team.
         let cast: Vec<(String, tactica_engine::world::EntityId)> = roles
             .iter()
             .filter_map(|r| {
                 world
                     .entities()
-                    .find(|(_, e)| e.team == team && e.tags.iter().any(|t| t.eq_ignore_ascii_case(r)))
+                    .find(|(_, e)| {
+                        e.team == team && e.squad == squad && e.tags.iter().any(|t| t.eq_ignore_ascii_case(r))
+                    })
                     .map(|(id, _)| (r.clone(), id))
             })
             .collect();
+        // A role nobody can play would leave the others waiting for its signals for ever.
+        if let Some(missing) = roles.iter().find(|r| !cast.iter().any(|(c, _)| c == *r)) {
+            let who = match (team.is_empty(), squad.is_empty()) {
+                (_, false) => format!("nobody in squad `{squad}` of team `{team}`"),
+                (false, true) => format!("nobody on team `{team}`"),
+                (true, true) => "no character".to_owned(),
+            };
+            return Err(self.error_at(
+                pc,
+                Code::NoSuchSequence,
+                format!(
+                    "sequence `{name}` did not start: {who} is tagged `{missing}`, so role `{missing}` has no one \
+                     to play it (tag a character `{missing}` in the scenario)"
+                ),
+            ));
+        }
         let cast: Vec<(&str, tactica_engine::world::EntityId)> = cast.iter().map(|(r, id)| (r.as_str(), *id)).collect();
         let scope = ctx.scope.clone();
-        self.script
+        let cursors = self
+            .script
             .start_sequence(name, &scope, &cast, world, ctx.commands, ctx.rng, self.limits)
-            .map_err(|e| self.error_at(pc, e.code, e.message))
+            .map_err(|e| self.error_at(pc, e.code, e.message))?;
+        inst.start_roles(cursors, world.clock().tick());
+        Ok(())
     }
 
     /// The current value of what a rule reads.

@@ -128,6 +128,10 @@ pub struct EntitySpec {
     /// Its side.
     #[serde(default)]
     pub team: String,
+    /// Its squad within the team: scripts' signals reach the squad, and a `.tac` sequence a
+    /// squad member starts casts its roles from the squad.
+    #[serde(default)]
+    pub squad: String,
     /// Where it starts.
     pub at: Spanned<Position>,
     /// Top speed in cells per second.

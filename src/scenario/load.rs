@@ -158,6 +158,7 @@ impl Builder<'_> {
             let cell = self.resolve(&world, &spec.at)?;
             let mut entity = Entity::new(spec.name.clone(), spec.kind.clone(), cell);
             entity.team = spec.team.clone();
+            entity.squad = spec.squad.clone();
             if !(spec.speed.is_finite() && spec.speed >= 0.0) {
                 return Err(
                     self.err(spanned, format!("`{}` has a speed of {}: it must be 0 or more", spec.name, spec.speed))

@@ -60,9 +60,7 @@ impl<'a> ScriptCtx<'a> {
         rng: &'a mut WorldRng,
         state: &'a mut Table,
     ) -> Self {
-        let scope = world.entity(me).map_or_else(String::new, |e| {
-            if e.team.is_empty() { format!("entity:{}", e.name) } else { format!("team:{}", e.team) }
-        });
+        let scope = world.entity(me).map_or_else(String::new, tactica_engine::world::Entity::signal_scope);
         ScriptCtx {
             world,
             me,

@@ -110,8 +110,17 @@ pub(crate) fn standard_functions() -> Vec<HostFn> {
             name: "Signal",
             params: vec![p("id", Type::Str)],
             ret: Type::Nil,
-            doc: "Sends a signal in the current scope (`signal ready;` in `.tac`).",
+            doc: "Sends a signal in the current scope: in a `.tac` sequence, that run of it (two squads running one \
+                  sequence stay apart); elsewhere the character's squad, else its team (`signal ready;` in `.tac`).",
             imp: signal,
+        },
+        HostFn {
+            name: "Signal",
+            params: vec![p("id", Type::Str), p("scope", Type::Str)],
+            ret: Type::Nil,
+            doc: "Sends a signal to `\"squad\"` (the current scope, as `Signal(id)`), the whole `\"team\"` or the \
+                  whole `\"world\"` (`signal team ready;` in `.tac`).",
+            imp: signal_in,
         },
         HostFn {
             name: "Wait",
@@ -119,6 +128,13 @@ pub(crate) fn standard_functions() -> Vec<HostFn> {
             ret: Type::Nil,
             doc: "Waits until a signal is sent in the current scope; one sent earlier releases at once (`wait ready;`).",
             imp: wait,
+        },
+        HostFn {
+            name: "Wait",
+            params: vec![p("id", Type::Str), p("scope", Type::Str)],
+            ret: Type::Nil,
+            doc: "Waits for a signal of `\"squad\"`, `\"team\"` or `\"world\"` scope (`wait world dawn;` in `.tac`).",
+            imp: wait_in,
         },
         HostFn {
             name: "Build",
@@ -350,6 +366,40 @@ pub fn signal(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostErro
     let id = text_arg("Signal", args, 0, "signal id")?;
     let scope = ctx.scope.clone();
     ctx.perform(Action::Signal { scope, id });
+    Ok(Value::Nil)
+}
+
+/// The scope `Signal(id, scope)` and `Wait(id, scope)` name.
+fn named_scope(f: &'static str, ctx: &ScriptCtx<'_>, args: &[Value]) -> Result<String, HostError> {
+    let word = text_arg(f, args, 1, "\"squad\", \"team\" or \"world\"")?;
+    match word.to_ascii_lowercase().as_str() {
+        "squad" => Ok(ctx.scope.clone()),
+        "team" => Ok(ctx.me().map_or_else(String::new, |e| {
+            if e.team.is_empty() { e.signal_scope() } else { format!("team:{}", e.team) }
+        })),
+        "world" => Ok("world".to_owned()),
+        _ => Err(HostError::BadArgument {
+            function: f,
+            index: 2,
+            expected: "\"squad\", \"team\" or \"world\"".to_owned(),
+            got: format!("\"{word}\""),
+        }),
+    }
+}
+
+/// `Signal(id, scope)`.
+pub fn signal_in(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let id = text_arg("Signal", args, 0, "signal id")?;
+    let scope = named_scope("Signal", ctx, args)?;
+    ctx.perform(Action::Signal { scope, id });
+    Ok(Value::Nil)
+}
+
+/// `Wait(id, scope)`.
+pub fn wait_in(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+    let id = text_arg("Wait", args, 0, "signal id")?;
+    let scope = named_scope("Wait", ctx, args)?;
+    ctx.act(Action::Wait { scope, id, logged: false });
     Ok(Value::Nil)
 }
 

@@ -24,6 +24,10 @@ pub struct Entity {
     pub kind: String,
     /// Its side; empty when it has none.
     pub team: String,
+    /// Its squad within the team; empty when it has none. Scripts' signals are scoped to the
+    /// squad when there is one (see [`Entity::signal_scope`]).
+    #[serde(default)]
+    pub squad: String,
     /// Position in map units: cell `(x, y)` covers `[x, x+1) × [y, y+1)`.
     pub position: Vec2,
     /// Velocity in map units per second.
@@ -55,6 +59,7 @@ impl Entity {
             name: name.into(),
             kind: kind.into(),
             team: String::new(),
+            squad: String::new(),
             position: cell.as_vec2() + Vec2::splat(0.5),
             velocity: Vec2::ZERO,
             heading: 0.0,
@@ -65,6 +70,16 @@ impl Entity {
             actions: ActionQueue::default(),
             avoid: std::collections::BTreeMap::new(),
             regions_inside: BTreeSet::new(),
+        }
+    }
+
+    /// Who its scripts' signals reach by default: its squad (`squad:TEAM/SQUAD`), else its team
+    /// (`team:TEAM`), else itself alone (`entity:NAME`).
+    pub fn signal_scope(&self) -> String {
+        match (self.team.is_empty(), self.squad.is_empty()) {
+            (_, false) => format!("squad:{}/{}", self.team, self.squad),
+            (false, true) => format!("team:{}", self.team),
+            (true, true) => format!("entity:{}", self.name),
         }
     }
 

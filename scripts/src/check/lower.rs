@@ -7,7 +7,16 @@ use tactica_stdlib::{Type, suggest};
 
 use super::Checker;
 use super::names::Resolved;
-use crate::ast::{BinOp, Expr, ExprKind, Stmt, StmtKind, UnOp};
+use crate::ast::{BinOp, Expr, ExprKind, SignalScope, Stmt, StmtKind, UnOp};
+
+/// The constant a `signal`/`wait` instruction carries: the id, or `[id, scope]` for a team or
+/// world signal (the VM passes them to `Signal(id, scope)`).
+fn signal_operand(scope: SignalScope, id: &crate::ast::Name) -> Value {
+    match scope {
+        SignalScope::Squad => Value::Str(id.text.clone()),
+        _ => Value::List(vec![Value::Str(id.text.clone()), Value::Str(scope.word().to_owned())]),
+    }
+}
 use crate::code::{Op, Read};
 use crate::diagnostics::{Code, Diagnostic};
 
@@ -299,9 +308,22 @@ impl Checker<'_> {
 
     /// Lowers a list of statements in its own scope (a block, a branch, a body).
     pub(super) fn body(&mut self, stmts: &[Stmt]) {
+        self.body_with(stmts, false);
+    }
+
+    /// A sequence role's body: as [`Checker::body`], with a [`Op::Suspend`] before each top-level
+    /// `if`, so its condition is read when the role gets there.
+    pub(super) fn role_body(&mut self, stmts: &[Stmt]) {
+        self.body_with(stmts, true);
+    }
+
+    fn body_with(&mut self, stmts: &[Stmt], role: bool) {
         self.names.push_scope();
         self.assigned.push(BTreeMap::new());
         for s in stmts {
+            if role && matches!(s.kind, StmtKind::If { .. }) {
+                self.emit(Op::Suspend, &s.span);
+            }
             self.stmt(s, false);
         }
         self.assigned.pop();
@@ -419,9 +441,13 @@ impl Checker<'_> {
                 }
                 self.emit(Op::SayOneOf(u32::try_from(lines.len()).unwrap_or(u32::MAX)), &span);
             }
-            StmtKind::Signal(id) => {
-                self.signals.push((id.text.to_ascii_lowercase(), id.span.clone(), id.text.clone()));
-                let c = self.konst(Value::Str(id.text.clone()));
+            StmtKind::Signal(scope, id) => {
+                // Only the run's own signals pair up within the sequence (E0061/E0062); a team or
+                // world signal may be meant for anyone.
+                if *scope == SignalScope::Squad {
+                    self.signals.push((id.text.to_ascii_lowercase(), id.span.clone(), id.text.clone()));
+                }
+                let c = self.konst(signal_operand(*scope, id));
                 self.emit(Op::Signal(c), &span);
             }
             StmtKind::Start(name) => {
@@ -439,9 +465,11 @@ impl Checker<'_> {
                 let c = self.konst(Value::Str(name.text.clone()));
                 self.emit(Op::Start(c), &span);
             }
-            StmtKind::Wait(id) => {
-                self.waits.push((id.text.to_ascii_lowercase(), id.span.clone(), id.text.clone()));
-                let c = self.konst(Value::Str(id.text.clone()));
+            StmtKind::Wait(scope, id) => {
+                if *scope == SignalScope::Squad {
+                    self.waits.push((id.text.to_ascii_lowercase(), id.span.clone(), id.text.clone()));
+                }
+                let c = self.konst(signal_operand(*scope, id));
                 self.emit(Op::Wait(c), &span);
             }
         }

@@ -637,7 +637,7 @@ impl Checker<'_> {
             } else {
                 seen.insert(key, role.name.span.clone());
             }
-            let entry = self.body_chunk(&role.body);
+            let entry = self.chunk(|c| c.role_body(&role.body));
             roles.push((role.name.text.clone(), entry));
         }
         let sent: BTreeSet<&str> = self.signals.iter().map(|(k, _, _)| k.as_str()).collect();
