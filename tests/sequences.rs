@@ -87,6 +87,12 @@ fn a_role_nobody_can_play_stops_the_start_with_a_clear_error() {
     );
     // Nobody was left waiting for ever: the sequence did not start at all.
     assert!(!trace.contains("\"kind\":\"wait\""), "{trace}");
+    // And `check` on the scenario says so before anyone plays it (a warning: the tag may come).
+    let path = common::folder("uncast-role-check", scenario, &[("breach.tac", tac)]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tactica")).arg("check").arg(&path).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("E0065") && text.contains("no character of the scenario is tagged `archer`"), "{text}");
+    assert!(!text.contains("tagged `cover`"), "{text}");
 }
 
 #[test]

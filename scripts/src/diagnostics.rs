@@ -84,6 +84,7 @@ codes! {
     WaitWithoutSignal = "E0061", Error, "No role of the sequence sends this signal, so the wait would block forever.";
     UnusedSignal = "E0062", Warning, "The signal is sent but no role of the sequence waits for it.";
     EmptySequence = "E0064", Error, "A sequence needs at least one role.";
+    UncastRole = "E0065", Warning, "No character of the scenario carries this role's tag, so `start` could never cast it.";
     UnknownEvent = "E0070", Error, "Handlers react to `spawn`, `think`, `tick`, `encounter`, `hear`, `reload`, or `enter` a place.";
     UnknownPlace = "E0071", Error, "`on enter` takes a cell `(x, y)` or a declared place.";
     UnknownKind = "E0072", Error, "A file's kind is `behaviour`, `dialogue`, `events` or `attributes`, said once at most.";

@@ -252,6 +252,14 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
             "sequence Nothing { }\n",
             "sequence Greet { role host { Say(\"Welcome.\"); } }\n",
         ),
+        Code::UncastRole => (
+            "`start` casts each role to a character of the starter's squad or team tagged with the role's \
+             name. When the scenario gives no character that tag, the sequence can never start (at run \
+             time it stops with an error naming the tag). Tag a character in the scenario \
+             (`tags = [\"archer\"]`) or rename the role after a tag that exists.",
+            "// scenario: tags = [\"point\", \"cover\"]\nsequence Breach {\n  role point { signal go; }\n  role archer { wait go; }\n}\n",
+            "// scenario: tags = [\"point\", \"cover\"]\nsequence Breach {\n  role point { signal go; }\n  role cover { wait go; }\n}\n",
+        ),
         Code::UnknownKind => (
             "A file may say when its top level runs: `kind behaviour;` (every think), `kind dialogue;` (when \
              the player comes near or speaks), `kind events;` (every tick, each top-level `if` once per \

@@ -32,8 +32,15 @@ fn run(src: &str) -> Result<(), RuntimeError> {
     result
 }
 
+/// The codes `src` gets; a first line `// scenario: tags = ["a", "b"]` checks it as in a scenario
+/// whose characters carry those tags.
 fn codes(src: &str) -> Vec<Code> {
-    check("explain.tac", src, &Api::standard()).1.iter().map(|d| d.code).collect()
+    let mut api = Api::standard();
+    if let Some(list) = src.lines().next().and_then(|l| l.strip_prefix("// scenario: tags = ")) {
+        let tags: Vec<&str> = list.trim_matches(['[', ']']).split(',').map(|t| t.trim().trim_matches('"')).collect();
+        api.declare_tags(tags);
+    }
+    check("explain.tac", src, &api).1.iter().map(|d| d.code).collect()
 }
 
 #[test]

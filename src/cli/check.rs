@@ -102,10 +102,14 @@ fn check_file(f: &Path, host: &mut ScriptHost) -> Findings {
     let errors = match ext {
         "toml" => match scenario::load(f) {
             Err(e) => vec![format!("error: {e}")],
-            Ok(s) => match Runtime::new(s, crate::languages()) {
-                Ok(_) => Vec::new(),
-                Err(errs) => errs.iter().map(ScriptError::report).collect(),
-            },
+            Ok(s) => {
+                let warnings = tac_warnings_in(&s);
+                let errors = match Runtime::new(s, crate::languages()) {
+                    Ok(_) => Vec::new(),
+                    Err(errs) => errs.iter().map(ScriptError::report).collect(),
+                };
+                return Findings { errors, warnings };
+            }
         },
         "map" => grid::load_movingai(f).err().map(|e| format!("error: {e}")).into_iter().collect(),
         "txt" | "grid" => grid::load_ascii(f).err().map(|e| format!("error: {e}")).into_iter().collect(),
@@ -124,6 +128,30 @@ fn check_file(f: &Path, host: &mut ScriptHost) -> Findings {
         }
     };
     errors.into()
+}
+
+/// The warnings of the scenario's `.tac` files checked against the scenario's own names (a role
+/// no character is tagged for …): loading the scenario reports only errors.
+fn tac_warnings_in(s: &scenario::Scenario) -> Vec<String> {
+    let mut api = tactica_script::Api::standard();
+    api.declare_world_names(&s.world);
+    let files: std::collections::BTreeSet<&PathBuf> = s
+        .entity_scripts
+        .iter()
+        .flat_map(|e| e.files.iter())
+        .chain(&s.world_scripts)
+        .filter(|f| f.extension().is_some_and(|e| e == "tac"))
+        .collect();
+    let mut warnings = Vec::new();
+    for f in files {
+        let Ok(source) = crate::scenario::files::read_text(f, crate::scenario::files::MAX_SOURCE_BYTES) else { continue };
+        let name = f.display().to_string();
+        let (_, diagnostics) = tactica_script::check(&name, &source, &api);
+        for d in diagnostics.iter().filter(|d| !d.is_error()) {
+            warnings.push(tactica_script::render(&name, &source, std::slice::from_ref(d), false));
+        }
+    }
+    warnings
 }
 
 /// A `.tac` file against the standard API (what the `.tac` backend compiles with), keeping the

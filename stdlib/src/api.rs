@@ -176,9 +176,24 @@ pub struct Api {
     global_index: BTreeMap<String, usize>,
     symbol_index: BTreeMap<String, usize>,
     attribute_index: BTreeMap<String, usize>,
+    /// The tags the scenario's characters carry (lower case), once a scenario declared its
+    /// names; `None` for a file checked on its own.
+    world_tags: Option<std::collections::BTreeSet<String>>,
 }
 
 impl Api {
+    /// The tags the scenario's characters carry, when checking against a scenario (a sequence
+    /// role no character is tagged for can never be cast).
+    pub fn world_tags(&self) -> Option<&std::collections::BTreeSet<String>> {
+        self.world_tags.as_ref()
+    }
+
+    /// Declares the tags a scenario's characters carry (what [`Api::declare_world_names`] does
+    /// for a whole world), for checking a file as if in that scenario.
+    pub fn declare_tags<'a>(&mut self, tags: impl IntoIterator<Item = &'a str>) {
+        self.world_tags.get_or_insert_with(Default::default).extend(tags.into_iter().map(str::to_ascii_lowercase));
+    }
+
     /// An empty table (a host that wants to expose only some packages starts here).
     pub fn raw() -> Self {
         Api::default()
@@ -281,11 +296,14 @@ impl Api {
         for name in world.places().keys().chain(world.regions().keys()) {
             self.declare_symbol(name, "place");
         }
+        let mut tags = std::collections::BTreeSet::new();
         for (_, e) in world.entities() {
             if self.symbol(&e.kind).is_none() {
                 self.declare_symbol(&e.kind, "kind");
             }
+            tags.extend(e.tags.iter().map(|t| t.to_ascii_lowercase()));
         }
+        self.world_tags = Some(tags);
         for (name, value) in &world.globals {
             if self.global(name).is_some() {
                 continue;

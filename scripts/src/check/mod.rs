@@ -635,7 +635,21 @@ impl Checker<'_> {
                     .with_note(first.clone(), "first declared here"),
                 );
             } else {
-                seen.insert(key, role.name.span.clone());
+                seen.insert(key.clone(), role.name.span.clone());
+            }
+            if let Some(tags) = self.api.world_tags()
+                && !tags.contains(&key)
+            {
+                self.diags.push(
+                    Diagnostic::new(
+                        Code::UncastRole,
+                        role.name.span.clone(),
+                        format!("no character of the scenario is tagged `{}`", role.name.text),
+                        "this role could never be cast",
+                    )
+                    .suggest(suggest(&role.name.text, tags.iter().map(String::as_str)))
+                    .with_hint_if_none(&format!("tag a character `{}` in the scenario", role.name.text)),
+                );
             }
             let entry = self.chunk(|c| c.role_body(&role.body));
             roles.push((role.name.text.clone(), entry));
