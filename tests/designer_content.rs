@@ -147,3 +147,33 @@ fn explain_points_to_what_exists() {
     assert!(out.status.success() && text.contains("docs/api.md") && !text.contains("tactica docs"), "{text}");
     assert!(std::path::Path::new("docs/api.md").exists());
 }
+
+/// The attribute schema's SPEED and INTELLIGENCE do what their descriptions say: SPEED / 32 is
+/// the walking speed, and a creature below INTELLIGENCE 50 walks straight at its goal and stops
+/// at the first wall while a clever one goes round.
+#[test]
+fn speed_and_intelligence_change_how_a_creature_walks() {
+    // The test map has a wall at x = 5 on rows 2 and 3; everyone walks east along row 2.
+    let creatures = "creature Hare { speed = 250; intelligence = 120; }\n\
+                     creature Snail { speed = 5; intelligence = 120; }\n\
+                     creature Ogre { speed = 250; intelligence = 10; }\n";
+    let mut scenario = String::from("map = \"map.txt\"\nticks = 40\n");
+    for (name, kind, row) in [("hare", "Hare", 0), ("snail", "Snail", 1), ("ogre", "Ogre", 2), ("fox", "Hare", 3)] {
+        scenario.push_str(&format!(
+            "[[entities]]\nname = \"{name}\"\nkind = \"{kind}\"\nat = [0, {row}]\nscripts = [\"creatures.tac\"]\n\
+             actions = [{{ move_to = [10, {row}] }}]\n"
+        ));
+    }
+    let rt = common::play(&common::folder("attributes-do", &scenario, &[("creatures.tac", creatures)]));
+    let trace = rt.trace();
+    assert!(!trace.contains("script_error"), "{trace}");
+    let cell = |name: &str| rt.world().entities().find(|(_, e)| e.name == name).map(|(_, e)| e.cell()).unwrap();
+    // 250 / 32 ≈ 7.8 cells a second: ten cells in well under 40 ticks (4 s).
+    assert_eq!(cell("hare"), glam::IVec2::new(10, 0), "{trace}");
+    // 5 / 32 ≈ 0.16 cells a second: from the centre of its cell (x 0.5) to x ≈ 1.1 in 4 s.
+    assert_eq!(cell("snail"), glam::IVec2::new(1, 1), "{trace}");
+    // The dull ogre stops at the wall and says why; the clever fox goes round it.
+    assert_eq!(cell("ogre"), glam::IVec2::new(4, 2), "{trace}");
+    assert!(trace.contains("with INTELLIGENCE below 50 it does not look for a way round"), "{trace}");
+    assert_eq!(cell("fox"), glam::IVec2::new(10, 3), "{trace}");
+}

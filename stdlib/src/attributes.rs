@@ -38,13 +38,31 @@ impl AttributeSpec {
 pub fn standard_attributes() -> Vec<AttributeSpec> {
     vec![
         AttributeSpec::int("CREATURE", 1, 9999, "Which creature type a classic record configures (`CREATURE=1;`)."),
-        AttributeSpec::int("INTELLIGENCE", 0, 255, "How clever the creature is; clever ones path-find better."),
-        AttributeSpec::int("STRENGTH", 0, 255, "How hard it hits."),
-        AttributeSpec::int("SPEED", 0, 255, "How fast it moves."),
-        AttributeSpec::int("COURAGE", 0, 255, "How readily it fights instead of fleeing."),
-        AttributeSpec::int("MAGIC", 0, 255, "Its magic ability."),
-        AttributeSpec::int("HEALTH", 0, 1000, "Hit points."),
-        AttributeSpec::int("ARMOR", 0, 255, "How much damage it shrugs off."),
+        AttributeSpec::int(
+            "INTELLIGENCE",
+            0,
+            255,
+            "Whether it finds its way: below 50 it walks straight at its goal and stops at the first wall; from 50 \
+             on it plans round walls.",
+        ),
+        AttributeSpec::int(
+            "SPEED",
+            0,
+            255,
+            "Its walking speed: SPEED / 32 cells a second (130 walks about 4, 255 about 8); it replaces the \
+             scenario's `speed`.",
+        ),
+        AttributeSpec::int(
+            "STRENGTH",
+            0,
+            255,
+            "Designer data: the runtime gives it no meaning of its own; scripts and models read it \
+             (`AttributeOf(Me(), \"STRENGTH\")`).",
+        ),
+        AttributeSpec::int("COURAGE", 0, 255, "Designer data, read by scripts and models (as STRENGTH)."),
+        AttributeSpec::int("MAGIC", 0, 255, "Designer data, read by scripts and models (as STRENGTH)."),
+        AttributeSpec::int("HEALTH", 0, 1000, "Designer data, read by scripts and models (as STRENGTH)."),
+        AttributeSpec::int("ARMOR", 0, 255, "Designer data, read by scripts and models (as STRENGTH)."),
     ]
 }
 

@@ -20,6 +20,7 @@ pub use entity::{Entity, EntityId};
 pub use events::{Event, EventKind, EventLog};
 pub use places::Region;
 pub use rng::WorldRng;
+pub use tick::{PLANS_FROM_INTELLIGENCE, is_dull, speed_of_attribute};
 
 use crate::coord::Signals;
 use crate::grid::Map;

@@ -63,6 +63,12 @@ impl World {
                     if let Some(e) = self.entities.get_mut(entity)
                         && e.attributes.get(&key) != Some(&value)
                     {
+                        // The classic SPEED attribute is the walking speed (see `speed_of_attribute`).
+                        if key.eq_ignore_ascii_case("SPEED")
+                            && let Value::Int(v) = value
+                        {
+                            e.speed = speed_of_attribute(v);
+                        }
                         e.attributes.insert(key.clone(), value.clone());
                         self.log.push(tick, Some(&e.name), EventKind::Attribute { key, value });
                     }
@@ -380,11 +386,34 @@ fn move_goal(e: &Entity) -> Option<IVec2> {
 }
 
 /// Whether the entity must search for a way to `goal`: it has no plan for it made on the map as
-/// it is, cannot walk there in a straight line, and has not already been told there is no way.
+/// it is, cannot walk there in a straight line, has not already been told there is no way, and
+/// is clever enough to look (see [`is_dull`]).
 fn wants_search(nav: &Navigator, map: &Map, id: EntityId, e: &Entity, goal: IVec2) -> bool {
     let here = e.cell();
     let current = nav.plan(id).is_some_and(|p| p.goal == goal && p.version == nav.map_version());
-    !current && nav.components().connected(here, goal) && !straight_is_best(map, here, goal) && !nav.refused(id, goal)
+    !current
+        && !is_dull(e)
+        && nav.components().connected(here, goal)
+        && !straight_is_best(map, here, goal)
+        && !nav.refused(id, goal)
+}
+
+/// Below this INTELLIGENCE a creature does not plan paths.
+pub const PLANS_FROM_INTELLIGENCE: i64 = 50;
+
+/// The classic attribute scripts' INTELLIGENCE (0–255) decides whether a creature finds its way:
+/// below [`PLANS_FROM_INTELLIGENCE`] it walks straight at its goal and stops at the first wall;
+/// from there on (and without the attribute) it plans round walls.
+pub fn is_dull(e: &Entity) -> bool {
+    matches!(e.attributes.get("INTELLIGENCE"), Some(Value::Int(n)) if *n < PLANS_FROM_INTELLIGENCE)
+}
+
+/// The walking speed, in cells per second, of the classic attribute SPEED (0–255): SPEED / 32,
+/// so the book's SPEED=130 walks about 4 cells a second and 255 about 8.
+pub fn speed_of_attribute(speed: i64) -> f32 {
+    #[allow(clippy::cast_precision_loss, reason = "0..=255")]
+    let s = speed.clamp(0, 255) as f32;
+    s / 32.0
 }
 
 /// Whether the straight line is the best way: every cell it crosses is open ground of the
@@ -488,6 +517,32 @@ fn navigate(
                     "no way to ({}, {}): walls cut it off from ({}, {})",
                     goal.x, goal.y, here.x, here.y
                 ));
+            }
+            // A dull creature walks straight at its goal and gives up at the first wall.
+            if is_dull(e) && here != goal {
+                return match walk(&mut e.position, target, budget, map, |c| standing.in_cell(c, id).is_some()) {
+                    Walk::Arrived => {
+                        nav.not_held(id);
+                        Leg::Arrived
+                    }
+                    Walk::OutOfTime => {
+                        nav.not_held(id);
+                        Leg::Walking
+                    }
+                    Walk::Blocked => {
+                        nav.refuse(id, goal);
+                        let at = e.cell();
+                        Leg::Failed(format!(
+                            "a wall is in the way at ({}, {}): with INTELLIGENCE below {PLANS_FROM_INTELLIGENCE} it does \
+                             not look for a way round",
+                            at.x, at.y
+                        ))
+                    }
+                    Walk::Held => {
+                        hold(id, e, goal, map, nav, standing);
+                        Leg::Walking
+                    }
+                };
             }
             // A character that avoids layers may prefer a detour to the straight line.
             if here == goal || (e.avoid.is_empty() && straight_is_best(map, here, goal)) {
