@@ -3,6 +3,7 @@
 //! Exit code 0 when no file has an error (warnings are printed but allowed, as with rustc),
 //! 1 when an error was printed — or a warning, under `--deny-warnings` (for CI).
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -22,9 +23,10 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool) -> anyhow::Result<ExitCode>
     for p in paths {
         collect(p, &host, &mut files);
     }
+    let scenario_names = scenario_names(&files);
     let (mut errors, mut warnings) = (0usize, 0usize);
     for f in &files {
-        let found = check_file(f, &mut host);
+        let found = check_file(f, &mut host, &scenario_names);
         for p in found.warnings.iter().chain(&found.errors) {
             eprintln!("{p}");
         }
@@ -94,7 +96,7 @@ fn is_scenario(p: &Path) -> bool {
 
 /// Every problem with one file. Only `.tac` has warnings; the other languages' compilers report
 /// errors alone.
-fn check_file(f: &Path, host: &mut ScriptHost) -> Findings {
+fn check_file(f: &Path, host: &mut ScriptHost, scenario_names: &[(BTreeSet<PathBuf>, tactica_script::Api)]) -> Findings {
     if !f.exists() {
         return vec![format!("error: {}: no such file", f.display())].into();
     }
@@ -119,7 +121,11 @@ fn check_file(f: &Path, host: &mut ScriptHost) -> Findings {
                 Err(why) => return vec![format!("error: {}: the file {why}", f.display())].into(),
             };
             if ext == "tac" {
-                return check_tac(f, &source);
+                // A file a scenario of this check uses is checked with that scenario's names.
+                let canonical = f.canonicalize().unwrap_or_else(|_| f.to_path_buf());
+                let standard = tactica_script::Api::standard();
+                let api = scenario_names.iter().find(|(used, _)| used.contains(&canonical)).map_or(&standard, |(_, a)| a);
+                return check_tac(f, &source, api);
             }
             match host.check_source(f, &source) {
                 Ok(()) => Vec::new(),
@@ -128,6 +134,26 @@ fn check_file(f: &Path, host: &mut ScriptHost) -> Findings {
         }
     };
     errors.into()
+}
+
+/// For each scenario among `files` that loads: the script files it uses (canonical paths) and
+/// the API with its names declared (places, regions, kinds, globals, tags).
+fn scenario_names(files: &[PathBuf]) -> Vec<(BTreeSet<PathBuf>, tactica_script::Api)> {
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "toml")) {
+        let Ok(s) = scenario::load(f) else { continue };
+        let mut api = tactica_script::Api::standard();
+        api.declare_world_names(&s.world);
+        let used = s
+            .entity_scripts
+            .iter()
+            .flat_map(|e| e.files.iter())
+            .chain(&s.world_scripts)
+            .map(|p| p.canonicalize().unwrap_or_else(|_| p.clone()))
+            .collect();
+        out.push((used, api));
+    }
+    out
 }
 
 /// The warnings of the scenario's `.tac` files checked against the scenario's own names (a role
@@ -156,9 +182,9 @@ fn tac_warnings_in(s: &scenario::Scenario) -> Vec<String> {
 
 /// A `.tac` file against the standard API (what the `.tac` backend compiles with), keeping the
 /// warnings the backend drops.
-fn check_tac(f: &Path, source: &str) -> Findings {
+fn check_tac(f: &Path, source: &str, api: &tactica_script::Api) -> Findings {
     let name = f.display().to_string();
-    let (_, diagnostics) = tactica_script::check(&name, source, &tactica_script::Api::standard());
+    let (_, diagnostics) = tactica_script::check(&name, source, api);
     let mut found = Findings::default();
     for d in &diagnostics {
         let text = tactica_script::render(&name, source, std::slice::from_ref(d), false);
