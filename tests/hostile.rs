@@ -134,12 +134,13 @@ const CASES: &[(&str, u32, &str)] = &[
     ("string_padding.rhai", 2, "bytes allocated, 16 bytes counting as one"),
     ("note_flood.lua", 4, "`Note`: this call handed the world more than"),
     ("note_flood.rhai", 2, "bytes allocated, 16 bytes counting as one"),
+    ("budget_in_host_call.lua", 3, "exceeded inside `Random`"),
     ("concat_huge.lua", 5, "instruction budget of 100000 exceeded inside `concat`"),
 ];
 
 #[test]
 fn every_hostile_script_is_stopped_and_the_others_play_on_unchanged() {
-    assert!(CASES.len() >= 50);
+    assert!(CASES.len() >= 51);
     let baseline = lines(&play("baseline", None));
     assert!(baseline.iter().any(|l| l.contains("Guard is far.")), "the walker's sequence ran");
     assert!(baseline.iter().any(|l| l.contains("Tick 6")), "the talker ran");

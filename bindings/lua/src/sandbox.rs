@@ -112,13 +112,21 @@ fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Re
         // Inside a library function (which charges its work to this hook, see vendor/lua-src)
         // there is no line: the place is the script line that called it, and the message names
         // the function, so `string.find` with a pattern that backtracks for ever is found.
+        // The same inside Tactica's own Lua (the API's wrappers, the sealed `pcall`): its lines
+        // are not the script's, so the place is the first script frame below it.
+        let ours = |source: Option<&str>| source.is_none_or(|s| !s.starts_with('@'));
         let mut inside = String::new();
-        if line == 0 && max_ops.is_some_and(|max| ops > max) {
+        if max_ops.is_some_and(|max| ops > max) && (line == 0 || ours(debug.source().source.as_deref())) {
             if let Some(name) = debug.names().name {
                 inside = format!(" inside `{name}`");
             }
-            line = (1..16)
-                .find_map(|level| lua.inspect_stack(level, |d| d.current_line()).flatten())
+            line = (1..32)
+                .find_map(|level| {
+                    lua.inspect_stack(level, |d| {
+                        if ours(d.source().source.as_deref()) { None } else { d.current_line() }
+                    })
+                    .flatten()
+                })
                 .and_then(|l| u32::try_from(l).ok())
                 .unwrap_or(0);
         }
