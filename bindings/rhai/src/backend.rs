@@ -11,8 +11,7 @@ use rhai::packages::{
     BasicArrayPackage, BasicMapPackage, BasicMathPackage, BitFieldPackage, CorePackage, LogicPackage,
     MoreStringPackage, Package,
 };
-use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, ImmutableString, NativeCallContext, Position, Scope};
-use tactica_stdlib::memory;
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Value, is_private, snake_case};
 
@@ -133,79 +132,9 @@ fn apply_limits(engine: &mut Engine, limits: &ScriptLimits) {
     engine.set_max_array_size(items);
     engine.set_max_map_size(items);
     engine.set_max_expr_depths(64, 64);
-    // With the counting allocator installed, every call is also held to the memory limit in live
-    // bytes (whatever allocates them: arrays held down a recursion, host values) and pays for the
-    // bytes it allocates (`s + s`, arrays that grow) out of its operation budget.
-    let counting = memory::installed();
-    let max_wall = limits.wall_limit();
-    if counting || max_wall.is_some() {
-        let (max_ops, max_memory) = (limits.ops_limit(), limits.memory_limit());
-        engine.on_progress(move |ops| {
-            // The clock is read every 1,024 operations: cheap, and soon enough.
-            if let Some(wall) = max_wall
-                && ops % 1024 == 0
-                && CALL_STARTED.with(Cell::get).is_some_and(|t| t.elapsed() > wall)
-            {
-                WATCHDOG_FIRED.with(|f| f.set(true));
-                return Some(Dynamic::from(format!("stopped by the wall-clock watchdog after {} ms", wall.as_millis())));
-            }
-            if !counting {
-                return None;
-            }
-            let used = CALL_START.with(Cell::get).elapsed();
-            if let Some(max) = max_memory
-                && used.live > i64::try_from(max).unwrap_or(i64::MAX)
-            {
-                return Some(Dynamic::from(format!("memory limit of {max} bytes exceeded")));
-            }
-            let charged = ops + used.allocated / BYTES_PER_OPERATION;
-            match max_ops {
-                Some(max) if charged > max => Some(Dynamic::from(format!(
-                    "instruction budget of {max} exceeded ({ops} operations and {} bytes allocated, \
-                     {BYTES_PER_OPERATION} bytes counting as one)",
-                    used.allocated
-                ))),
-                _ => None,
-            }
-        });
-    }
-    // `pad` fills in place (no allocation once the capacity is there), so it pays for its
-    // bytes itself.
-    let cap = if string == 0 { usize::MAX } else { string };
-    engine.register_fn("pad", move |s: &mut ImmutableString, len: rhai::INT, fill: char| {
-        pad_string(s, len, &fill.to_string(), cap)
-    });
-    engine.register_fn("pad", move |s: &mut ImmutableString, len: rhai::INT, fill: &str| pad_string(s, len, fill, cap));
+    crate::work::install(engine, limits, string);
 }
 
-thread_local! {
-    /// What the allocator counted when the running call started (see [`apply_limits`]).
-    static CALL_START: Cell<memory::Usage> = Cell::new(memory::Usage::default());
-    /// When the running call started, for the wall-clock watchdog.
-    static CALL_STARTED: Cell<Option<std::time::Instant>> = const { Cell::new(None) };
-    /// Whether the watchdog stopped the running call.
-    static WATCHDOG_FIRED: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Bytes of allocation or filling that cost one operation.
-const BYTES_PER_OPERATION: u64 = 16;
-
-/// Rhai's `pad` for strings, charging the bytes it writes (as allocation) before writing them.
-fn pad_string(s: &mut ImmutableString, len: rhai::INT, fill: &str, cap: usize) -> Result<(), Box<EvalAltResult>> {
-    let Ok(len) = usize::try_from(len) else { return Ok(()) };
-    let current = s.chars().count();
-    if len <= current || fill.is_empty() {
-        return Ok(());
-    }
-    if s.len() + (len - current) * fill.chars().next().map_or(1, char::len_utf8) > cap {
-        return Err(Box::new(EvalAltResult::ErrorDataTooLarge("Length of string".into(), Position::NONE)));
-    }
-    let added: String = fill.chars().cycle().take(len - current).collect();
-    let mut owned = s.to_string();
-    owned.push_str(&added);
-    *s = owned.into();
-    Ok(())
-}
 
 /// Registers every overload of the table, under its canonical name and its snake_case alias, as
 /// a raw function of `Dynamic` parameters over the one adapter [`host_call`].
@@ -307,9 +236,7 @@ impl ScriptBackend for RhaiBackend {
         let is_entity = call.entity.is_some();
         let mut ctx = call.ctx();
         let running = Cell::new("");
-        CALL_START.with(|c| c.set(memory::Usage::now()));
-        CALL_STARTED.with(|c| c.set(Some(std::time::Instant::now())));
-        WATCHDOG_FIRED.with(|f| f.set(false));
+        crate::work::start_call();
         let result = run_call(&self.engine, &self.limits, p, &mut ctx, &trigger, is_entity, &running);
         ctx.finish();
         result.map_err(|e| {
@@ -320,7 +247,7 @@ impl ScriptBackend for RhaiBackend {
                 err.line = *line;
                 err.message.push_str(&format!(" (in `{name}`)"));
             }
-            if WATCHDOG_FIRED.with(Cell::get) { err.by_watchdog(self.limits.max_wall_ms) } else { err }
+            if crate::work::watchdog_fired() { err.by_watchdog(self.limits.max_wall_ms) } else { err }
         })
     }
 }

@@ -30,5 +30,6 @@
 
 mod backend;
 mod convert;
+mod work;
 
 pub use backend::{RhaiBackend, SEQUENCE};

@@ -1,0 +1,201 @@
+//! What a Rhai call does beyond its operation count, charged to the same budget.
+//!
+//! Rhai counts one operation per step, whatever the step does: `a.contains(x)` on a long array,
+//! `s.pad(1000000, "y")` or `a.sort()` are each one operation. So that a script stops at the same
+//! point on every machine, this module charges that work:
+//!
+//! - with the counting allocator installed (`tactica_stdlib::memory`), each call pays one
+//!   operation per [`BYTES_PER_OPERATION`] bytes it allocates (`s + s`, arrays that grow) and is
+//!   held to the memory limit in live bytes;
+//! - the library functions that work in place — `pad` on strings, `contains`, `index_of`, `sort`
+//!   and `reverse` on arrays, `contains` and `index_of` on strings — are replaced by versions that
+//!   charge one operation per element they visit (per 16 bytes for strings, and `n log n` for
+//!   a sort) before working;
+//! - the wall-clock watchdog reads the clock every 1,024 operations.
+//!
+//! Not charged: `==` between two long strings, which Rhai runs as a built-in operator.
+
+use std::cell::Cell;
+use std::time::Instant;
+
+use rhai::{Array, Dynamic, Engine, EvalAltResult, INT, ImmutableString, NativeCallContext, Position};
+use tactica_stdlib::{ScriptLimits, memory};
+
+/// Bytes of allocation (or of a string scanned or filled) that cost one operation.
+pub(crate) const BYTES_PER_OPERATION: u64 = 16;
+
+thread_local! {
+    /// What the allocator counted when the running call started.
+    static CALL_START: Cell<memory::Usage> = Cell::new(memory::Usage::default());
+    /// When the running call started, for the watchdog.
+    static CALL_STARTED: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// Operations charged by the library functions below in the running call.
+    static WORK: Cell<u64> = const { Cell::new(0) };
+    /// Whether the watchdog stopped the running call.
+    static WATCHDOG_FIRED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Starts the accounting of a call.
+pub(crate) fn start_call() {
+    CALL_START.with(|c| c.set(memory::Usage::now()));
+    CALL_STARTED.with(|c| c.set(Some(Instant::now())));
+    WORK.with(|w| w.set(0));
+    WATCHDOG_FIRED.with(|f| f.set(false));
+}
+
+/// Whether the watchdog stopped the last call.
+pub(crate) fn watchdog_fired() -> bool {
+    WATCHDOG_FIRED.with(Cell::get)
+}
+
+/// Charges `units` operations of library work to the running call.
+fn charge(units: u64) {
+    WORK.with(|w| w.set(w.get().saturating_add(units)));
+}
+
+/// Installs the progress check and the charging library functions on `engine`. `max_string` is
+/// the string size cap (0: none).
+pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: usize) {
+    let counting = memory::installed();
+    let (max_ops, max_memory, max_wall) = (limits.ops_limit(), limits.memory_limit(), limits.wall_limit());
+    if max_ops.is_some() || max_wall.is_some() || (counting && max_memory.is_some()) {
+        engine.on_progress(move |ops| {
+            if let Some(wall) = max_wall
+                && ops % 1024 == 0
+                && CALL_STARTED.with(Cell::get).is_some_and(|t| t.elapsed() > wall)
+            {
+                WATCHDOG_FIRED.with(|f| f.set(true));
+                return Some(Dynamic::from(format!("stopped by the wall-clock watchdog after {} ms", wall.as_millis())));
+            }
+            let used = if counting { CALL_START.with(Cell::get).elapsed() } else { memory::Usage::default() };
+            if let Some(max) = max_memory
+                && used.live > i64::try_from(max).unwrap_or(i64::MAX)
+            {
+                return Some(Dynamic::from(format!("memory limit of {max} bytes exceeded")));
+            }
+            let work = WORK.with(Cell::get);
+            let charged = ops + used.allocated / BYTES_PER_OPERATION + work;
+            match max_ops {
+                Some(max) if charged > max => Some(Dynamic::from(format!(
+                    "instruction budget of {max} exceeded ({ops} operations, {} bytes allocated at \
+                     {BYTES_PER_OPERATION} bytes an operation, {work} operations of library work)",
+                    used.allocated
+                ))),
+                _ => None,
+            }
+        });
+    }
+    let cap = if max_string == 0 { usize::MAX } else { max_string };
+    engine.register_fn("pad", move |s: &mut ImmutableString, len: INT, fill: char| pad_string(s, len, &fill.to_string(), cap));
+    engine.register_fn("pad", move |s: &mut ImmutableString, len: INT, fill: &str| pad_string(s, len, fill, cap));
+    engine.register_fn("contains", |nc: NativeCallContext, a: &mut Array, v: Dynamic| {
+        Ok::<_, Box<EvalAltResult>>(position(&nc, a, &v, 0)?.is_some())
+    });
+    engine.register_fn("index_of", |nc: NativeCallContext, a: &mut Array, v: Dynamic| {
+        Ok::<_, Box<EvalAltResult>>(position(&nc, a, &v, 0)?.map_or(-1, to_int))
+    });
+    engine.register_fn("index_of", |nc: NativeCallContext, a: &mut Array, v: Dynamic, start: INT| {
+        let from = usize::try_from(start).unwrap_or(0);
+        Ok::<_, Box<EvalAltResult>>(position(&nc, a, &v, from)?.map_or(-1, to_int))
+    });
+    engine.register_fn("sort", sort);
+    engine.register_fn("reverse", |a: &mut Array| {
+        charge(a.len() as u64);
+        a.reverse();
+    });
+    engine.register_fn("contains", |s: &mut ImmutableString, part: &str| {
+        charge(s.len() as u64 / BYTES_PER_OPERATION);
+        s.contains(part)
+    });
+    engine.register_fn("contains", |s: &mut ImmutableString, c: char| {
+        charge(s.len() as u64 / BYTES_PER_OPERATION);
+        s.contains(c)
+    });
+    engine.register_fn("index_of", |s: &mut ImmutableString, part: &str| {
+        charge(s.len() as u64 / BYTES_PER_OPERATION);
+        // Rhai counts string positions in characters.
+        s.find(part).map_or(-1, |byte| to_int(s[..byte].chars().count()))
+    });
+    engine.register_fn("index_of", |s: &mut ImmutableString, c: char| {
+        charge(s.len() as u64 / BYTES_PER_OPERATION);
+        s.find(c).map_or(-1, |byte| to_int(s[..byte].chars().count()))
+    });
+}
+
+fn to_int(n: usize) -> INT {
+    INT::try_from(n).unwrap_or(INT::MAX)
+}
+
+/// Where `value` first is in `array` at or after `from`, comparing as Rhai's `==` does, one
+/// operation charged per element looked at.
+fn position(nc: &NativeCallContext, array: &[Dynamic], value: &Dynamic, from: usize) -> Result<Option<usize>, Box<EvalAltResult>> {
+    charge(array.len().saturating_sub(from) as u64);
+    for (i, item) in array.iter().enumerate().skip(from) {
+        if item.type_id() != value.type_id() {
+            continue; // values of two types are never equal (Rhai's own `contains` says the same)
+        }
+        let equal = match nc.call_native_fn::<bool>("==", (item.clone(), value.clone())) {
+            Ok(b) => b,
+            Err(e) if matches!(*e, EvalAltResult::ErrorFunctionNotFound(..)) => false,
+            Err(e) => return Err(e),
+        };
+        if equal {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
+/// `sort()` without a comparison function, as Rhai's: for arrays of integers, floats, strings,
+/// characters or booleans, all of one type. Charges `n ⌈log₂ n⌉` operations first.
+fn sort(array: &mut Array) -> Result<(), Box<EvalAltResult>> {
+    let n = array.len() as u64;
+    if n < 2 {
+        return Ok(());
+    }
+    charge(n * u64::from(64 - (n - 1).leading_zeros()));
+    let first = array[0].type_id();
+    if array.iter().any(|v| v.type_id() != first) {
+        return Err(Box::new(EvalAltResult::ErrorRuntime(
+            "sort() needs elements all of one type; give a comparison function for others (`sort(|a, b| …)`)".into(),
+            Position::NONE,
+        )));
+    }
+    if array[0].is_int() {
+        array.sort_by_key(|v| v.as_int().unwrap_or_default());
+    } else if array[0].is_float() {
+        array.sort_by(|a, b| a.as_float().unwrap_or_default().total_cmp(&b.as_float().unwrap_or_default()));
+    } else if array[0].is_string() {
+        array.sort_by(|a, b| a.clone().into_immutable_string().unwrap_or_default().cmp(&b.clone().into_immutable_string().unwrap_or_default()));
+    } else if array[0].is_char() {
+        array.sort_by_key(|v| v.as_char().unwrap_or_default());
+    } else if array[0].is_bool() {
+        array.sort_by_key(|v| v.as_bool().unwrap_or_default());
+    } else {
+        return Err(Box::new(EvalAltResult::ErrorRuntime(
+            format!("sort() cannot order {} values; give a comparison function (`sort(|a, b| …)`)", array[0].type_name())
+                .into(),
+            Position::NONE,
+        )));
+    }
+    Ok(())
+}
+
+/// Rhai's `pad` for strings, the bytes it writes charged (as allocation) before writing them.
+fn pad_string(s: &mut ImmutableString, len: INT, fill: &str, cap: usize) -> Result<(), Box<EvalAltResult>> {
+    let Ok(len) = usize::try_from(len) else { return Ok(()) };
+    let current = s.chars().count();
+    if len <= current || fill.is_empty() {
+        return Ok(());
+    }
+    let added_bytes = (len - current) * fill.chars().next().map_or(1, char::len_utf8);
+    if s.len() + added_bytes > cap {
+        return Err(Box::new(EvalAltResult::ErrorDataTooLarge("Length of string".into(), Position::NONE)));
+    }
+    charge(added_bytes as u64 / BYTES_PER_OPERATION);
+    let added: String = fill.chars().cycle().take(len - current).collect();
+    let mut owned = s.to_string();
+    owned.push_str(&added);
+    *s = owned.into();
+    Ok(())
+}
