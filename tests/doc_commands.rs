@@ -51,7 +51,7 @@ fn run(args: &[String], scratch: &Path) -> (Option<i32>, String) {
         }
     }
     let watch = args.iter().any(|a| a == "--watch");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tactica"))
+    let child = Command::new(env!("CARGO_BIN_EXE_tactica"))
         .args(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

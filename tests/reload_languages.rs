@@ -470,3 +470,20 @@ fn the_real_file_watcher_reloads_a_tac_taunt_saved_by_rename() {
     g.rt.tick();
     assert_eq!(g.said("troll", g.last_tick()), ["Saved by rename!"]);
 }
+
+/// A Lua file saved with a top level that never finishes (an endless loop hidden behind `pcall`)
+/// is refused within the budget when reloaded; the old code plays on.
+#[test]
+fn lua_reload_that_never_finishes_loading_is_refused() {
+    let file = "troll.lua";
+    let mut g = Game::new("lua-reload-loop", &troll("lua"), &[(file, &taunt("lua", "Grr!", "kSeagullSnd"))]);
+    g.rt.run(2);
+    g.edit(file, "while true do\n  pcall(function() while true do end end)\nend\nfunction on_think() Say(\"never\") end\n");
+    let started = Instant::now();
+    let report = g.reload(file);
+    assert!(started.elapsed() < Duration::from_secs(10), "the reload hung for {:?}", started.elapsed());
+    let errors = report.outcome.clone().expect_err("a file that never finishes loading is refused");
+    assert!(errors.iter().any(|e| e.message.contains("instruction budget") && e.line == 2), "{errors:?}");
+    g.rt.tick();
+    assert_eq!(g.sounds("troll", g.last_tick()), ["kSeagullSnd"], "the old behaviour continues");
+}

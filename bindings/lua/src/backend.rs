@@ -100,7 +100,7 @@ impl LuaBackend {
     fn load(&self, file: &Path, source: &str) -> Result<Program, Vec<ScriptError>> {
         let chunk = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
         let meter = Rc::new(Meter::default());
-        meter.start(); // loading runs the file's top level under the same limits as a call
+        meter.start(0); // loading runs the file's top level under the same limits as a call
         let fail = |e: mlua::Error, meter: &Meter| vec![script_error(file, &chunk, source, &e, meter.last_line.get())];
         let lua = new_state(&self.limits, &meter).map_err(|e| fail(e, &meter))?;
         let issued = Rc::new(Cell::new(false));
@@ -179,7 +179,7 @@ impl ScriptBackend for LuaBackend {
         // A `sequence` coroutine in progress lives in this state and cannot move to another: run
         // the new chunk here instead, so the coroutine keeps its progress and the functions it
         // calls by name are the new ones. Handlers the new file drops must stop running.
-        p.meter.start();
+        p.meter.start(p.lua.used_memory());
         let exec = || -> mlua::Result<()> {
             let globals = p.lua.globals();
             for t in ["on_spawn", "on_think", "on_encounter", "on_hear", "on_tick", "on_reload", SEQUENCE] {
@@ -198,7 +198,7 @@ impl ScriptBackend for LuaBackend {
         let Some(p) = self.programs.get_mut(program.0 as usize) else {
             return Err(ScriptError::new("lua", 0, 0, "no such Lua program"));
         };
-        p.meter.start();
+        p.meter.start(p.lua.used_memory());
         let trigger = call.trigger.clone();
         let entity = call.entity;
         let mut ctx = call.ctx();

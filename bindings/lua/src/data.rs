@@ -29,7 +29,7 @@ pub fn global_tables(file: &Path, source: &str) -> Result<Vec<(String, Value)>, 
     let limits = ScriptLimits::new();
     let chunk = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
     let meter = Rc::new(Meter::default());
-    meter.start();
+    meter.start(0);
     let fail = |e: mlua::Error| script_error(file, &chunk, source, &e, meter.last_line.get());
     let lua = new_state(&limits, &meter).map_err(fail)?;
     let globals = lua.globals();

@@ -19,14 +19,21 @@ pub(crate) struct Meter {
     pub(crate) started: Cell<Option<std::time::Instant>>,
     /// Whether the watchdog stopped the running call.
     pub(crate) watchdog_fired: Cell<bool>,
+    /// What the counting allocator had counted when the call started (host values the call
+    /// creates count against the memory limit too; see `tactica_stdlib::memory`).
+    pub(crate) allocated_at_start: Cell<tactica_stdlib::memory::Usage>,
+    /// The Lua heap when the call started (its growth is already under Lua's own limit).
+    pub(crate) lua_heap_at_start: Cell<usize>,
 }
 
 impl Meter {
-    /// Starts counting a new call.
-    pub(crate) fn start(&self) {
+    /// Starts counting a new call; `lua_heap` is the state's heap now (0 before it exists).
+    pub(crate) fn start(&self, lua_heap: usize) {
+        self.lua_heap_at_start.set(lua_heap);
         self.ops.set(0);
         self.watchdog_fired.set(false);
         self.started.set(Some(std::time::Instant::now()));
+        self.allocated_at_start.set(tactica_stdlib::memory::Usage::now());
     }
 }
 
@@ -98,7 +105,9 @@ fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Re
     let max_ops = limits.ops_limit();
     let max_depth = limits.call_depth_limit();
     let max_wall = limits.wall_limit();
-    if max_ops.is_none() && max_depth.is_none() && max_wall.is_none() {
+    let max_memory = limits.memory_limit();
+    let counting = tactica_stdlib::memory::installed();
+    if max_ops.is_none() && max_depth.is_none() && max_wall.is_none() && !(counting && max_memory.is_some()) {
         return Ok(());
     }
     let meter = Rc::clone(meter);
@@ -137,6 +146,22 @@ fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Re
             && ops > max
         {
             return Err(mlua::Error::runtime(format!("line {line}: instruction budget of {max} exceeded{inside}")));
+        }
+        // With the counting allocator installed, whatever the call makes live — the Lua heap and
+        // the host values it asks for alike — counts against the memory limit.
+        // Lua's heap is under Lua's own limit (which collects garbage before it fails); what the
+        // allocator saw grow besides it is host values, counted on top of the heap.
+        let over_memory = || {
+            let heap = i64::try_from(lua.used_memory()).unwrap_or(i64::MAX);
+            let heap_growth = heap - i64::try_from(meter.lua_heap_at_start.get()).unwrap_or(0);
+            let host = meter.allocated_at_start.get().elapsed().live - heap_growth;
+            heap + host.max(0) > i64::try_from(max_memory.unwrap_or(usize::MAX)).unwrap_or(i64::MAX)
+        };
+        if let Some(max) = max_memory
+            && counting
+            && over_memory()
+        {
+            return Err(mlua::Error::runtime(format!("line {line}: memory limit of {max} bytes exceeded{inside}")));
         }
         // The clock is read every 64th hook call (6,400 instructions): cheap, and soon enough.
         if let Some(wall) = max_wall
