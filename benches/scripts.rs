@@ -611,10 +611,16 @@ fn accounting(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("accounting");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
-    g.bench_function("entity_tick_lua_accounted", |b| b.iter(|| black_box(tick_all(&mut lua_on, lua_on_p, &world, &ids))));
+    g.bench_function("entity_tick_lua_accounted", |b| {
+        b.iter(|| black_box(tick_all(&mut lua_on, lua_on_p, &world, &ids)))
+    });
     g.bench_function("entity_tick_lua_free", |b| b.iter(|| black_box(tick_all(&mut lua_off, lua_off_p, &world, &ids))));
-    g.bench_function("entity_tick_rhai_accounted", |b| b.iter(|| black_box(tick_all(&mut rhai_on, rhai_on_p, &world, &ids))));
-    g.bench_function("entity_tick_rhai_free", |b| b.iter(|| black_box(tick_all(&mut rhai_off, rhai_off_p, &world, &ids))));
+    g.bench_function("entity_tick_rhai_accounted", |b| {
+        b.iter(|| black_box(tick_all(&mut rhai_on, rhai_on_p, &world, &ids)))
+    });
+    g.bench_function("entity_tick_rhai_free", |b| {
+        b.iter(|| black_box(tick_all(&mut rhai_off, rhai_off_p, &world, &ids)))
+    });
     g.bench_function("sort_lua_accounted", |b| b.iter(|| run_sort(&mut slua_on, slua_on_p, &sort)));
     g.bench_function("sort_lua_free", |b| b.iter(|| run_sort(&mut slua_off, slua_off_p, &sort)));
     g.bench_function("sort_rhai_accounted", |b| b.iter(|| run_sort(&mut srhai_on, srhai_on_p, &sort)));
@@ -625,20 +631,56 @@ fn accounting(c: &mut Criterion) {
     let ns = |d: Duration| d.as_nanos() as f64 / n;
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let lua = (
-        ns(median(|| drop(black_box(tick_all(&mut lua_on, lua_on_p, &world, &ids))), 31)),
-        ns(median(|| drop(black_box(tick_all(&mut lua_off, lua_off_p, &world, &ids))), 31)),
+        ns(median(
+            || {
+                black_box(tick_all(&mut lua_on, lua_on_p, &world, &ids));
+            },
+            31,
+        )),
+        ns(median(
+            || {
+                black_box(tick_all(&mut lua_off, lua_off_p, &world, &ids));
+            },
+            31,
+        )),
     );
     let rhai = (
-        ns(median(|| drop(black_box(tick_all(&mut rhai_on, rhai_on_p, &world, &ids))), 31)),
-        ns(median(|| drop(black_box(tick_all(&mut rhai_off, rhai_off_p, &world, &ids))), 31)),
+        ns(median(
+            || {
+                black_box(tick_all(&mut rhai_on, rhai_on_p, &world, &ids));
+            },
+            31,
+        )),
+        ns(median(
+            || {
+                black_box(tick_all(&mut rhai_off, rhai_off_p, &world, &ids));
+            },
+            31,
+        )),
     );
-    let slua = (ms(median(|| run_sort(&mut slua_on, slua_on_p, &sort), 5)), ms(median(|| run_sort(&mut slua_off, slua_off_p, &sort), 5)));
-    let srhai =
-        (ms(median(|| run_sort(&mut srhai_on, srhai_on_p, &sort), 3)), ms(median(|| run_sort(&mut srhai_off, srhai_off_p, &sort), 3)));
+    let slua = (
+        ms(median(|| run_sort(&mut slua_on, slua_on_p, &sort), 5)),
+        ms(median(|| run_sort(&mut slua_off, slua_off_p, &sort), 5)),
+    );
+    let srhai = (
+        ms(median(|| run_sort(&mut srhai_on, srhai_on_p, &sort), 3)),
+        ms(median(|| run_sort(&mut srhai_off, srhai_off_p, &sort), 3)),
+    );
     eprintln!(
         "accounting medians, accounted vs free: entity tick lua {:.0} vs {:.0} ns ({:.2}x), rhai {:.0} vs {:.0} ns ({:.2}x); \
          sort userdata lua {:.1} vs {:.1} ms ({:.2}x), rhai {:.1} vs {:.1} ms ({:.2}x)",
-        lua.0, lua.1, lua.0 / lua.1, rhai.0, rhai.1, rhai.0 / rhai.1, slua.0, slua.1, slua.0 / slua.1, srhai.0, srhai.1, srhai.0 / srhai.1
+        lua.0,
+        lua.1,
+        lua.0 / lua.1,
+        rhai.0,
+        rhai.1,
+        rhai.0 / rhai.1,
+        slua.0,
+        slua.1,
+        slua.0 / slua.1,
+        srhai.0,
+        srhai.1,
+        srhai.0 / srhai.1
     );
 }
 

@@ -44,7 +44,9 @@ fn the_guide_shows_every_file_of_its_scenario_verbatim() {
         "examples/guide/scripts/orc_talk.tac",
         "examples/guide/scripts/breach.tac",
     ] {
-        let Some((_, text)) = blocks.iter().find(|(f, _)| f == file) else { panic!("{file} is not in the guide: {shown:?}") };
+        let Some((_, text)) = blocks.iter().find(|(f, _)| f == file) else {
+            panic!("{file} is not in the guide: {shown:?}")
+        };
         assert_eq!(text, &std::fs::read_to_string(file).unwrap(), "{file} differs from the guide");
     }
 }
@@ -71,7 +73,8 @@ fn the_guide_plays_as_it_says() {
     let grukk = rt.world().entities().find(|(_, e)| e.name == "grukk").map(|(_, e)| e).unwrap();
     assert!((grukk.speed - 2.0).abs() < 1e-6, "{}", grukk.speed);
     // `tactica check` knows every name the guide's scripts use.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tactica")).args(["check", "examples/guide"]).output().unwrap();
+    let out =
+        std::process::Command::new(env!("CARGO_BIN_EXE_tactica")).args(["check", "examples/guide"]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("0 errors, 0 warnings"), "{text}");
 }

@@ -35,7 +35,7 @@ fn commands(text: &str) -> Vec<Vec<String>> {
 fn is_concrete(args: &[String]) -> bool {
     let placeholder = |a: &str| {
         a.chars().any(|c| matches!(c, '[' | ']' | '|' | '…'))
-            || (a.len() > 0 && a.chars().all(|c| c.is_ascii_uppercase() || c == '.' || c == '_'))
+            || (!a.is_empty() && a.chars().all(|c| c.is_ascii_uppercase() || c == '.' || c == '_'))
             || a.ends_with(".tac") && a.chars().next().is_some_and(|c| c.is_ascii_uppercase())
     };
     !args.iter().any(|a| placeholder(a)) && args.iter().skip(1).any(|a| Path::new(a).exists() || a == "/dev/zero")
@@ -73,7 +73,13 @@ fn every_command_the_docs_show_runs() {
     let scratch = std::env::temp_dir().join(format!("tactica-doc-commands-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let mut docs = vec![PathBuf::from("README.md")];
-    docs.extend(std::fs::read_dir("docs").unwrap().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "md")));
+    docs.extend(
+        std::fs::read_dir("docs")
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "md")),
+    );
     docs.sort();
     let mut ran = 0;
     let mut failures = Vec::new();

@@ -77,7 +77,8 @@ fn twenty_processes_give_one_trace_hash() {
 #[test]
 fn a_file_that_loops_when_loaded_is_refused_within_the_budget() {
     let looping = "while true do\n  pcall(function() while true do end end)\nend\nfunction on_think() end\n";
-    let path = common::folder("lua-load-loop", SCENARIO.replace("iterate.lua", "loop.lua").as_str(), &[("loop.lua", looping)]);
+    let path =
+        common::folder("lua-load-loop", SCENARIO.replace("iterate.lua", "loop.lua").as_str(), &[("loop.lua", looping)]);
     let scenario = tactica::scenario::load(&path).unwrap();
     let started = std::time::Instant::now();
     let errors = match tactica::runtime::Runtime::new(scenario, tactica::languages()) {

@@ -478,7 +478,10 @@ fn lua_reload_that_never_finishes_loading_is_refused() {
     let file = "troll.lua";
     let mut g = Game::new("lua-reload-loop", &troll("lua"), &[(file, &taunt("lua", "Grr!", "kSeagullSnd"))]);
     g.rt.run(2);
-    g.edit(file, "while true do\n  pcall(function() while true do end end)\nend\nfunction on_think() Say(\"never\") end\n");
+    g.edit(
+        file,
+        "while true do\n  pcall(function() while true do end end)\nend\nfunction on_think() Say(\"never\") end\n",
+    );
     let started = Instant::now();
     let report = g.reload(file);
     assert!(started.elapsed() < Duration::from_secs(10), "the reload hung for {:?}", started.elapsed());

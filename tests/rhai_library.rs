@@ -38,12 +38,28 @@ fn on_spawn() {
     assert_eq!(
         values,
         [
-            "true", "false", "1", "2", "-1", "[1,2,3]", "[\"apple\",\"fig\",\"pear\"]", "[-1.0,0.5,2.5]", "[3,2,1]", "true",
-            "2", "4", "\"ab---\"", "true"
+            "true",
+            "false",
+            "1",
+            "2",
+            "-1",
+            "[1,2,3]",
+            "[\"apple\",\"fig\",\"pear\"]",
+            "[-1.0,0.5,2.5]",
+            "[3,2,1]",
+            "true",
+            "2",
+            "4",
+            "\"ab---\"",
+            "true"
         ]
     );
     // Mixed types cannot be sorted without a comparison function: a clear error.
     let bad = "fn on_spawn() {\n    let a = [1, \"x\"];\n    a.sort();\n}\n";
-    let rt = common::play(&common::folder("rhai-sort-mixed", scenario.replace("lib.rhai", "bad.rhai").as_str(), &[("bad.rhai", bad)]));
+    let rt = common::play(&common::folder(
+        "rhai-sort-mixed",
+        scenario.replace("lib.rhai", "bad.rhai").as_str(),
+        &[("bad.rhai", bad)],
+    ));
     assert!(rt.trace().contains("sort() needs elements all of one type"), "{}", rt.trace());
 }

@@ -41,12 +41,15 @@ fn two_squads(ext: &str) -> String {
 const BREACH_TAC: &str = "sequence Breach {\n  role point {\n    MoveTo(4, 0);\n    Say(\"At the door.\");\n    signal breach;\n  }\n  role cover {\n    wait breach;\n    Say(\"Clear!\");\n  }\n}\nonce on spawn start Breach;\n";
 const POINT_LUA: &str = "function sequence()\n  MoveTo(4, 0)\n  Say(\"At the door.\")\n  Signal(\"breach\")\nend\n";
 const COVER_LUA: &str = "function sequence()\n  Wait(\"breach\")\n  Say(\"Clear!\")\nend\n";
-const POINT_RHAI: &str = "fn sequence() {\n    move_to(4, 0);\n    say(\"At the door.\");\n    signal(\"breach\");\n}\n";
+const POINT_RHAI: &str =
+    "fn sequence() {\n    move_to(4, 0);\n    say(\"At the door.\");\n    signal(\"breach\");\n}\n";
 const COVER_RHAI: &str = "fn sequence() {\n    wait(\"breach\");\n    say(\"Clear!\");\n}\n";
 
 #[test]
 fn two_squads_of_one_team_release_only_their_own() {
-    for (ext, point, cover) in [("tac", BREACH_TAC, ""), ("lua", POINT_LUA, COVER_LUA), ("rhai", POINT_RHAI, COVER_RHAI)] {
+    for (ext, point, cover) in
+        [("tac", BREACH_TAC, ""), ("lua", POINT_LUA, COVER_LUA), ("rhai", POINT_RHAI, COVER_RHAI)]
+    {
         let mut files = vec![(format!("point.{ext}"), point.to_owned())];
         if !cover.is_empty() {
             files.push((format!("cover.{ext}"), cover.to_owned()));
@@ -81,10 +84,7 @@ fn a_role_nobody_can_play_stops_the_start_with_a_clear_error() {
     let rt = common::play(&common::folder("uncast-role", scenario, &[("breach.tac", tac)]));
     let trace = rt.trace();
     assert!(trace.contains("script_error"), "{trace}");
-    assert!(
-        trace.contains("sequence `Breach` did not start: nobody on team `red` is tagged `archer`"),
-        "{trace}"
-    );
+    assert!(trace.contains("sequence `Breach` did not start: nobody on team `red` is tagged `archer`"), "{trace}");
     // Nobody was left waiting for ever: the sequence did not start at all.
     assert!(!trace.contains("\"kind\":\"wait\""), "{trace}");
     // And `check` on the scenario says so before anyone plays it (a warning: the tag may come).

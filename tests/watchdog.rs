@@ -65,7 +65,8 @@ fn an_endless_loop_without_a_budget_meets_the_watchdog_and_the_trace_says_so() {
         assert_eq!(errors.len(), 3, "{entity}: {mine:?}");
         assert!(errors.iter().all(|m| m.contains("wall-clock watchdog after 50 ms")), "{errors:?}");
     }
-    let notes = events.iter().filter(|e| e.entity.as_deref() == Some("talker") && matches!(e.kind, EventKind::Note { .. }));
+    let notes =
+        events.iter().filter(|e| e.entity.as_deref() == Some("talker") && matches!(e.kind, EventKind::Note { .. }));
     assert_eq!(notes.count(), 3, "the talker played on");
     let line = events.iter().find(|e| matches!(e.kind, EventKind::Watchdog { .. })).unwrap().to_json_line();
     assert!(line.contains("\"kind\":\"watchdog\"") && line.contains("\"limit_ms\":50"), "{line}");

@@ -208,7 +208,8 @@ where
             kw("world").ignore_then(ident()).map(|id| (SignalScope::World, id)),
             ident().map(|id| (SignalScope::Squad, id)),
         ));
-        let signal = kw("signal").ignore_then(scoped.clone()).then_ignore(semi()).map(|(s, id)| StmtKind::Signal(s, id));
+        let signal =
+            kw("signal").ignore_then(scoped.clone()).then_ignore(semi()).map(|(s, id)| StmtKind::Signal(s, id));
         let wait = kw("wait").ignore_then(scoped).then_ignore(semi()).map(|(s, id)| StmtKind::Wait(s, id));
         let start = kw("start").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Start);
         let assign = dotted()
@@ -421,9 +422,10 @@ where
         .recover_with(skip_then_retry_until(any().ignored(), end()))
         // A stray token the retry cannot get past (a `}` with nothing open before the end of the
         // file) becomes an error item of its own, so the items around it are still checked.
-        .recover_with(via_parser(
-            any().map_with(|_, e| Item { kind: ItemKind::Stmt(Stmt { kind: StmtKind::Error, span: range(e.span()) }), span: range(e.span()) }),
-        ));
+        .recover_with(via_parser(any().map_with(|_, e| Item {
+            kind: ItemKind::Stmt(Stmt { kind: StmtKind::Error, span: range(e.span()) }),
+            span: range(e.span()),
+        })));
 
     item.repeated().collect::<Vec<Item>>().then_ignore(end()).map(|items| Program { items })
 }

@@ -124,11 +124,18 @@ fn lex_error(src: &str, span: std::ops::Range<usize>, before: &[(Token<'_>, Simp
                 "a string is not closed on its line",
                 format!("this string runs on to line {end_line}"),
             )
-            .with_hint("strings may continue on the next line, so a missing `\"` shows up later: close this one where it ends");
+            .with_hint(
+                "strings may continue on the next line, so a missing `\"` shows up later: close this one where it ends",
+            );
             return (d, from);
         }
-        let d = Diagnostic::new(Code::UnterminatedString, span.clone(), "unterminated string", "this string is never closed")
-            .with_hint("add the closing `\"`");
+        let d = Diagnostic::new(
+            Code::UnterminatedString,
+            span.clone(),
+            "unterminated string",
+            "this string is never closed",
+        )
+        .with_hint("add the closing `\"`");
         return (d, span.start);
     }
     (plain_lex_error(text, span.clone()), span.start)
@@ -185,17 +192,22 @@ fn keyword_error(e: &ParseError<'_, '_>, tokens: &[(Token<'_>, SimpleSpan)]) -> 
             && let Some(keyword) = near_keyword(word)
         {
             return Some(
-                Diagnostic::new(Code::Syntax, s.into_range(), format!("unknown word `{word}`"), format!("did you mean `{keyword}`?"))
-                    .with_hint(format!("`{word}` is not a keyword and names nothing here; keywords are written in full")),
+                Diagnostic::new(
+                    Code::Syntax,
+                    s.into_range(),
+                    format!("unknown word `{word}`"),
+                    format!("did you mean `{keyword}`?"),
+                )
+                .with_hint(format!("`{word}` is not a keyword and names nothing here; keywords are written in full")),
             );
         }
     }
     match e.found() {
-        Some(Token::Then) => Some(
-            Diagnostic::new(Code::Syntax, span, "`then` is not part of `.tac`", "remove `then`").with_hint(
+        Some(Token::Then) => {
+            Some(Diagnostic::new(Code::Syntax, span, "`then` is not part of `.tac`", "remove `then`").with_hint(
                 "write `if (condition) { … }`, `if (condition) statement;` or the book's `if (condition) BEGIN … END`",
-            ),
-        ),
+            ))
+        }
         Some(Token::Assign) if e.expected().any(|p| pattern(p) == "`==`") => Some(
             Diagnostic::new(Code::Syntax, span, "`=` in a condition", "`=` sets a value")
                 .with_hint("to compare, write `==` (`if (PlayerArmed == TRUE)`)"),

@@ -231,10 +231,20 @@ impl<'s> Vm<'s> {
         }
     }
 
-    fn call_with(&mut self, pc: usize, name: &str, args: &[Value], ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+    fn call_with(
+        &mut self,
+        pc: usize,
+        name: &str,
+        args: &[Value],
+        ctx: &mut ScriptCtx<'_>,
+    ) -> Result<(), RuntimeError> {
         let api = &self.script.api;
         let Some(host) = api.functions(name).find(|f| f.params.len() == args.len()) else {
-            return Err(self.error_at(pc, Code::HostError, format!("the API has no `{name}` of {} arguments", args.len())));
+            return Err(self.error_at(
+                pc,
+                Code::HostError,
+                format!("the API has no `{name}` of {} arguments", args.len()),
+            ));
         };
         host.call(ctx, args).map_err(|e| self.host_error(pc, &e))?;
         Ok(())
@@ -253,7 +263,13 @@ impl<'s> Vm<'s> {
     /// with the role's name (the first in key order). The scope is the starter's own (its team's):
     /// the scope a Lua or Rhai script's `Signal`/`Wait` use, so a squad moved between languages
     /// signals alike, and two squads running the same sequence still do not release each other.
-    fn start(&mut self, pc: usize, name: &str, inst: &mut Instance, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+    fn start(
+        &mut self,
+        pc: usize,
+        name: &str,
+        inst: &mut Instance,
+        ctx: &mut ScriptCtx<'_>,
+    ) -> Result<(), RuntimeError> {
         let world = ctx.world;
         let (team, squad) = ctx.me().map(|e| (e.team.clone(), e.squad.clone())).unwrap_or_default();
         let roles: Vec<String> = self.script.roles(name).into_iter().map(str::to_owned).collect();

@@ -96,7 +96,11 @@ fn is_scenario(p: &Path) -> bool {
 
 /// Every problem with one file. Only `.tac` has warnings; the other languages' compilers report
 /// errors alone.
-fn check_file(f: &Path, host: &mut ScriptHost, scenario_names: &[(BTreeSet<PathBuf>, tactica_script::Api)]) -> Findings {
+fn check_file(
+    f: &Path,
+    host: &mut ScriptHost,
+    scenario_names: &[(BTreeSet<PathBuf>, tactica_script::Api)],
+) -> Findings {
     if !f.exists() {
         return vec![format!("error: {}: no such file", f.display())].into();
     }
@@ -124,7 +128,8 @@ fn check_file(f: &Path, host: &mut ScriptHost, scenario_names: &[(BTreeSet<PathB
                 // A file a scenario of this check uses is checked with that scenario's names.
                 let canonical = f.canonicalize().unwrap_or_else(|_| f.to_path_buf());
                 let standard = tactica_script::Api::standard();
-                let api = scenario_names.iter().find(|(used, _)| used.contains(&canonical)).map_or(&standard, |(_, a)| a);
+                let api =
+                    scenario_names.iter().find(|(used, _)| used.contains(&canonical)).map_or(&standard, |(_, a)| a);
                 return check_tac(f, &source, api);
             }
             match host.check_source(f, &source) {
@@ -170,7 +175,9 @@ fn tac_warnings_in(s: &scenario::Scenario) -> Vec<String> {
         .collect();
     let mut warnings = Vec::new();
     for f in files {
-        let Ok(source) = crate::scenario::files::read_text(f, crate::scenario::files::MAX_SOURCE_BYTES) else { continue };
+        let Ok(source) = crate::scenario::files::read_text(f, crate::scenario::files::MAX_SOURCE_BYTES) else {
+            continue;
+        };
         let name = f.display().to_string();
         let (_, diagnostics) = tactica_script::check(&name, &source, &api);
         for d in diagnostics.iter().filter(|d| !d.is_error()) {

@@ -167,7 +167,9 @@ impl Builder<'_> {
             entity.speed = spec.speed;
             entity.attributes = spec.attributes.clone();
             // The classic SPEED attribute is the walking speed, here as when a script sets it.
-            if let Some(tactica_engine::Value::Int(v)) = entity.attributes.iter().find(|(k, _)| k.eq_ignore_ascii_case("SPEED")).map(|(_, v)| v) {
+            if let Some(tactica_engine::Value::Int(v)) =
+                entity.attributes.iter().find(|(k, _)| k.eq_ignore_ascii_case("SPEED")).map(|(_, v)| v)
+            {
                 entity.speed = tactica_engine::world::speed_of_attribute(*v);
             }
             entity.tags = spec.tags.iter().cloned().collect();

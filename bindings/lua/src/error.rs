@@ -12,7 +12,13 @@ use tactica_stdlib::backend::ScriptError;
 /// variable of `attempt to index a nil value (local 'n')`, the token of `'=' expected near 'x'`,
 /// the host function of `` `Say` argument 1 ``, the library function the budget ran out in), else
 /// it is the line's first non-blank character.
-pub(crate) fn script_error(file: &Path, chunk: &str, source: &str, err: &mlua::Error, fallback_line: u32) -> ScriptError {
+pub(crate) fn script_error(
+    file: &Path,
+    chunk: &str,
+    source: &str,
+    err: &mlua::Error,
+    fallback_line: u32,
+) -> ScriptError {
     let (message, traceback) = flatten(err);
     let located = find_line(&message, chunk);
     let line = located

@@ -93,7 +93,8 @@ fn seal_error_catchers(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> m
     // `nil` while within budget (or without one), else the message the hook raised (what the
     // caller re-raises).
     let over = lua.create_function(move |_, ()| {
-        Ok(max.filter(|&max| m.ops.get() > max)
+        Ok(max
+            .filter(|&max| m.ops.get() > max)
             .map(|max| format!("line {}: instruction budget of {max} exceeded", m.last_line.get())))
     })?;
     let table: mlua::Table = lua.globals().raw_get("table")?;
@@ -129,15 +130,16 @@ fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Re
             if let Some(name) = debug.names().name {
                 inside = format!(" inside `{name}`");
             }
-            line = (1..32)
-                .find_map(|level| {
-                    lua.inspect_stack(level, |d| {
-                        if ours(d.source().source.as_deref()) { None } else { d.current_line() }
+            line =
+                (1..32)
+                    .find_map(|level| {
+                        lua.inspect_stack(level, |d| {
+                            if ours(d.source().source.as_deref()) { None } else { d.current_line() }
+                        })
+                        .flatten()
                     })
-                    .flatten()
-                })
-                .and_then(|l| u32::try_from(l).ok())
-                .unwrap_or(0);
+                    .and_then(|l| u32::try_from(l).ok())
+                    .unwrap_or(0);
         }
         if line > 0 {
             meter.last_line.set(line);
@@ -165,7 +167,7 @@ fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Re
         }
         // The clock is read every 64th hook call (6,400 instructions): cheap, and soon enough.
         if let Some(wall) = max_wall
-            && (ops / u64::from(every)) % 64 == 0
+            && (ops / u64::from(every)).is_multiple_of(64)
             && meter.started.get().is_some_and(|t| t.elapsed() > wall)
         {
             meter.watchdog_fired.set(true);

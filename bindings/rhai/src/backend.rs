@@ -135,7 +135,6 @@ fn apply_limits(engine: &mut Engine, limits: &ScriptLimits) {
     crate::work::install(engine, limits, string);
 }
 
-
 /// Registers every overload of the table, under its canonical name and its snake_case alias, as
 /// a raw function of `Dynamic` parameters over the one adapter [`host_call`].
 fn register_api(engine: &mut Engine, api: &Arc<Api>, limits: &ScriptLimits) {

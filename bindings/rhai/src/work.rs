@@ -61,11 +61,14 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
     if max_ops.is_some() || max_wall.is_some() || (counting && max_memory.is_some()) {
         engine.on_progress(move |ops| {
             if let Some(wall) = max_wall
-                && ops % 1024 == 0
+                && ops.is_multiple_of(1024)
                 && CALL_STARTED.with(Cell::get).is_some_and(|t| t.elapsed() > wall)
             {
                 WATCHDOG_FIRED.with(|f| f.set(true));
-                return Some(Dynamic::from(format!("stopped by the wall-clock watchdog after {} ms", wall.as_millis())));
+                return Some(Dynamic::from(format!(
+                    "stopped by the wall-clock watchdog after {} ms",
+                    wall.as_millis()
+                )));
             }
             let used = if counting { CALL_START.with(Cell::get).elapsed() } else { memory::Usage::default() };
             if let Some(max) = max_memory
@@ -86,7 +89,9 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
         });
     }
     let cap = if max_string == 0 { usize::MAX } else { max_string };
-    engine.register_fn("pad", move |s: &mut ImmutableString, len: INT, fill: char| pad_string(s, len, &fill.to_string(), cap));
+    engine.register_fn("pad", move |s: &mut ImmutableString, len: INT, fill: char| {
+        pad_string(s, len, &fill.to_string(), cap)
+    });
     engine.register_fn("pad", move |s: &mut ImmutableString, len: INT, fill: &str| pad_string(s, len, fill, cap));
     engine.register_fn("contains", |nc: NativeCallContext, a: &mut Array, v: Dynamic| {
         Ok::<_, Box<EvalAltResult>>(position(&nc, a, &v, 0)?.is_some())
@@ -128,7 +133,12 @@ fn to_int(n: usize) -> INT {
 
 /// Where `value` first is in `array` at or after `from`, comparing as Rhai's `==` does, one
 /// operation charged per element looked at.
-fn position(nc: &NativeCallContext, array: &[Dynamic], value: &Dynamic, from: usize) -> Result<Option<usize>, Box<EvalAltResult>> {
+fn position(
+    nc: &NativeCallContext,
+    array: &[Dynamic],
+    value: &Dynamic,
+    from: usize,
+) -> Result<Option<usize>, Box<EvalAltResult>> {
     charge(array.len().saturating_sub(from) as u64);
     for (i, item) in array.iter().enumerate().skip(from) {
         if item.type_id() != value.type_id() {
@@ -166,15 +176,23 @@ fn sort(array: &mut Array) -> Result<(), Box<EvalAltResult>> {
     } else if array[0].is_float() {
         array.sort_by(|a, b| a.as_float().unwrap_or_default().total_cmp(&b.as_float().unwrap_or_default()));
     } else if array[0].is_string() {
-        array.sort_by(|a, b| a.clone().into_immutable_string().unwrap_or_default().cmp(&b.clone().into_immutable_string().unwrap_or_default()));
+        array.sort_by(|a, b| {
+            a.clone()
+                .into_immutable_string()
+                .unwrap_or_default()
+                .cmp(&b.clone().into_immutable_string().unwrap_or_default())
+        });
     } else if array[0].is_char() {
         array.sort_by_key(|v| v.as_char().unwrap_or_default());
     } else if array[0].is_bool() {
         array.sort_by_key(|v| v.as_bool().unwrap_or_default());
     } else {
         return Err(Box::new(EvalAltResult::ErrorRuntime(
-            format!("sort() cannot order {} values; give a comparison function (`sort(|a, b| …)`)", array[0].type_name())
-                .into(),
+            format!(
+                "sort() cannot order {} values; give a comparison function (`sort(|a, b| …)`)",
+                array[0].type_name()
+            )
+            .into(),
             Position::NONE,
         )));
     }
