@@ -1,0 +1,2 @@
+if (PlayerArmed) {
+    Say("Drop it");

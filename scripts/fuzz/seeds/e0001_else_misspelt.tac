@@ -1,0 +1,5 @@
+if (PlayerArmed) {
+    Say("Drop it");
+} els {
+    Say("Welcome");
+}

@@ -1,0 +1,3 @@
+If (PlayerArmed) Then
+    Say("Nice sword");
+End

@@ -1,0 +1,5 @@
+kind dialogue;
+on encounter {
+    Say("Hello there);
+    Say("Bye");
+}
