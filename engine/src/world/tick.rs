@@ -518,8 +518,10 @@ fn navigate(
                     goal.x, goal.y, here.x, here.y
                 ));
             }
-            // A dull creature walks straight at its goal and gives up at the first wall.
-            if is_dull(e) && here != goal {
+            // A character that avoids layers may prefer a detour to the straight line; a dull
+            // creature walks straight at its goal whatever is in the way, and gives up at the wall.
+            let dull = is_dull(e);
+            if dull || here == goal || (e.avoid.is_empty() && straight_is_best(map, here, goal)) {
                 return match walk(&mut e.position, target, budget, map, |c| standing.in_cell(c, id).is_some()) {
                     Walk::Arrived => {
                         nav.not_held(id);
@@ -529,7 +531,7 @@ fn navigate(
                         nav.not_held(id);
                         Leg::Walking
                     }
-                    Walk::Blocked => {
+                    Walk::Blocked if dull => {
                         nav.refuse(id, goal);
                         let at = e.cell();
                         Leg::Failed(format!(
@@ -537,23 +539,6 @@ fn navigate(
                              not look for a way round",
                             at.x, at.y
                         ))
-                    }
-                    Walk::Held => {
-                        hold(id, e, goal, map, nav, standing);
-                        Leg::Walking
-                    }
-                };
-            }
-            // A character that avoids layers may prefer a detour to the straight line.
-            if here == goal || (e.avoid.is_empty() && straight_is_best(map, here, goal)) {
-                return match walk(&mut e.position, target, budget, map, |c| standing.in_cell(c, id).is_some()) {
-                    Walk::Arrived => {
-                        nav.not_held(id);
-                        Leg::Arrived
-                    }
-                    Walk::OutOfTime => {
-                        nav.not_held(id);
-                        Leg::Walking
                     }
                     Walk::Blocked => {
                         nav.request(id, here, goal, &e.avoid);
