@@ -51,20 +51,33 @@ fn run(args: &[String], scratch: &Path) -> (Option<i32>, String) {
         }
     }
     let watch = args.iter().any(|a| a == "--watch");
-    let child = Command::new(env!("CARGO_BIN_EXE_tactica"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tactica"))
         .args(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let mut text = String::new();
     if watch {
-        // Real time until interrupted: let it play a moment, then stop it as a user would.
-        std::thread::sleep(std::time::Duration::from_millis(1500));
+        // Real time until interrupted: once it says it is playing, let it play a moment, then
+        // stop it as a user would.
+        use std::io::BufRead;
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        while stdout.read_line(&mut line).unwrap_or(0) > 0 && !line.contains("Playing") {
+            line.clear();
+        }
+        text.push_str(&line);
+        std::thread::sleep(std::time::Duration::from_millis(300));
         // SAFETY: sending a signal to our own child process.
         unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+        let mut rest = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut rest);
+        text.push_str(&rest);
     }
     let out = child.wait_with_output().unwrap();
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    text.push_str(&String::from_utf8_lossy(&out.stdout));
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
     (out.status.code(), text)
 }
 

@@ -81,12 +81,13 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let mut out: Box<dyn Write> =
         if trace_to_stdout { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
     let shown = if ticks == u64::MAX { "until interrupted".to_owned() } else { format!("for {ticks} ticks") };
+    // Before saying "Playing": from then on an interrupt writes the trace.
+    let interrupted = interrupt_flag();
     writeln!(out, "Playing {} ({}) {shown} at {} Hz", rt.name(), rt.file().display(), rt.world().clock().rate())?;
     let period = Duration::from_secs_f64(1.0 / f64::from(rt.world().clock().rate()));
     let mut next = Instant::now();
     let mut frames = args.render.as_ref().map(render::FrameWriter::new).transpose()?;
     let mut printed = 0;
-    let interrupted = interrupt_flag();
     let mut played = 0;
     for _ in 0..ticks {
         // Checked between ticks: a tick in progress finishes, so the trace ends on a whole tick.
