@@ -18,9 +18,11 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod host;
 pub mod reload;
+#[cfg(feature = "render")]
 pub mod render;
 pub mod runtime;
 pub mod scenario;
@@ -36,9 +38,12 @@ pub fn languages() -> Vec<Box<dyn host::ScriptBackend>> {
 /// `ScriptLimits` from its stdlib defaults).
 pub fn languages_with(limits: host::ScriptLimits) -> Vec<Box<dyn host::ScriptBackend>> {
     let api = || tactica_stdlib::Api::standard();
-    vec![
-        Box::new(host::TacBackend::new()),
-        Box::new(tactica_lua::LuaBackend::new(api(), limits)),
-        Box::new(tactica_rhai::RhaiBackend::new(api(), limits)),
-    ]
+    #[cfg_attr(not(any(feature = "lua", feature = "rhai")), allow(unused_mut))]
+    let mut all: Vec<Box<dyn host::ScriptBackend>> = vec![Box::new(host::TacBackend::new())];
+    #[cfg(feature = "lua")]
+    all.push(Box::new(tactica_lua::LuaBackend::new(api(), limits)));
+    #[cfg(feature = "rhai")]
+    all.push(Box::new(tactica_rhai::RhaiBackend::new(api(), limits)));
+    let _ = (api, limits); // unused when neither Lua nor Rhai is built in
+    all
 }

@@ -5,13 +5,15 @@
 //! on the next tick so attribute scripts re-apply and `on_reload(state)` hooks can migrate state.
 //! A file with a mistake leaves the old code running and reports why.
 
+#[cfg(feature = "watch")]
 mod watcher;
 
 use std::path::{Path, PathBuf};
 
 use tactica_engine::world::EventKind;
 
-pub use watcher::{FileWatcher, absolute};
+#[cfg(feature = "watch")]
+pub use watcher::FileWatcher;
 
 use crate::host::ScriptError;
 use crate::runtime::Runtime;
@@ -84,6 +86,7 @@ impl Runtime {
     }
 
     /// Reloads every file the watcher reports changed, in path order.
+    #[cfg(feature = "watch")]
     pub fn reload_changed(&mut self, watcher: &FileWatcher) -> Vec<ReloadReport> {
         watcher.changed().into_iter().map(|f| self.reload_file(&f)).collect()
     }
@@ -103,5 +106,18 @@ impl Runtime {
         };
         self.world_mut().record(None, kind);
         report
+    }
+}
+
+/// `path` made absolute and, where it exists, canonical — so the paths notify reports and the
+/// paths the scenario named compare equal.
+pub fn absolute(path: &Path) -> PathBuf {
+    if let Ok(p) = path.canonicalize() {
+        return p;
+    }
+    // A deleted file: canonicalise its folder.
+    match (path.parent().and_then(|d| d.canonicalize().ok()), path.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf()),
     }
 }

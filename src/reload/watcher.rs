@@ -2,6 +2,8 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+use super::absolute;
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
@@ -75,18 +77,5 @@ impl FileWatcher {
             }
         }
         out
-    }
-}
-
-/// `path` made absolute and, where it exists, canonical — so the paths notify reports and the
-/// paths the scenario named compare equal.
-pub fn absolute(path: &Path) -> PathBuf {
-    if let Ok(p) = path.canonicalize() {
-        return p;
-    }
-    // A deleted file: canonicalise its folder.
-    match (path.parent().and_then(|d| d.canonicalize().ok()), path.file_name()) {
-        (Some(dir), Some(name)) => dir.join(name),
-        _ => std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf()),
     }
 }

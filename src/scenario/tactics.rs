@@ -184,13 +184,25 @@ pub fn install_queries(
     Ok(())
 }
 
+/// The global tables a Lua data file defines.
+#[cfg(feature = "lua")]
+fn lua_tables(path: &Path, src: &str) -> Result<Vec<(String, tactica_engine::Value)>, String> {
+    tactica_lua::data::global_tables(path, src).map_err(|e| e.to_string())
+}
+
+/// Without Lua built in, a Lua query file is a clear error.
+#[cfg(not(feature = "lua"))]
+fn lua_tables(_: &Path, _: &str) -> Result<Vec<(String, tactica_engine::Value)>, String> {
+    Err("a Lua query file needs Lua, which this build leaves out (the `lua` feature)".into())
+}
+
 /// Loads (or reloads) a query file into `library`, all or nothing: a `.lua` file's global tables
 /// are queries in the reference's own form (`take_cover = { Generation = {...}, ... }`), any other
 /// file holds `.tps` query blocks. Returns the names loaded, or the first problem.
 pub fn load_query_file(library: &mut QueryLibrary, path: &Path, src: &str) -> Result<Vec<String>, String> {
     let mut next = library.clone();
     let names = if path.extension().is_some_and(|e| e == "lua") {
-        let tables = tactica_lua::data::global_tables(path, src).map_err(|e| e.to_string())?;
+        let tables = lua_tables(path, src)?;
         if tables.is_empty() {
             return Err("it defines no query: write each as a global table, `name = { Generation = {...} }`".into());
         }
