@@ -71,7 +71,8 @@ const SEALED_CATCHERS: &str = r#"
 local over, pack, unpack = ...
 local raw_pcall, raw_xpcall, raw_resume = pcall, xpcall, coroutine.resume
 local function pass(r)
-  if over() then error(over(), 0) end
+  local over_budget = over()
+  if over_budget then error(over_budget, 0) end
   return unpack(r, 1, r.n)
 end
 pcall = function(...) return pass(pack(raw_pcall(...))) end
@@ -159,15 +160,19 @@ fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Re
             let host = meter.allocated_at_start.get().elapsed().live - heap_growth;
             heap + host.max(0) > i64::try_from(max_memory.unwrap_or(usize::MAX)).unwrap_or(i64::MAX)
         };
+        // Read every 64th hook call (6,400 instructions), with the clock: host values come only
+        // from host calls, and the Lua heap has its own limit besides.
+        let periodic = (ops / u64::from(every)).is_multiple_of(64);
         if let Some(max) = max_memory
             && counting
+            && periodic
             && over_memory()
         {
             return Err(mlua::Error::runtime(format!("line {line}: memory limit of {max} bytes exceeded{inside}")));
         }
         // The clock is read every 64th hook call (6,400 instructions): cheap, and soon enough.
         if let Some(wall) = max_wall
-            && (ops / u64::from(every)).is_multiple_of(64)
+            && periodic
             && meter.started.get().is_some_and(|t| t.elapsed() > wall)
         {
             meter.watchdog_fired.set(true);

@@ -144,16 +144,42 @@ fn position(
         if item.type_id() != value.type_id() {
             continue; // values of two types are never equal (Rhai's own `contains` says the same)
         }
-        let equal = match nc.call_native_fn::<bool>("==", (item.clone(), value.clone())) {
-            Ok(b) => b,
-            Err(e) if matches!(*e, EvalAltResult::ErrorFunctionNotFound(..)) => false,
-            Err(e) => return Err(e),
+        // Plain values compare here; others through the script's own `==` (custom types).
+        let equal = if let Some(same) = plain_equal(item, value) {
+            same
+        } else {
+            match nc.call_native_fn::<bool>("==", (item.clone(), value.clone())) {
+                Ok(b) => b,
+                Err(e) if matches!(*e, EvalAltResult::ErrorFunctionNotFound(..)) => false,
+                Err(e) => return Err(e),
+            }
         };
         if equal {
             return Ok(Some(i));
         }
     }
     Ok(None)
+}
+
+/// `a == b` for two values of one plain type (integer, float, boolean, character, string), as
+/// Rhai's built-in operator; `None` for other types.
+fn plain_equal(a: &Dynamic, b: &Dynamic) -> Option<bool> {
+    if let (Ok(x), Ok(y)) = (a.as_int(), b.as_int()) {
+        return Some(x == y);
+    }
+    if let (Ok(x), Ok(y)) = (a.as_float(), b.as_float()) {
+        return Some(x == y);
+    }
+    if let (Ok(x), Ok(y)) = (a.as_bool(), b.as_bool()) {
+        return Some(x == y);
+    }
+    if let (Ok(x), Ok(y)) = (a.as_char(), b.as_char()) {
+        return Some(x == y);
+    }
+    if a.is_string() && b.is_string() {
+        return Some(a.clone().into_immutable_string().ok() == b.clone().into_immutable_string().ok());
+    }
+    None
 }
 
 /// `sort()` without a comparison function, as Rhai's: for arrays of integers, floats, strings,
