@@ -1,6 +1,8 @@
 //! One source text through every stage a designer's file can reach: lexer, parser, checker,
 //! renderer and — when it checks — the VM as every script kind on every trigger, then every
-//! sequence, each call under `max_ops` steps. The robustness proptests (`tests/robust.rs`) and the
+//! sequence, each call under `max_ops` steps. The same text also goes through the front end's
+//! other grammars (a model's condition, a fuzzy premise, a query file compiled by the engine), so
+//! fuzzing one target fuzzes every parser a designer's text reaches. The robustness proptests (`tests/robust.rs`) and the
 //! cargo-fuzz target (`scripts/fuzz`) both drive it, so they test the same thing; it returns
 //! nothing because the only property is that it returns at all (no panic, no hang).
 
@@ -12,6 +14,11 @@ use crate::{Api, ScriptKind, ScriptLimits, Trigger, check, render};
 
 /// Runs `src` through every stage; see the module doc.
 pub fn exercise(src: &str, max_ops: u64) {
+    let _ = tactica_syntax::condition::parse(src);
+    let _ = tactica_syntax::condition::parse_premise(src);
+    let _ = tactica_syntax::condition::parse_conclusion(src);
+    let _ = tactica_engine::decide::expr::Expr::parse(src);
+    let _ = tactica_engine::tactics::query::parse_queries("fuzz.tps", src, Default::default());
     let api = Api::standard();
     let (script, diags) = check("fuzz.tac", src, &api);
     let _ = render("fuzz.tac", src, &diags, false);

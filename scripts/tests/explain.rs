@@ -7,7 +7,7 @@ mod common;
 use common::{Harness, compile};
 use glam::IVec2;
 use tactica_script::{
-    Api, Code, Explanation, RuntimeError, ScriptCtx, ScriptKind, ScriptLimits, Trigger, check, explanation,
+    Api, Code, Explanation, RuntimeError, ScriptCtx, ScriptKind, ScriptLimits, TextKind, Trigger, check, explanation,
 };
 
 /// Runs `src` as a behaviour script on one think tick under a small budget.
@@ -32,8 +32,22 @@ fn run(src: &str) -> Result<(), RuntimeError> {
     result
 }
 
-/// The codes `src` gets; a first line `// scenario: tags = ["a", "b"]` checks it as in a scenario
+/// The codes `src` gets as the kind of text its code's examples are: a `.tac` script, a model's
+/// condition, or a query file. A first line `// scenario: tags = ["a", "b"]` checks it as in a scenario
 /// whose characters carry those tags.
+fn codes_of(kind: TextKind, src: &str) -> Vec<Code> {
+    match kind {
+        TextKind::Tac => codes(src),
+        TextKind::Condition => {
+            tactica_syntax::condition::parse(src).err().unwrap_or_default().iter().map(|d| d.code).collect()
+        }
+        TextKind::QueryBlocks => tactica_engine::tactics::query::parse_queries("explain.tps", src, Default::default())
+            .err()
+            .map(|e| e.0.iter().map(|e| e.kind.code()).collect())
+            .unwrap_or_default(),
+    }
+}
+
 fn codes(src: &str) -> Vec<Code> {
     let mut api = Api::standard();
     if let Some(list) = src.lines().next().and_then(|l| l.strip_prefix("// scenario: tags = ")) {
@@ -59,7 +73,7 @@ fn every_code_has_a_long_explanation() {
 fn every_right_example_checks_clean() {
     for &code in Code::ALL {
         let e = explanation(code);
-        assert_eq!(codes(e.right), [], "{code}'s right example:\n{}", e.right);
+        assert_eq!(codes_of(e.text_kind, e.right), [], "{code}'s right example:\n{}", e.right);
         if e.at_run_time() {
             assert!(run(e.right).is_ok(), "{code}'s right example must run: {:?}", run(e.right));
         }
@@ -70,7 +84,7 @@ fn every_right_example_checks_clean() {
 fn every_wrong_example_produces_its_code() {
     for &code in Code::ALL {
         let e = explanation(code);
-        let found = codes(e.wrong);
+        let found = codes_of(e.text_kind, e.wrong);
         if e.at_run_time() {
             assert!(found.iter().all(|c| c.level() != tactica_script::Level::Error), "{code}: {found:?}");
             let err = run(e.wrong).expect_err(e.wrong);

@@ -78,7 +78,7 @@ fn collect(p: &Path, host: &ScriptHost, out: &mut Vec<PathBuf>) {
 
 fn known(p: &Path, host: &ScriptHost) -> bool {
     let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-    (ext == "toml" && is_scenario(p)) || ext == "map" || host.backend_for(p).is_some()
+    (ext == "toml" && is_scenario(p)) || ext == "map" || ext == "tps" || host.backend_for(p).is_some()
 }
 
 /// Whether a `.toml` file met while walking a folder is a scenario: `scenario.toml`, or a table
@@ -124,6 +124,9 @@ fn check_file(
                 Ok(s) => s,
                 Err(why) => return vec![format!("error: {}: the file {why}", f.display())].into(),
             };
+            if ext == "tps" {
+                return check_query_blocks(f, &source).into();
+            }
             if ext == "tac" {
                 // A file a scenario of this check uses is checked with that scenario's names.
                 let canonical = f.canonicalize().unwrap_or_else(|_| f.to_path_buf());
@@ -189,6 +192,22 @@ fn tac_warnings_in(s: &scenario::Scenario) -> Vec<String> {
 
 /// A `.tac` file against the standard API (what the `.tac` backend compiles with), keeping the
 /// warnings the backend drops.
+/// A query file's mistakes, rendered like a `.tac` file's: the same front end read it.
+fn check_query_blocks(f: &Path, source: &str) -> Vec<String> {
+    let name = f.display().to_string();
+    match tactica_engine::tactics::query::parse_queries(&name, source, Default::default()) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors
+            .0
+            .iter()
+            .map(|e| match e.diagnostic(source) {
+                Some(d) => tactica_script::render(&name, source, &[d], false),
+                None => format!("error: {e}"),
+            })
+            .collect(),
+    }
+}
+
 fn check_tac(f: &Path, source: &str, api: &tactica_script::Api) -> Findings {
     let name = f.display().to_string();
     let (_, diagnostics) = tactica_script::check(&name, source, api);

@@ -145,8 +145,12 @@ pub fn query(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     let queries = match parse_queries(&queries_file.display().to_string(), &src, QueryConfig::default()) {
         Ok(q) => q,
         Err(errors) => {
+            let name = queries_file.display().to_string();
             for e in &errors.0 {
-                eprintln!("error: {e}");
+                match e.diagnostic(&src) {
+                    Some(d) => eprint!("{}", tactica_script::render(&name, &src, &[d], false)),
+                    None => eprintln!("error: {e}"),
+                }
             }
             return Ok(ExitCode::from(1));
         }

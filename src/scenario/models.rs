@@ -87,11 +87,13 @@ pub(crate) fn model_error(file: &Path, text: &str, e: &DecideError) -> ScenarioE
     };
     let message = match e {
         DecideError::Parse { message, .. } => message.trim().to_owned(),
+        DecideError::Expression { source_text, code, message, .. } => format!("[{code}] in `{source_text}`: {message}"),
         other => other.to_string(),
     };
     let err = ScenarioError::new(file, pos, message);
     match e {
         DecideError::Unknown { .. } => err.hint("check the spelling against the names the file defines"),
+        DecideError::Expression { hint: Some(h), .. } => err.hint(h.clone()),
         _ => err,
     }
 }

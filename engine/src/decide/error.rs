@@ -18,12 +18,19 @@ pub enum DecideError {
         message: String,
     },
     /// An expression (guard, fuzzy rule, rule condition) could not be parsed.
-    #[error("in expression `{source_text}` at offset {offset}: {message}")]
+    #[error(
+        "in `{source_text}` at offset {offset}: [{code}] {message}{}",
+        hint.as_ref().map(|h| format!("; {h}")).unwrap_or_default()
+    )]
     Expression {
         /// The expression text.
         source_text: String,
         /// Byte offset of the mistake.
         offset: usize,
+        /// The diagnostic code (`tactica explain` says more).
+        code: tactica_syntax::Code,
+        /// How to fix it, when the front end can tell.
+        hint: Option<String>,
         /// What was wrong.
         message: String,
     },

@@ -1,20 +1,17 @@
 //! Small condition expressions over named facts: FSM guards, rule conditions, schedule filters.
 //!
-//! Grammar (keywords are case-insensitive, `&&`/`||`/`!` are accepted too):
-//!
-//! ```text
-//! expr   := and ("or" and)*
-//! and    := unary ("and" unary)*
-//! unary  := "not" unary | atom
-//! atom   := "(" expr ")" | "true" | "false" | NAME [OP literal]
-//! OP     := == | != | < | <= | > | >=
-//! literal:= number | "quoted" | NAME      (a bare name on the right is a symbol, e.g. `Temple == Yes`)
-//! ```
+//! The text is read by the designers' one front end ([`tactica_syntax::condition`]): a `.tac`
+//! expression restricted to facts, constants, `== != < <= > >=`, `and`/`&&`, `or`/`||`,
+//! `not`/`!` and brackets (keywords in any case). A bare name on the right of a comparison is a
+//! symbol (`Temple == Yes`). Mistakes carry the same codes `tactica explain` knows.
 //!
 //! A bare `NAME` is true when the fact is truthy ([`Value::truthy`]). A fact that is not set reads
 //! as [`Value::Nil`], so comparisons with it are false except `!=`.
 
 use std::cmp::Ordering;
+
+use tactica_syntax::condition::{self, Condition, Literal};
+use tactica_syntax::{Code, Diagnostic};
 
 use crate::decide::DecideError;
 use crate::value::{Table, Value};
@@ -81,15 +78,10 @@ impl CompareOp {
 }
 
 impl Expr {
-    /// Parses `text`.
+    /// Parses `text` with the designers' front end ([`tactica_syntax::condition`]), so a model's
+    /// condition reads exactly like a `.tac` condition and its mistakes get the same diagnostics.
     pub fn parse(text: &str) -> Result<Expr, DecideError> {
-        let tokens = tokenize(text)?;
-        let mut p = Parser { text, tokens: &tokens, pos: 0 };
-        let e = p.or()?;
-        if p.pos < tokens.len() {
-            return Err(p.error("unexpected text after the expression"));
-        }
-        Ok(e)
+        condition::parse(text).map(|c| Expr::from(&c)).map_err(|d| text_error(text, &d))
     }
 
     /// Evaluates against facts looked up by `get`.
@@ -130,175 +122,62 @@ impl Expr {
     }
 }
 
-/// A token with its byte offset.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Tok {
-    /// A name or keyword.
-    Name(String),
-    /// A number.
-    Num(f64),
-    /// A quoted string.
-    Str(String),
-    /// An operator or parenthesis.
-    Sym(&'static str),
-}
-
-/// Splits an expression into tokens (shared with the fuzzy rule parser).
-pub(crate) fn tokenize(text: &str) -> Result<Vec<(Tok, usize)>, DecideError> {
-    const SYMS: [&str; 12] = ["==", "!=", "<=", ">=", "&&", "||", "<", ">", "!", "(", ")", "="];
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i] as char;
-        if c.is_whitespace() {
-            i += 1;
-        } else if c.is_ascii_alphabetic() || c == '_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || matches!(bytes[i], b'_' | b'-' | b'.')) {
-                i += 1;
+impl From<&Condition> for Expr {
+    fn from(c: &Condition) -> Expr {
+        match c {
+            Condition::Const(b) => Expr::Const(*b),
+            Condition::Fact(n) => Expr::Fact(n.text.clone()),
+            Condition::Compare { fact, op, value } => {
+                Expr::Compare { fact: fact.text.clone(), op: (*op).into(), value: literal_value(value) }
             }
-            out.push((Tok::Name(text[start..i].to_owned()), start));
-        } else if c.is_ascii_digit() || (c == '-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
-            let start = i;
-            i += 1;
-            while i < bytes.len() && (bytes[i].is_ascii_digit() || matches!(bytes[i], b'.' | b'e' | b'E')) {
-                i += 1;
-            }
-            let n = text[start..i].parse::<f64>().map_err(|e| DecideError::Expression {
-                source_text: text.to_owned(),
-                offset: start,
-                message: e.to_string(),
-            })?;
-            out.push((Tok::Num(n), start));
-        } else if c == '"' || c == '\'' {
-            let start = i;
-            let end = text[i + 1..].find(c).ok_or_else(|| DecideError::Expression {
-                source_text: text.to_owned(),
-                offset: start,
-                message: "unterminated string".into(),
-            })?;
-            out.push((Tok::Str(text[i + 1..i + 1 + end].to_owned()), start));
-            i += end + 2;
-        } else if let Some(sym) = SYMS.iter().find(|s| text[i..].starts_with(*s)) {
-            out.push((Tok::Sym(sym), i));
-            i += sym.len();
-        } else {
-            return Err(DecideError::Expression {
-                source_text: text.to_owned(),
-                offset: i,
-                message: format!("unexpected character `{c}`"),
-            });
+            Condition::Not(c) => Expr::Not(Box::new(Expr::from(&**c))),
+            Condition::And(cs) => Expr::And(cs.iter().map(Expr::from).collect()),
+            Condition::Or(cs) => Expr::Or(cs.iter().map(Expr::from).collect()),
         }
     }
-    Ok(out)
 }
 
-struct Parser<'a> {
-    text: &'a str,
-    tokens: &'a [(Tok, usize)],
-    pos: usize,
+impl From<condition::CompareOp> for CompareOp {
+    fn from(op: condition::CompareOp) -> CompareOp {
+        match op {
+            condition::CompareOp::Eq => CompareOp::Eq,
+            condition::CompareOp::Ne => CompareOp::Ne,
+            condition::CompareOp::Lt => CompareOp::Lt,
+            condition::CompareOp::Le => CompareOp::Le,
+            condition::CompareOp::Gt => CompareOp::Gt,
+            condition::CompareOp::Ge => CompareOp::Ge,
+        }
+    }
 }
 
-impl Parser<'_> {
-    fn error(&self, message: &str) -> DecideError {
-        let offset = self.tokens.get(self.pos).map_or(self.text.len(), |t| t.1);
-        DecideError::Expression { source_text: self.text.to_owned(), offset, message: message.to_owned() }
+fn literal_value(l: &Literal) -> Value {
+    match l {
+        Literal::Int(n) => Value::Int(*n),
+        Literal::Float(x) => Value::Float(*x),
+        Literal::Str(s) | Literal::Symbol(s) => Value::Str(s.clone()),
+        Literal::Bool(b) => Value::Bool(*b),
     }
+}
 
-    fn peek(&self) -> Option<&Tok> {
-        self.tokens.get(self.pos).map(|t| &t.0)
-    }
-
-    fn keyword(&mut self, word: &str, sym: &str) -> bool {
-        let hit = match self.peek() {
-            Some(Tok::Name(n)) => n.eq_ignore_ascii_case(word),
-            Some(Tok::Sym(s)) => *s == sym,
-            _ => false,
+/// The error for designer text the front end refused: the first diagnostic, at its offset in
+/// `text`, with its code and hint (the others usually follow from it).
+pub(crate) fn text_error(text: &str, diagnostics: &[Diagnostic]) -> DecideError {
+    let Some(d) = diagnostics.first() else {
+        return DecideError::Expression {
+            source_text: text.to_owned(),
+            offset: 0,
+            code: Code::Syntax,
+            message: "could not be read".to_owned(),
+            hint: None,
         };
-        if hit {
-            self.pos += 1;
-        }
-        hit
+    };
+    DecideError::Expression {
+        source_text: text.to_owned(),
+        offset: d.span.start,
+        code: d.code,
+        message: format!("{} ({})", d.message, d.label),
+        hint: d.hint.clone(),
     }
-
-    fn or(&mut self) -> Result<Expr, DecideError> {
-        let mut items = vec![self.and()?];
-        while self.keyword("or", "||") {
-            items.push(self.and()?);
-        }
-        Ok(if items.len() == 1 { items.remove(0) } else { Expr::Or(items) })
-    }
-
-    fn and(&mut self) -> Result<Expr, DecideError> {
-        let mut items = vec![self.unary()?];
-        while self.keyword("and", "&&") {
-            items.push(self.unary()?);
-        }
-        Ok(if items.len() == 1 { items.remove(0) } else { Expr::And(items) })
-    }
-
-    fn unary(&mut self) -> Result<Expr, DecideError> {
-        if self.keyword("not", "!") {
-            return Ok(Expr::Not(Box::new(self.unary()?)));
-        }
-        self.atom()
-    }
-
-    fn atom(&mut self) -> Result<Expr, DecideError> {
-        match self.peek().cloned() {
-            Some(Tok::Sym("(")) => {
-                self.pos += 1;
-                let e = self.or()?;
-                if !self.keyword("", ")") {
-                    return Err(self.error("expected `)`"));
-                }
-                Ok(e)
-            }
-            Some(Tok::Name(n)) if n.eq_ignore_ascii_case("true") => {
-                self.pos += 1;
-                Ok(Expr::Const(true))
-            }
-            Some(Tok::Name(n)) if n.eq_ignore_ascii_case("false") => {
-                self.pos += 1;
-                Ok(Expr::Const(false))
-            }
-            Some(Tok::Name(fact)) => {
-                self.pos += 1;
-                let op = match self.peek() {
-                    Some(Tok::Sym("==" | "=")) => CompareOp::Eq,
-                    Some(Tok::Sym("!=")) => CompareOp::Ne,
-                    Some(Tok::Sym("<")) => CompareOp::Lt,
-                    Some(Tok::Sym("<=")) => CompareOp::Le,
-                    Some(Tok::Sym(">")) => CompareOp::Gt,
-                    Some(Tok::Sym(">=")) => CompareOp::Ge,
-                    _ => return Ok(Expr::Fact(fact)),
-                };
-                self.pos += 1;
-                let value = self.literal()?;
-                Ok(Expr::Compare { fact, op, value })
-            }
-            _ => Err(self.error("expected a fact name, `not`, `true`, `false` or `(`")),
-        }
-    }
-
-    fn literal(&mut self) -> Result<Value, DecideError> {
-        let v = match self.peek() {
-            Some(Tok::Num(n)) => number_value(*n),
-            Some(Tok::Str(s)) => Value::Str(s.clone()),
-            Some(Tok::Name(n)) if n.eq_ignore_ascii_case("true") => Value::Bool(true),
-            Some(Tok::Name(n)) if n.eq_ignore_ascii_case("false") => Value::Bool(false),
-            Some(Tok::Name(n)) => Value::Str(n.clone()),
-            _ => return Err(self.error("expected a number, a string or a symbol")),
-        };
-        self.pos += 1;
-        Ok(v)
-    }
-}
-
-/// Whole numbers become ints so that `count == 3` equals an int fact and prints as `3`.
-pub(crate) fn number_value(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9.0e15 { Value::Int(n as i64) } else { Value::Float(n) }
 }
 
 #[cfg(test)]
@@ -332,9 +211,13 @@ mod tests {
 
     #[test]
     fn mistakes_are_reported_with_offsets() {
+        // The bracket that is never closed is where the mistake is.
         let err = Expr::parse("a and (b or").unwrap_err();
-        assert!(matches!(err, DecideError::Expression { offset: 11, .. }), "{err:?}");
+        assert!(matches!(err, DecideError::Expression { offset: 6, code: Code::Syntax, .. }), "{err:?}");
         assert!(matches!(Expr::parse("a $ b"), Err(DecideError::Expression { offset: 2, .. })));
+        let err = Expr::parse("health < Random(3)").unwrap_err();
+        assert!(matches!(err, DecideError::Expression { offset: 9, code: Code::NotACondition, .. }), "{err:?}");
+        assert!(err.to_string().contains("E0090"), "{err}");
         assert!(Expr::parse("a b").is_err());
         assert!(Expr::parse("x == 'open").is_err());
     }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use tactica_engine::Value;
 use tactica_engine::tactics::query::*;
+use tactica_syntax::Code;
 
 fn text_errors(src: &str) -> Vec<QueryError> {
     parse_queries("cover.tac", src, QueryConfig::default()).expect_err("must be rejected").0
@@ -40,7 +41,7 @@ fn unknown_keyword_suggests_the_closest_and_points_at_the_line() {
     );
     assert_eq!(
         e[0].to_string(),
-        "cover.tac:4:19: unknown keyword `distanse` in `distanse_from_puppet`; did you mean `distance`?"
+        "cover.tac:4:19: [E0091] unknown keyword `distanse` in `distanse_from_puppet`; did you mean `distance`?"
     );
     // An unknown object gets an object suggestion.
     let e = text_errors("query q { option { Generation { grid_around_pupet = 3 } } }");
@@ -161,7 +162,7 @@ fn value_maps_report_key_paths() {
     assert_eq!(e[0].location, Location::KeyPath("[0].Generation.grid_around_leader".into()));
     assert_eq!(
         e[0].to_string(),
-        "[0].Generation.grid_around_leader: `grid_around_leader` expects a radius (number) or {radius = …, spacing = …}, found bool true"
+        "[0].Generation.grid_around_leader: [E0092] `grid_around_leader` expects a radius (number) or {radius = …, spacing = …}, found bool true"
     );
 }
 
@@ -169,12 +170,19 @@ fn value_maps_report_key_paths() {
 fn syntax_errors_and_empty_options_have_positions() {
     let e = text_errors("query q {\n option {\n  Generation { grid_around_puppet 10 }\n }\n}");
     assert_eq!(e[0].location, at(3, 35));
-    assert!(matches!(&e[0].kind, QueryErrorKind::Syntax(m) if m.contains("`=` after `grid_around_puppet`")));
+    assert!(
+        matches!(&e[0].kind, QueryErrorKind::Syntax { code: Code::Syntax, message: m, label: l, .. } if m == "unexpected `10`" && l == "expected `=` or `{`"),
+        "{e:?}"
+    );
     let e = text_errors("query q {\n option {\n  Weights { random = 1 }\n }\n}");
     assert_eq!(e[0].location, at(2, 2));
     assert_eq!(e[0].kind, QueryErrorKind::NoGeneration { option: 1 });
     let e = text_errors("query q { option { Generation { grid_around_puppet = 1 } }");
-    assert!(matches!(&e[0].kind, QueryErrorKind::Syntax(m) if m.contains("missing `}`")));
+    assert!(
+        matches!(&e[0].kind, QueryErrorKind::Syntax { message: m, .. } if m == "this block is never closed"),
+        "{e:?}"
+    );
+    assert_eq!(e[0].location, at(1, 9), "where the unclosed block opens");
     let e = text_errors("query q { option { Generation { grid_around_puppet = 1 } } } $");
     assert_eq!(e[0].location, at(1, 62));
 }

@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::membership::{Membership, Operators, not_very, very, weighted_average};
-use crate::decide::expr::{Tok, tokenize};
+use tactica_syntax::{Code, condition};
+
+use crate::decide::expr::text_error;
 use crate::decide::{DecideError, error::from_toml};
 use crate::value::{Table, Value};
 
@@ -240,117 +242,48 @@ impl FuzzySystem {
     }
 
     fn parse_conclusion(&self, text: &str) -> Result<(usize, usize), DecideError> {
-        let toks = tokenize(text)?;
-        let err = |m: &str| DecideError::Expression { source_text: text.to_owned(), offset: 0, message: m.to_owned() };
-        match toks.as_slice() {
-            [(Tok::Name(var), _), (Tok::Name(is), _), (Tok::Name(set), _)] if is.eq_ignore_ascii_case("is") => {
-                let o = find(&self.outputs, var, "output variable")?;
-                Ok((o, find(&self.outputs[o].1, set, "output set")?))
+        let c = condition::parse_conclusion(text).map_err(|d| text_error(text, &d))?;
+        let o = match &c.output {
+            Some(name) => find(&self.outputs, &name.text, "output variable")?,
+            None if self.outputs.len() == 1 => 0,
+            None => {
+                return Err(DecideError::Expression {
+                    source_text: text.to_owned(),
+                    offset: 0,
+                    code: Code::Syntax,
+                    message: "expected `<output> is <set>`".to_owned(),
+                    hint: Some("the system has several outputs, so name the one the rule concludes".to_owned()),
+                });
             }
-            [(Tok::Name(set), _)] if self.outputs.len() == 1 => Ok((0, find(&self.outputs[0].1, set, "output set")?)),
-            _ => Err(err("expected `<output> is <set>`")),
-        }
+        };
+        Ok((o, find(&self.outputs[o].1, &c.set.text, "output set")?))
     }
 
+    /// Reads the premise with the designers' front end, then resolves its names.
     fn parse_premise(&self, text: &str) -> Result<Premise, DecideError> {
-        let toks = tokenize(text)?;
-        let mut p = PremiseParser { sys: self, text, toks: &toks, pos: 0 };
-        let e = p.or()?;
-        if p.pos < toks.len() {
-            return Err(p.error("unexpected text after the premise"));
-        }
-        Ok(e)
+        let p = condition::parse_premise(text).map_err(|d| text_error(text, &d))?;
+        self.resolve(&p)
+    }
+
+    fn resolve(&self, p: &condition::Premise) -> Result<Premise, DecideError> {
+        use condition::Premise as P;
+        let all = |ps: &[P]| ps.iter().map(|p| self.resolve(p)).collect::<Result<Vec<_>, _>>();
+        Ok(match p {
+            P::Is { var, set } => {
+                let v = find(&self.inputs, &var.text, "input variable")?;
+                Premise::Is(v, find(&self.inputs[v].1, &set.text, "fuzzy set")?)
+            }
+            P::Not(p) => Premise::Not(Box::new(self.resolve(p)?)),
+            P::Very(p) => Premise::Very(Box::new(self.resolve(p)?)),
+            P::Somewhat(p) => Premise::Somewhat(Box::new(self.resolve(p)?)),
+            P::And(ps) => Premise::And(all(ps)?),
+            P::Or(ps) => Premise::Or(all(ps)?),
+        })
     }
 }
 
 fn find<T>(items: &[(String, T)], name: &str, kind: &'static str) -> Result<usize, DecideError> {
     items.iter().position(|(n, _)| n == name).ok_or_else(|| DecideError::unknown(kind, name))
-}
-
-struct PremiseParser<'a> {
-    sys: &'a FuzzySystem,
-    text: &'a str,
-    toks: &'a [(Tok, usize)],
-    pos: usize,
-}
-
-impl PremiseParser<'_> {
-    fn error(&self, m: &str) -> DecideError {
-        let offset = self.toks.get(self.pos).map_or(self.text.len(), |t| t.1);
-        DecideError::Expression { source_text: self.text.to_owned(), offset, message: m.to_owned() }
-    }
-
-    fn word(&mut self, w: &str) -> bool {
-        let hit = matches!(self.toks.get(self.pos), Some((Tok::Name(n), _)) if n.eq_ignore_ascii_case(w));
-        self.pos += usize::from(hit);
-        hit
-    }
-
-    fn or(&mut self) -> Result<Premise, DecideError> {
-        let mut v = vec![self.and()?];
-        while self.word("or") {
-            v.push(self.and()?);
-        }
-        Ok(if v.len() == 1 { v.remove(0) } else { Premise::Or(v) })
-    }
-
-    fn and(&mut self) -> Result<Premise, DecideError> {
-        let mut v = vec![self.unary()?];
-        while self.word("and") {
-            v.push(self.unary()?);
-        }
-        Ok(if v.len() == 1 { v.remove(0) } else { Premise::And(v) })
-    }
-
-    fn unary(&mut self) -> Result<Premise, DecideError> {
-        if self.word("not") {
-            return Ok(Premise::Not(Box::new(self.unary()?)));
-        }
-        if self.word("very") {
-            return Ok(Premise::Very(Box::new(self.unary()?)));
-        }
-        if self.word("somewhat") {
-            return Ok(Premise::Somewhat(Box::new(self.unary()?)));
-        }
-        match self.toks.get(self.pos) {
-            Some((Tok::Sym("("), _)) => {
-                self.pos += 1;
-                let e = self.or()?;
-                if !matches!(self.toks.get(self.pos), Some((Tok::Sym(")"), _))) {
-                    return Err(self.error("expected `)`"));
-                }
-                self.pos += 1;
-                Ok(e)
-            }
-            Some((Tok::Name(var), _)) => {
-                self.pos += 1;
-                if !self.word("is") {
-                    return Err(self.error("expected `is`"));
-                }
-                // `x is very close` reads like `very (x is close)`.
-                let hedge = if self.word("very") {
-                    1
-                } else if self.word("somewhat") {
-                    2
-                } else {
-                    0
-                };
-                let Some((Tok::Name(set), _)) = self.toks.get(self.pos) else {
-                    return Err(self.error("expected a set name"));
-                };
-                self.pos += 1;
-                let v = find(&self.sys.inputs, var, "input variable")?;
-                let s = find(&self.sys.inputs[v].1, set, "fuzzy set")?;
-                let is = Premise::Is(v, s);
-                Ok(match hedge {
-                    1 => Premise::Very(Box::new(is)),
-                    2 => Premise::Somewhat(Box::new(is)),
-                    _ => is,
-                })
-            }
-            _ => Err(self.error("expected `<input> is <set>`, `not` or `(`")),
-        }
-    }
 }
 
 impl FuzzyResult {

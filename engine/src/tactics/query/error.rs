@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use tactica_syntax::{Code, Diagnostic, offset_of};
+
 /// Where a diagnostic points.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Location {
@@ -97,9 +99,45 @@ pub enum QueryErrorKind {
     /// A query with no options.
     #[error("the query has no options")]
     NoOptions,
-    /// Text that is not the block syntax.
-    #[error("syntax error: {0}")]
-    Syntax(String),
+    /// Text the front end could not read (its code is the front end's: E0001 …).
+    #[error("{message} ({label}){}", hint.as_ref().map(|h| format!("; {h}")).unwrap_or_default())]
+    Syntax {
+        /// The front end's code.
+        code: Code,
+        /// What is wrong.
+        message: String,
+        /// What to say at the place.
+        label: String,
+        /// How to fix it, when the front end can tell.
+        hint: Option<String>,
+    },
+    /// A block that is not `option { … }` or `on_failure { … }`, or a second `on_failure`.
+    #[error("{0}")]
+    Shape(String),
+    /// A key given twice in one block.
+    #[error("`{key}` is given twice")]
+    Duplicate {
+        /// The key.
+        key: String,
+    },
+}
+
+impl QueryErrorKind {
+    /// Its stable diagnostic code, which `tactica explain` knows.
+    pub fn code(&self) -> Code {
+        match self {
+            QueryErrorKind::Syntax { code, .. } => *code,
+            QueryErrorKind::UnknownKeyword { .. } | QueryErrorKind::UnknownSection { .. } => Code::UnknownQueryWord,
+            QueryErrorKind::WrongSection { .. }
+            | QueryErrorKind::MissingObject { .. }
+            | QueryErrorKind::UnexpectedObject { .. }
+            | QueryErrorKind::BadValue { .. }
+            | QueryErrorKind::Duplicate { .. } => Code::QueryValue,
+            QueryErrorKind::NoGeneration { .. } | QueryErrorKind::NoOptions | QueryErrorKind::Shape(_) => {
+                Code::QueryShape
+            }
+        }
+    }
 }
 
 fn did_you_mean(s: &Option<String>) -> String {
@@ -108,12 +146,34 @@ fn did_you_mean(s: &Option<String>) -> String {
 
 /// One diagnostic.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{location}: {kind}")]
+#[error("{location}: [{}] {kind}", kind.code())]
 pub struct QueryError {
     /// What is wrong.
     pub kind: QueryErrorKind,
     /// Where.
     pub location: Location,
+}
+
+impl QueryError {
+    /// The error as a front-end diagnostic over `src`, the file it was found in, so it renders
+    /// with ariadne like every other mistake in designer text. `None` when the error is about a
+    /// Lua table or Rhai map rather than a place in a file.
+    pub fn diagnostic(&self, src: &str) -> Option<Diagnostic> {
+        let Location::File { line, column, .. } = &self.location else { return None };
+        let start = offset_of(src, *line, *column);
+        let word = src[start..].find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(src.len() - start);
+        let span = start..(start + word.max(1)).min(src.len().max(start));
+        Some(match &self.kind {
+            QueryErrorKind::Syntax { code, message, label, hint } => {
+                let d = Diagnostic::new(*code, span, message.clone(), label.clone());
+                match hint {
+                    Some(h) => d.with_hint(h.clone()),
+                    None => d,
+                }
+            }
+            other => Diagnostic::new(other.code(), span, other.to_string(), "here"),
+        })
+    }
 }
 
 /// All the diagnostics of one load; a query with any of them is not loaded.

@@ -16,13 +16,16 @@
 //! }
 //! ```
 //!
-//! A file holds any number of queries. Entries are `key = value`, separated by newlines, commas or
-//! semicolons; values are numbers, `true`/`false`, strings and `{ … }` maps. `--` and `//` start
-//! comments. A `=` before a section's `{` is allowed, so a Lua-style table reads as well. The parser
-//! builds the same [`Value`] map a Lua table gives and compiles it with the same code; diagnostics
-//! carry the file, line and column.
+//! The text is read by the designers' one front end ([`tactica_syntax::blocks`]): the same
+//! lexer, comments (`--`, `//`, `#`) and syntax diagnostics as `.tac`. This module gives the
+//! blocks their meaning — `option` blocks become the query's options, `on_failure` its failure
+//! action — and builds the same [`Value`] map a Lua table gives, compiled by the same code, so
+//! every mistake carries the file, line and column.
 
 use std::collections::BTreeMap;
+
+use tactica_syntax::blocks::{self, Block, Entry};
+use tactica_syntax::line_col;
 
 use super::compile::compile_located;
 use super::error::{Location, QueryError, QueryErrorKind, QueryErrors};
@@ -31,20 +34,33 @@ use crate::value::Value;
 
 /// Parses and compiles every query in `src`. `file` names the source in diagnostics.
 pub fn parse_queries(file: &str, src: &str, config: QueryConfig) -> Result<Vec<Query>, QueryErrors> {
-    let tokens = lex(file, src)?;
-    let mut p = Parser { file, tokens, pos: 0, spans: BTreeMap::new() };
-    let mut raw = Vec::new();
-    while p.peek().is_some() {
-        raw.push(p.query().map_err(|e| QueryErrors(vec![e]))?);
-    }
+    let at = |offset: usize| {
+        let (line, column) = line_col(src, offset);
+        Location::File { file: file.to_owned(), line, column }
+    };
+    let parsed = blocks::parse(src).map_err(|diagnostics| {
+        QueryErrors(
+            diagnostics
+                .into_iter()
+                .map(|d| QueryError {
+                    location: at(d.span.start),
+                    kind: QueryErrorKind::Syntax { code: d.code, message: d.message, label: d.label, hint: d.hint },
+                })
+                .collect(),
+        )
+    })?;
     let mut queries = Vec::new();
     let mut errors = Vec::new();
-    for (name, value, spans) in raw {
-        let at = |path: &str| {
-            let (line, column) = spans.get(path).copied().unwrap_or((1, 1));
-            Location::File { file: file.to_owned(), line, column }
+    for block in &parsed {
+        let (value, spans) = match query_value(block) {
+            Ok(v) => v,
+            Err((kind, offset)) => {
+                errors.push(QueryError { kind, location: at(offset) });
+                continue;
+            }
         };
-        match compile_located(&name, &value, config, &at) {
+        let locate = |path: &str| at(spans.get(path).copied().unwrap_or(block.name.span.start));
+        match compile_located(&block.name.text, &value, config, &locate) {
             Ok(q) => queries.push(q),
             Err(QueryErrors(e)) => errors.extend(e),
         }
@@ -52,252 +68,58 @@ pub fn parse_queries(file: &str, src: &str, config: QueryConfig) -> Result<Vec<Q
     if errors.is_empty() { Ok(queries) } else { Err(QueryErrors(errors)) }
 }
 
-#[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Ident(String),
-    Num(f64),
-    Str(String),
-    Open,
-    Close,
-    Eq,
-    Sep,
-}
+/// Where each key path (`Options[0].Generation.grid_around_puppet`) is written.
+type Spans = BTreeMap<String, usize>;
 
-struct Token {
-    tok: Tok,
-    line: u32,
-    col: u32,
-}
-
-fn lex(file: &str, src: &str) -> Result<Vec<Token>, QueryErrors> {
-    let err = |line, column, msg: String| {
-        QueryErrors(vec![QueryError {
-            kind: QueryErrorKind::Syntax(msg),
-            location: Location::File { file: file.to_owned(), line, column },
-        }])
-    };
-    let chars: Vec<char> = src.chars().collect();
-    let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
-    let mut out = Vec::new();
-    while i < chars.len() {
-        let c = chars[i];
-        let (l0, c0) = (line, col);
-        let next = chars.get(i + 1).copied();
-        if c == '\n' {
-            i += 1;
-            line += 1;
-            col = 1;
-            continue;
-        }
-        if c.is_whitespace() {
-            i += 1;
-            col += 1;
-            continue;
-        }
-        if (c == '-' && next == Some('-')) || (c == '/' && next == Some('/')) {
-            while i < chars.len() && chars[i] != '\n' {
-                i += 1;
+/// A query block as the map a Lua table gives, with where each of its key paths is written.
+fn query_value(block: &Block) -> Result<(Value, Spans), (QueryErrorKind, usize)> {
+    let mut spans = Spans::from([(String::new(), block.name.span.start)]);
+    let mut options = Vec::new();
+    let mut top = BTreeMap::new();
+    for entry in &block.entries {
+        let (word, offset) = (entry.key.text.as_str(), entry.key.span.start);
+        let path = match word {
+            "option" => format!("Options[{}]", options.len()),
+            "on_failure" | "OnFailure" => "OnFailure".to_owned(),
+            other => {
+                return Err((
+                    QueryErrorKind::Shape(format!(
+                        "expected `option {{ … }}` or `on_failure {{ … }}`, found `{other}`"
+                    )),
+                    offset,
+                ));
             }
-            continue;
-        }
-        let start = i;
-        let tok = match c {
-            '{' => Tok::Open,
-            '}' => Tok::Close,
-            '=' => Tok::Eq,
-            ',' | ';' => Tok::Sep,
-            '"' => {
-                i += 1;
-                while i < chars.len() && chars[i] != '"' && chars[i] != '\n' {
-                    i += 1;
-                }
-                if chars.get(i) != Some(&'"') {
-                    return Err(err(l0, c0, "unterminated string".into()));
-                }
-                Tok::Str(chars[start + 1..i].iter().collect())
-            }
-            c if c.is_ascii_digit() || c == '-' || c == '+' || c == '.' => {
-                i += 1;
-                while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '.') {
-                    i += 1;
-                }
-                i -= 1;
-                let text: String = chars[start..=i].iter().collect();
-                match text.parse::<f64>() {
-                    Ok(x) if x.is_finite() => Tok::Num(x),
-                    _ => return Err(err(l0, c0, format!("`{text}` is not a number"))),
-                }
-            }
-            c if c.is_alphabetic() || c == '_' => {
-                while i + 1 < chars.len() && (chars[i + 1].is_alphanumeric() || chars[i + 1] == '_') {
-                    i += 1;
-                }
-                Tok::Ident(chars[start..=i].iter().collect())
-            }
-            other => return Err(err(l0, c0, format!("unexpected character `{other}`"))),
         };
-        i += 1;
-        col += (i - start) as u32;
-        out.push(Token { tok, line: l0, col: c0 });
-    }
-    Ok(out)
-}
-
-type Spans = BTreeMap<String, (u32, u32)>;
-
-struct Parser<'a> {
-    file: &'a str,
-    tokens: Vec<Token>,
-    pos: usize,
-    spans: Spans,
-}
-
-impl Parser<'_> {
-    fn peek(&self) -> Option<&Token> {
-        self.tokens.get(self.pos)
-    }
-
-    fn error(&self, msg: String) -> QueryError {
-        let (line, column) = match self.peek().or(self.tokens.last()) {
-            Some(t) => (t.line, t.col),
-            None => (1, 1),
+        let blocks::Value::Block(items, _) = &entry.value else {
+            return Err((QueryErrorKind::Shape(format!("`{word}` takes a block: `{word} {{ … }}`")), offset));
         };
-        QueryError {
-            kind: QueryErrorKind::Syntax(msg),
-            location: Location::File { file: self.file.to_owned(), line, column },
+        spans.insert(path.clone(), offset);
+        let value = map(items, &path, &mut spans)?;
+        if word == "option" {
+            options.push(value);
+        } else if top.insert("OnFailure".to_owned(), value).is_some() {
+            return Err((QueryErrorKind::Shape("a query has one `on_failure` block at most".to_owned()), offset));
         }
     }
+    top.insert("Options".to_owned(), Value::List(options));
+    Ok((Value::Map(top), spans))
+}
 
-    fn next(&mut self) -> Option<&Token> {
-        let t = self.tokens.get(self.pos);
-        self.pos += 1;
-        t
-    }
-
-    fn skip_seps(&mut self) {
-        while matches!(self.peek(), Some(Token { tok: Tok::Sep, .. })) {
-            self.pos += 1;
+fn map(items: &[Entry], path: &str, spans: &mut Spans) -> Result<Value, (QueryErrorKind, usize)> {
+    let mut out = BTreeMap::new();
+    for Entry { key, value } in items {
+        let kpath = format!("{path}.{}", key.text);
+        spans.insert(kpath.clone(), key.span.start);
+        let v = match value {
+            blocks::Value::Int(n) => Value::Int(*n),
+            blocks::Value::Float(x) => Value::Float(*x),
+            blocks::Value::Str(s) | blocks::Value::Symbol(s) => Value::Str(s.clone()),
+            blocks::Value::Bool(b) => Value::Bool(*b),
+            blocks::Value::Block(inner, _) => map(inner, &kpath, spans)?,
+        };
+        if out.insert(key.text.clone(), v).is_some() {
+            return Err((QueryErrorKind::Duplicate { key: key.text.clone() }, key.span.start));
         }
     }
-
-    fn expect(&mut self, want: &Tok, what: &str) -> Result<(), QueryError> {
-        match self.peek() {
-            Some(t) if &t.tok == want => {
-                self.pos += 1;
-                Ok(())
-            }
-            _ => Err(self.error(format!("expected {what}"))),
-        }
-    }
-
-    fn ident(&mut self, what: &str) -> Result<(String, (u32, u32)), QueryError> {
-        match self.peek() {
-            Some(Token { tok: Tok::Ident(s), line, col }) => {
-                let r = (s.clone(), (*line, *col));
-                self.pos += 1;
-                Ok(r)
-            }
-            _ => Err(self.error(format!("expected {what}"))),
-        }
-    }
-
-    /// Opens a block: an optional `=` then `{`.
-    fn open(&mut self) -> Result<(), QueryError> {
-        if matches!(self.peek(), Some(Token { tok: Tok::Eq, .. })) {
-            self.pos += 1;
-        }
-        self.expect(&Tok::Open, "`{`")
-    }
-
-    fn at_close(&mut self) -> bool {
-        self.skip_seps();
-        if matches!(self.peek(), Some(Token { tok: Tok::Close, .. })) {
-            self.pos += 1;
-            return true;
-        }
-        false
-    }
-
-    fn query(&mut self) -> Result<(String, Value, Spans), QueryError> {
-        self.spans.clear();
-        let (word, _) = self.ident("`query`")?;
-        if word != "query" {
-            self.pos -= 1;
-            return Err(self.error(format!("expected `query`, found `{word}`")));
-        }
-        let (name, at) = self.ident("the query's name")?;
-        self.spans.insert(String::new(), at);
-        self.open()?;
-        let mut options = Vec::new();
-        let mut top = BTreeMap::new();
-        while !self.at_close() {
-            if self.peek().is_none() {
-                return Err(self.error("missing `}` at the end of the query".into()));
-            }
-            let (word, at) = self.ident("`option` or `on_failure`")?;
-            match word.as_str() {
-                "option" => {
-                    let path = format!("Options[{}]", options.len());
-                    self.spans.insert(path.clone(), at);
-                    self.open()?;
-                    let mut sections = BTreeMap::new();
-                    while !self.at_close() {
-                        if self.peek().is_none() {
-                            return Err(self.error("missing `}` at the end of the option".into()));
-                        }
-                        let (section, at) = self.ident("a section (Generation, Conditions, Weights)")?;
-                        let spath = format!("{path}.{section}");
-                        self.spans.insert(spath.clone(), at);
-                        self.open()?;
-                        let entries = self.entries(&spath)?;
-                        sections.insert(section, entries);
-                    }
-                    options.push(Value::Map(sections));
-                }
-                "on_failure" | "OnFailure" => {
-                    self.spans.insert("OnFailure".into(), at);
-                    self.open()?;
-                    top.insert("OnFailure".to_owned(), self.entries("OnFailure")?);
-                }
-                other => {
-                    self.pos -= 1;
-                    return Err(self.error(format!("expected `option` or `on_failure`, found `{other}`")));
-                }
-            }
-        }
-        top.insert("Options".to_owned(), Value::List(options));
-        Ok((name, Value::Map(top), std::mem::take(&mut self.spans)))
-    }
-
-    /// `key = value` entries up to the closing `}` (already past the `{`).
-    fn entries(&mut self, path: &str) -> Result<Value, QueryError> {
-        let mut map = BTreeMap::new();
-        while !self.at_close() {
-            if self.peek().is_none() {
-                return Err(self.error("missing `}`".into()));
-            }
-            let (key, at) = self.ident("a key")?;
-            let kpath = format!("{path}.{key}");
-            self.spans.insert(kpath.clone(), at);
-            self.expect(&Tok::Eq, &format!("`=` after `{key}`"))?;
-            let value = match self.next().map(|t| t.tok.clone()) {
-                Some(Tok::Num(x)) if x.fract() == 0.0 && x.abs() < 9.0e15 => Value::Int(x as i64),
-                Some(Tok::Num(x)) => Value::Float(x),
-                Some(Tok::Str(s)) => Value::Str(s),
-                Some(Tok::Ident(s)) if s == "true" => Value::Bool(true),
-                Some(Tok::Ident(s)) if s == "false" => Value::Bool(false),
-                Some(Tok::Ident(s)) => Value::Str(s),
-                Some(Tok::Open) => self.entries(&kpath)?,
-                _ => {
-                    self.pos -= 1;
-                    return Err(self.error(format!("expected a value for `{key}`")));
-                }
-            };
-            if map.insert(key.clone(), value).is_some() {
-                self.pos -= 1;
-                return Err(self.error(format!("`{key}` is given twice")));
-            }
-        }
-        Ok(Value::Map(map))
-    }
+    Ok(Value::Map(out))
 }

@@ -55,7 +55,7 @@ macro_rules! codes {
 codes! {
     Syntax = "E0001", Error, "The parser expected something else here. Blocks are `BEGIN … END`, `begin … end` or `{ … }`; statements end with `;`.";
     UnknownCharacter = "E0002", Error, "A character that is not part of the language (only letters, digits, `_`, operators, brackets and `\"` strings are).";
-    UnterminatedString = "E0003", Error, "A string's closing `\"` is missing. Strings may span lines, so the string runs to the end of the file.";
+    UnterminatedString = "E0003", Error, "A string's closing quote is missing. Strings may span lines, so the string runs to the end of the file.";
     NumberTooLarge = "E0004", Error, "Whole numbers must fit in 64 bits.";
     UnknownName = "E0010", Error, "The name is not a global, a value, a fact or a local. Names are case-insensitive; a scenario may declare more names.";
     UnknownFunction = "E0011", Error, "No host function has this name. The stdlib's table lists every function (`docs/api.md`, generated from it).";
@@ -91,6 +91,10 @@ codes! {
     InferredKind = "E0073", Warning, "The file does not say its kind, so it was inferred from its top level; say it with `kind …;` so that one added line cannot change when the whole file runs.";
     EmptyChoice = "E0080", Error, "`say one of [...]` needs at least one line.";
     DivisionByZero = "E0083", Error, "Dividing by the constant 0.";
+    NotACondition = "E0090", Error, "A model's condition (`when = …` in a state machine, rule base or fuzzy rule) reads facts, compares them with constants and combines them with `and`, `or`, `not`; calls and arithmetic belong in `.tac` scripts.";
+    UnknownQueryWord = "E0091", Error, "A position query names a generator, criterion, weight or section that does not exist; the hint names the closest.";
+    QueryValue = "E0092", Error, "A position query's entry has a value of the wrong kind, stands in the wrong section, or is given twice.";
+    QueryShape = "E0093", Error, "A position query holds `option { … }` blocks (each with a `Generation`) and at most one `on_failure { … }`.";
     BudgetExceeded = "E0100", Error, "The script ran more steps than its budget allows in one call (an endless loop?); it was stopped for this tick.";
     HostError = "E0101", Error, "A host function refused its arguments at run time.";
     RuntimeType = "E0102", Error, "A value of the wrong type reached an operator at run time.";
@@ -173,6 +177,21 @@ pub fn line_col(src: &str, at: usize) -> (u32, u32) {
     (u32::try_from(line).unwrap_or(u32::MAX), u32::try_from(col).unwrap_or(u32::MAX))
 }
 
+/// The byte offset of 1-based `line` and `column` (in characters) in `src`, the inverse of
+/// [`line_col`]; positions past a line's end or the text's end clamp to them.
+pub fn offset_of(src: &str, line: u32, column: u32) -> usize {
+    let mut start = 0;
+    for _ in 1..line.max(1) {
+        match src[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return src.len(),
+        }
+    }
+    let text = &src[start..];
+    let end = text.find('\n').unwrap_or(text.len());
+    start + text[..end].char_indices().nth(column.max(1) as usize - 1).map_or(end, |(i, _)| i)
+}
+
 /// Renders diagnostics as ariadne reports, the way `tactica check` prints them. `color` adds ANSI
 /// colours (off for snapshots and pipes).
 pub fn render(file: &str, src: &str, diagnostics: &[Diagnostic], color: bool) -> String {
@@ -225,6 +244,12 @@ mod tests {
         assert_eq!(line_col(src, 4), (2, 2));
         assert_eq!(line_col(src, src.len()), (3, 2));
         assert_eq!(line_col(src, 999), (3, 2));
+        for at in [0, 3, 4, 7, 8, src.len()] {
+            let (l, c) = line_col(src, at);
+            assert_eq!(offset_of(src, l, c), at, "{at}");
+        }
+        assert_eq!(offset_of(src, 2, 99), 7, "past the line's end: its end");
+        assert_eq!(offset_of(src, 9, 1), src.len());
     }
 
     #[test]

@@ -19,6 +19,29 @@ pub struct Explanation {
     pub wrong: &'static str,
     /// The same intent written right: checks with no diagnostic.
     pub right: &'static str,
+    /// What kind of text the examples are.
+    pub text_kind: TextKind,
+}
+
+/// The kinds of designer text the front end reads, which the examples of a code are written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextKind {
+    /// A `.tac` script.
+    Tac,
+    /// A model's condition (`when = "…"` in a model file).
+    Condition,
+    /// A position-query file (`.tps`).
+    QueryBlocks,
+}
+
+impl TextKind {
+    fn describe(self) -> &'static str {
+        match self {
+            TextKind::Tac => "",
+            TextKind::Condition => " (a model's `when` text)",
+            TextKind::QueryBlocks => " (a `.tps` query file)",
+        }
+    }
 }
 
 impl Explanation {
@@ -36,7 +59,8 @@ impl Explanation {
         };
         let when = if self.at_run_time() { "stops the script when it runs" } else { "found by `tactica check`" };
         format!(
-            "{code} ({level}, {when}): {summary}\n\n{text}\n\nWrong:\n\n{wrong}\nRight:\n\n{right}",
+            "{code} ({level}, {when}): {summary}\n\n{text}\n\nWrong{kind}:\n\n{wrong}\nRight:\n\n{right}",
+            kind = self.text_kind.describe(),
             code = self.code,
             summary = self.code.explain(),
             text = self.text.trim_end(),
@@ -54,7 +78,12 @@ fn indent(src: &str) -> String {
 /// without one.
 pub fn explanation(code: Code) -> Explanation {
     let (text, wrong, right) = entry(code);
-    Explanation { code, text, wrong, right }
+    let text_kind = match code {
+        Code::NotACondition => TextKind::Condition,
+        Code::UnknownQueryWord | Code::QueryValue | Code::QueryShape => TextKind::QueryBlocks,
+        _ => TextKind::Tac,
+    };
+    Explanation { code, text, wrong, right, text_kind }
 }
 
 fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
@@ -304,6 +333,36 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
              sequence or role the script lacks gets the same code at run time.",
             "sequence Breach { role pointman { Say(\"Breaching.\"); } }\non encounter start Breech;\n",
             "sequence Breach { role pointman { Say(\"Breaching.\"); } }\non encounter start Breach;\n",
+        ),
+        Code::NotACondition => (
+            "The conditions of a scenario's model files (state-machine transitions, rule bases, fuzzy rules) \
+             are evaluated by the engine over the model's facts, without a script: they may read facts, \
+             compare a fact with a constant, and combine tests with `and`, `or`, `not` and brackets. A call or \
+             arithmetic needs a `.tac` script: compute the value there and store it as a fact.",
+            "health < MaxHealth() / 4",
+            "health < 25",
+        ),
+        Code::UnknownQueryWord => (
+            "A query's generators, conditions and weights are words the position service knows \
+             (`grid_around_puppet`, `visible_from_target`, `distance_from_puppet` …, listed in docs/tps.md); \
+             sections are `Generation`, `Conditions` and `Weights`. A misspelt word is refused when the file \
+             loads, and the hint names the closest known word.",
+            "query hide {\n    option {\n        Generation { grid_around_puppet = 8 }\n        Conditions { visble_from_target = false }\n    }\n}\n",
+            "query hide {\n    option {\n        Generation { grid_around_puppet = 8 }\n        Conditions { visible_from_target = false }\n    }\n}\n",
+        ),
+        Code::QueryValue => (
+            "Each entry of a query takes one kind of value: a generator a distance, a test `true` or `false`, a \
+             weight a number. An entry that stands in the wrong section, has a value of the wrong kind or is \
+             given twice is refused when the file loads, so a query never runs with a value it does not mean.",
+            "query hide {\n    option {\n        Generation { grid_around_puppet = \"far\" }\n    }\n}\n",
+            "query hide {\n    option {\n        Generation { grid_around_puppet = 8 }\n    }\n}\n",
+        ),
+        Code::QueryShape => (
+            "A query is a list of options tried in order, each an `option { … }` block whose `Generation` \
+             says where candidate points come from (with optional `Conditions` and `Weights`), and at most \
+             one `on_failure { … }` saying what to do when no option finds a point.",
+            "query hide {\n    option {\n        Conditions { visible_from_target = false }\n    }\n}\n",
+            "query hide {\n    option {\n        Generation { grid_around_puppet = 8 }\n        Conditions { visible_from_target = false }\n    }\n}\n",
         ),
         Code::BudgetExceeded => (
             "Every call runs under a step budget (`ScriptLimits::max_ops`, 100 000 by default), so a script \

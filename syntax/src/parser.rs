@@ -15,14 +15,14 @@ use crate::lexer::{Token, unquote};
 
 /// The parser's error type.
 pub(crate) type ParseError<'t, 's> = Rich<'t, Token<'s>, SimpleSpan>;
-type Extra<'t, 's> = extra::Err<ParseError<'t, 's>>;
+pub(crate) type Extra<'t, 's> = extra::Err<ParseError<'t, 's>>;
 
 fn range(s: SimpleSpan) -> std::ops::Range<usize> {
     s.into_range()
 }
 
 /// A contextual keyword: an identifier spelled `word` in any case.
-fn kw<'t, 's: 't, I>(word: &'static str) -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone
+pub(crate) fn kw<'t, 's: 't, I>(word: &'static str) -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
@@ -32,7 +32,7 @@ where
         .labelled(word)
 }
 
-fn ident<'t, 's: 't, I>() -> impl Parser<'t, I, Name, Extra<'t, 's>> + Clone
+pub(crate) fn ident<'t, 's: 't, I>() -> impl Parser<'t, I, Name, Extra<'t, 's>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {

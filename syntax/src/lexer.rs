@@ -13,7 +13,7 @@ pub type Span = std::ops::Range<usize>;
 /// recognises them by context, so they remain usable as names elsewhere.
 #[derive(Logos, Debug, Clone, PartialEq)]
 #[logos(skip r"[ \t\r\n\f]+")]
-#[logos(skip(r"(//|#)[^\n]*", allow_greedy = true))]
+#[logos(skip(r"(//|#|--)[^\n]*", allow_greedy = true))]
 pub enum Token<'src> {
     /// Anything the lexer does not recognise.
     Error,
@@ -79,6 +79,7 @@ pub enum Token<'src> {
     Float(f64),
     /// A string literal, quotes included; it may span lines (reference 002b Example 8-11).
     #[regex(r#""([^"\\]|\\.)*""#)]
+    #[regex(r#"'([^'\\]|\\.)*'"#)]
     Str(&'src str),
     /// `(`.
     #[token("(")]
@@ -213,7 +214,10 @@ pub fn lex(src: &str) -> Vec<(Token<'_>, Span)> {
 /// the indentation of continuation lines collapsed to one space, so a string broken over lines
 /// reads as one sentence (reference 002b Example 8-11).
 pub fn unquote(raw: &str) -> String {
-    let inner = raw.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(raw);
+    let inner = match raw.chars().next() {
+        Some(q @ ('"' | '\'')) => raw.strip_prefix(q).and_then(|s| s.strip_suffix(q)).unwrap_or(raw),
+        _ => raw,
+    };
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars();
     while let Some(c) = chars.next() {

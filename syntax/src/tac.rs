@@ -17,6 +17,19 @@ use crate::parser::{ParseError, program};
 /// quote is missing, a `{` or `(` never closed — the mistake is reported where it is, and the
 /// syntax errors it caused further on are left out.
 pub fn parse(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
+    front(src, |tokens, eoi| program().parse(tokens.map(eoi, |(t, s)| (t, s))).into_output_errors())
+}
+
+/// The tokens of one text with their spans, as every grammar of the front end reads them.
+pub(crate) type Tokens<'s> = [(Token<'s>, SimpleSpan)];
+
+/// Lexes `src`, runs one grammar over the tokens (`run` gets them and the end-of-input span) and
+/// turns every lexical and syntax error into a [`Diagnostic`] the same way for every kind of
+/// designer text: `.tac` files, model conditions and query blocks.
+pub(crate) fn front<'s, T, F>(src: &'s str, run: F) -> (Option<T>, Vec<Diagnostic>)
+where
+    F: for<'t> FnOnce(&'t Tokens<'s>, SimpleSpan) -> (Option<T>, Vec<ParseError<'t, 's>>),
+{
     let mut diagnostics = Vec::new();
     let mut tokens = Vec::new();
     // Syntax errors at or after this offset follow from an error already reported.
@@ -40,7 +53,7 @@ pub fn parse(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
         diagnostics.push(d);
     }
     let eoi = SimpleSpan::from(src.len()..src.len());
-    let (ast, errors) = program().parse(tokens.as_slice().map(eoi, |(t, s)| (t, s))).into_output_errors();
+    let (ast, errors) = run(tokens.as_slice(), eoi);
     let mut errors: Vec<&ParseError<'_, '_>> = errors.iter().filter(|e| e.span().start < cut).collect();
     errors.sort_by_key(|e| e.span().start);
     // After a misspelt or foreign keyword (`els {`, `If … Then … End`) the closing `}` or `END`
@@ -108,7 +121,7 @@ fn unclosed(src: &str, tokens: &[(Token<'_>, SimpleSpan)]) -> Option<(Diagnostic
 /// A lexical error and the offset from which the parser's errors follow from it.
 fn lex_error(src: &str, span: std::ops::Range<usize>, before: &[(Token<'_>, SimpleSpan)]) -> (Diagnostic, usize) {
     let text = src.get(span.clone()).unwrap_or_default();
-    if text.starts_with('"') {
+    if text.starts_with(['"', '\'']) {
         // Strings may run over several lines, so a forgotten `"` pairs the next string's opening
         // quote with it and the error shows up later. The culprit is the last string before this
         // one that runs over a line end.
@@ -135,7 +148,7 @@ fn lex_error(src: &str, span: std::ops::Range<usize>, before: &[(Token<'_>, Simp
             "unterminated string",
             "this string is never closed",
         )
-        .with_hint("add the closing `\"`");
+        .with_hint(format!("add the closing `{}`", &text[..1]));
         return (d, span.start);
     }
     (plain_lex_error(text, span.clone()), span.start)
@@ -147,7 +160,7 @@ fn plain_lex_error(text: &str, span: std::ops::Range<usize>) -> Diagnostic {
     }
     let shown = text.chars().next().map_or_else(String::new, |c| c.escape_debug().to_string());
     Diagnostic::new(Code::UnknownCharacter, span, format!("unknown character `{shown}`"), "not part of the language")
-        .with_hint("comments start with `//` or `#`; strings are written in double quotes")
+        .with_hint("comments start with `//`, `#` or `--`; strings are written in double (or single) quotes")
 }
 
 /// Words a designer means as keywords, and what they likely meant.
