@@ -106,8 +106,8 @@ fn tick_all_tac(
 
 /// The floor: the same behaviour as a Rust closure calling the same stdlib implementations.
 struct Native {
-    distance: tactica_stdlib::HostImpl,
-    flee: tactica_stdlib::HostImpl,
+    distance: tactica_stdlib::HostFnPtr,
+    flee: tactica_stdlib::HostFnPtr,
 }
 
 impl Native {
@@ -142,7 +142,7 @@ fn median(mut f: impl FnMut(), runs: usize) -> Duration {
 fn per_entity_tick(c: &mut Criterion) {
     let (world, ids) = world();
     let api = Api::standard();
-    let imp = |n: &str| api.functions(n).next().unwrap().imp;
+    let imp = |n: &str| api.functions(n).next().and_then(|f| f.imp.as_fn()).unwrap();
     let native = Native { distance: imp("DistanceToPlayer"), flee: imp("DoFlee") };
     let mut lua = LuaBackend::new(Api::standard(), ScriptLimits::new());
     let lua_p = lua.compile(Path::new("b.lua"), BEHAVIOUR_LUA).unwrap();
@@ -241,7 +241,13 @@ fn sorted(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
 
 fn sort_api() -> Api {
     let mut api = Api::raw();
-    let f = |name, params: Vec<Param>, ret, imp| HostFn { name, params, ret, doc: "benchmark", imp };
+    let f = |name, params: Vec<Param>, ret, imp: tactica_stdlib::HostFnPtr| HostFn {
+        name,
+        params,
+        ret,
+        doc: "benchmark",
+        imp: imp.into(),
+    };
     let any = |name| Param { name, ty: Type::Any };
     let int = |name| Param { name, ty: Type::Int };
     api.add_function(f("Items", vec![], Type::Any, items));

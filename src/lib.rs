@@ -34,16 +34,21 @@ pub fn languages() -> Vec<Box<dyn host::ScriptBackend>> {
     languages_with(host::ScriptLimits::new())
 }
 
-/// Every script language built into this runtime, under `limits` (`.tac` runs under its own
-/// `ScriptLimits` from its stdlib defaults).
+/// Every script language built into this runtime, under `limits`.
 pub fn languages_with(limits: host::ScriptLimits) -> Vec<Box<dyn host::ScriptBackend>> {
-    let api = || tactica_stdlib::Api::standard();
+    languages_for(&host::Api::standard(), limits)
+}
+
+/// Every script language built into this runtime, each binding `api` — the standard table plus
+/// the game's own functions ([`host::Api::add_closure`]) — under `limits`. Hand the same `api` to
+/// [`tactica_script::check`] (or `tactica check` in a build of the game's own) and scripts are
+/// checked against the game's functions too.
+pub fn languages_for(api: &host::Api, limits: host::ScriptLimits) -> Vec<Box<dyn host::ScriptBackend>> {
     #[cfg_attr(not(any(feature = "lua", feature = "rhai")), allow(unused_mut))]
-    let mut all: Vec<Box<dyn host::ScriptBackend>> = vec![Box::new(host::TacBackend::new())];
+    let mut all: Vec<Box<dyn host::ScriptBackend>> = vec![Box::new(host::TacBackend::with_api(api.clone(), limits))];
     #[cfg(feature = "lua")]
-    all.push(Box::new(tactica_lua::LuaBackend::new(api(), limits)));
+    all.push(Box::new(tactica_lua::LuaBackend::new(api.clone(), limits)));
     #[cfg(feature = "rhai")]
-    all.push(Box::new(tactica_rhai::RhaiBackend::new(api(), limits)));
-    let _ = (api, limits); // unused when neither Lua nor Rhai is built in
+    all.push(Box::new(tactica_rhai::RhaiBackend::new(api.clone(), limits)));
     all
 }

@@ -2,9 +2,9 @@
 //! a failing script is stopped for that tick and reported while the others go on; encounters
 //! and typed text reach the right entities.
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use tactica::host::Trigger;
 use tactica::runtime::Runtime;
@@ -43,7 +43,7 @@ fn commands_apply_after_all_scripts_so_order_of_scripts_does_not_leak() {
     let mut rt = runtime(&fixture("order", TWO_GUARDS));
     let a = rt.world().find("a").unwrap();
     let b = rt.world().find("b").unwrap();
-    let seen = Rc::new(RefCell::new(Vec::new()));
+    let seen = Arc::new(Mutex::new(Vec::new()));
     // `a` sets a global; `b`, which runs after `a` in the same tick, must still see the old value.
     rt.attach_native(
         Some(a),
@@ -67,12 +67,12 @@ fn commands_apply_after_all_scripts_so_order_of_scripts_does_not_leak() {
             if *call.trigger != Trigger::Think {
                 return Ok(());
             }
-            seen2.borrow_mut().push(call.world.global("n").as_i64().unwrap_or(0));
+            seen2.lock().unwrap().push(call.world.global("n").as_i64().unwrap_or(0));
             Ok(())
         }),
     );
     rt.run(3);
-    assert_eq!(*seen.borrow(), [0, 1, 2]);
+    assert_eq!(*seen.lock().unwrap(), [0, 1, 2]);
 }
 
 #[test]
@@ -143,7 +143,7 @@ tick = 3
 player_says = "Where is the TREASURE?"
 "#;
     let mut rt = runtime(&fixture("encounter", text));
-    let log = Rc::new(RefCell::new(Vec::new()));
+    let log = Arc::new(Mutex::new(Vec::new()));
     for name in ["troll", "hermit"] {
         let id = rt.world().find(name).unwrap();
         let log = log.clone();
@@ -154,10 +154,10 @@ player_says = "Where is the TREASURE?"
             Box::new(move |call| {
                 match call.trigger {
                     Trigger::Encounter => {
-                        log.borrow_mut().push(format!("{} {name} meets the hero", call.world.clock().tick()))
+                        log.lock().unwrap().push(format!("{} {name} meets the hero", call.world.clock().tick()))
                     }
                     Trigger::Hear(t) => {
-                        log.borrow_mut().push(format!("{} {name} hears {t}", call.world.clock().tick()))
+                        log.lock().unwrap().push(format!("{} {name} hears {t}", call.world.clock().tick()))
                     }
                     _ => {}
                 }
@@ -171,7 +171,7 @@ player_says = "Where is the TREASURE?"
     // for several ticks — and hears the tick-3 question; the hermit at (9.5, 0.5) is 3 away only
     // when the hero stops at (9.5, 3.5) on tick 9 (at x = 8.5 it is √10 ≈ 3.16 away).
     assert_eq!(
-        *log.borrow(),
+        *log.lock().unwrap(),
         ["2 troll meets the hero", "3 troll hears Where is the TREASURE?", "9 hermit meets the hero"]
     );
 }

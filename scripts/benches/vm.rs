@@ -11,7 +11,7 @@ use tactica_engine::Value;
 use tactica_engine::grid::Map;
 use tactica_engine::world::{CommandBuffer, Entity, EntityId, World, WorldRng};
 use tactica_script::{Api, Instance, Script, ScriptCtx, ScriptKind, ScriptLimits, Trigger, check, values_equal};
-use tactica_stdlib::HostImpl;
+use tactica_stdlib::HostFnPtr;
 
 const ENTITIES: usize = 100;
 
@@ -70,16 +70,18 @@ fn run_vm(s: &mut Setup, commands: &mut CommandBuffer, rng: &mut WorldRng) {
 }
 
 struct Native {
-    flee: HostImpl,
-    attack: HostImpl,
-    sound: HostImpl,
-    location: HostImpl,
-    trigger: HostImpl,
+    flee: HostFnPtr,
+    attack: HostFnPtr,
+    sound: HostFnPtr,
+    location: HostFnPtr,
+    trigger: HostFnPtr,
 }
 
 fn native() -> Native {
     let api = Api::standard();
-    let f = |name: &str, arity: usize| api.functions(name).find(|f| f.params.len() == arity).unwrap().imp;
+    let f = |name: &str, arity: usize| {
+        api.functions(name).find(|f| f.params.len() == arity).and_then(|f| f.imp.as_fn()).unwrap()
+    };
     Native {
         flee: f("DoFlee", 0),
         attack: f("DoAttack", 0),

@@ -18,6 +18,7 @@ pub use native::{NativeBackend, NativeFn};
 pub use tac::TacBackend;
 pub use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 pub use tactica_stdlib::limits::ScriptLimits;
+pub use tactica_stdlib::{Api, HostError, HostFn, Param, ScriptCtx, Type};
 
 /// A script attached to an entity (or to the world), with its own state.
 #[derive(Debug)]
@@ -101,22 +102,38 @@ impl ScriptHost {
     /// Loads `file` (compiling it once however many entities use it) and attaches an instance to
     /// `entity`.
     pub fn attach(&mut self, entity: Option<EntityId>, file: &Path, think_every: u32) -> Result<(), Vec<ScriptError>> {
-        let (backend, program) = match self.programs.get(file) {
+        if self.programs.contains_key(file) {
+            return self.attach_source(entity, file, "", think_every);
+        }
+        let source = crate::scenario::files::read_text(file, crate::scenario::files::MAX_SOURCE_BYTES)
+            .map_err(|why| vec![ScriptError::new(file, 0, 0, format!("the script {why}"))])?;
+        self.attach_source(entity, file, &source, think_every)
+    }
+
+    /// Attaches a script the game holds in memory (from its own asset loader, or written in
+    /// code). `name` picks the language by its extension and names the script in diagnostics,
+    /// traces and reloads; a name already attached shares that program and `source` is ignored.
+    pub fn attach_source(
+        &mut self,
+        entity: Option<EntityId>,
+        name: &Path,
+        source: &str,
+        think_every: u32,
+    ) -> Result<(), Vec<ScriptError>> {
+        let (backend, program) = match self.programs.get(name) {
             Some(&p) => p,
             None => {
-                let Some(b) = self.backend_for(file) else {
-                    return Err(vec![self.no_backend(file)]);
+                let Some(b) = self.backend_for(name) else {
+                    return Err(vec![self.no_backend(name)]);
                 };
-                let source = crate::scenario::files::read_text(file, crate::scenario::files::MAX_SOURCE_BYTES)
-                    .map_err(|why| vec![ScriptError::new(file, 0, 0, format!("the script {why}"))])?;
-                let program = self.backends[b].compile(file, &source)?;
-                self.programs.insert(file.to_path_buf(), (Some(b), program));
+                let program = self.backends[b].compile(name, source)?;
+                self.programs.insert(name.to_path_buf(), (Some(b), program));
                 (Some(b), program)
             }
         };
         self.instances.push(Instance {
             entity,
-            file: file.to_path_buf(),
+            file: name.to_path_buf(),
             backend,
             program,
             state: Table::new(),

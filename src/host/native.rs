@@ -6,7 +6,7 @@ use std::path::Path;
 use super::{ProgramId, ScriptBackend, ScriptCall, ScriptError};
 
 /// A Rust behaviour: the same call a script gets.
-pub type NativeFn = Box<dyn FnMut(&mut ScriptCall<'_>) -> Result<(), String>>;
+pub type NativeFn = Box<dyn FnMut(&mut ScriptCall<'_>) -> Result<(), String> + Send>;
 
 /// The backend that runs [`NativeFn`]s. It compiles no files.
 #[derive(Default)]

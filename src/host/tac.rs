@@ -27,12 +27,12 @@ pub struct TacBackend {
 impl TacBackend {
     /// A backend with the standard API and default limits.
     pub fn new() -> Self {
-        TacBackend {
-            api: Api::standard(),
-            limits: ScriptLimits::new(),
-            programs: Vec::new(),
-            instances: BTreeMap::new(),
-        }
+        TacBackend::with_api(Api::standard(), ScriptLimits::new())
+    }
+
+    /// A backend binding `api` (the standard table plus a game's own functions) under `limits`.
+    pub fn with_api(api: Api, limits: ScriptLimits) -> Self {
+        TacBackend { api, limits, programs: Vec::new(), instances: BTreeMap::new() }
     }
 
     fn build(&self, file: &Path, source: &str) -> Result<Script, Vec<ScriptError>> {

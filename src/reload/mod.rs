@@ -91,7 +91,7 @@ impl Runtime {
         watcher.changed().into_iter().map(|f| self.reload_file(&f)).collect()
     }
 
-    fn finish_reload(
+    pub(crate) fn finish_reload(
         &mut self,
         file: PathBuf,
         entities: Vec<String>,

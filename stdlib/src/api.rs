@@ -1,6 +1,8 @@
 //! The table every backend binds: host functions, globals, symbols and attributes.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
 
 use crate::attributes::{AttributeSpec, standard_attributes};
 use crate::context::ScriptCtx;
@@ -8,9 +10,56 @@ use crate::names::STANDARD_SYMBOLS;
 use crate::types::Type;
 use tactica_engine::Value;
 
-/// The Rust implementation of a host function: it reads the world through the context and writes
-/// commands into it; it never mutates the world.
-pub type HostImpl = fn(&mut ScriptCtx<'_>, &[Value]) -> Result<Value, HostError>;
+/// A plain host function: it reads the world through the context and writes commands into it; it
+/// never mutates the world.
+pub type HostFnPtr = fn(&mut ScriptCtx<'_>, &[Value]) -> Result<Value, HostError>;
+
+/// A host function that is a closure, such as one a game registers over its own state (an
+/// `Arc<Mutex<…>>` of its inventory, its quest log). It may read the world and issue commands
+/// through the context like any other; being `Send + Sync`, the API stays shareable.
+pub type HostClosure = dyn Fn(&mut ScriptCtx<'_>, &[Value]) -> Result<Value, HostError> + Send + Sync;
+
+/// The Rust implementation of a host function.
+#[derive(Clone)]
+pub enum HostImpl {
+    /// A plain function (the standard table).
+    Fn(HostFnPtr),
+    /// A closure (a game's own functions, registered with [`Api::add_closure`]).
+    Closure(Arc<HostClosure>),
+}
+
+impl HostImpl {
+    /// The plain function, when it is one (benchmarks call the standard table's directly).
+    pub fn as_fn(&self) -> Option<HostFnPtr> {
+        match self {
+            HostImpl::Fn(f) => Some(*f),
+            HostImpl::Closure(_) => None,
+        }
+    }
+
+    /// Runs it.
+    pub fn run(&self, ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
+        match self {
+            HostImpl::Fn(f) => f(ctx, args),
+            HostImpl::Closure(f) => f(ctx, args),
+        }
+    }
+}
+
+impl fmt::Debug for HostImpl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            HostImpl::Fn(_) => "HostImpl::Fn",
+            HostImpl::Closure(_) => "HostImpl::Closure",
+        })
+    }
+}
+
+impl From<HostFnPtr> for HostImpl {
+    fn from(f: HostFnPtr) -> Self {
+        HostImpl::Fn(f)
+    }
+}
 
 /// Why a host function refused a call. Backends turn it into their own script error, with the
 /// script's position added.
@@ -83,7 +132,7 @@ impl HostFn {
     /// fails it when what it handed the world went over the call's allowance (the command it
     /// tried to issue is already dropped, so a loop of `Note`s cannot fill the memory).
     pub fn call(&self, ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
-        let out = (self.imp)(ctx, args)?;
+        let out = self.imp.run(ctx, args)?;
         match ctx.commands.take_refusal() {
             Some(reason) => Err(HostError::OverAllowance { function: self.name, reason }),
             None => Ok(out),
@@ -268,6 +317,39 @@ impl Api {
             api.declare_attribute(a);
         }
         api
+    }
+
+    /// Registers a game's own function, a closure over its state, under `name`: from then on it is
+    /// called from `.tac`, Lua and Rhai alike, checked (name, arity and parameter types) by
+    /// `tactica check` given the same `Api`, and listed in the generated API docs. A name the
+    /// table already has gains an overload of another arity.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use tactica_stdlib::{Api, Param, Type, Value};
+    ///
+    /// let gold = Arc::new(Mutex::new(120_i64));
+    /// let mut api = Api::standard();
+    /// let purse = Arc::clone(&gold);
+    /// api.add_closure(
+    ///     "PlayerGold",
+    ///     vec![],
+    ///     Type::Int,
+    ///     "How much gold the player carries (`if (PlayerGold() > 100) Say(\"Rich!\");`).",
+    ///     move |_ctx, _args| Ok(Value::Int(*purse.lock().unwrap())),
+    /// );
+    /// assert_eq!(api.functions("playergold").count(), 1);
+    /// # let _ = Param { name: "n", ty: Type::Int };
+    /// ```
+    pub fn add_closure(
+        &mut self,
+        name: &'static str,
+        params: Vec<Param>,
+        ret: Type,
+        doc: &'static str,
+        f: impl Fn(&mut ScriptCtx<'_>, &[Value]) -> Result<Value, HostError> + Send + Sync + 'static,
+    ) {
+        self.add_function(HostFn { name, params, ret, doc, imp: HostImpl::Closure(Arc::new(f)) });
     }
 
     /// Adds a host function (another overload if the name exists with another arity).

@@ -95,7 +95,7 @@ impl ScriptError {
 pub struct ProgramId(pub u32);
 
 /// One script language.
-pub trait ScriptBackend {
+pub trait ScriptBackend: Send {
     /// The file extensions it handles, without the dot.
     fn extensions(&self) -> &[&'static str];
     /// Compiles `source` (from `file`) and checks it; every problem found is returned.

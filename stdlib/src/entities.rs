@@ -13,7 +13,7 @@ use tactica_engine::grid::line_of_sight;
 use tactica_engine::Value;
 use tactica_engine::world::{Command, Entity, EntityId, EventKind};
 
-use crate::api::{HostError, HostFn, Param};
+use crate::api::{HostError, HostFn, HostImpl, Param};
 use crate::context::ScriptCtx;
 use crate::types::Type;
 
@@ -23,7 +23,7 @@ fn p(name: &'static str, ty: Type) -> Param {
 
 /// The functions of this package, in the order the API reference lists them.
 pub(crate) fn functions() -> Vec<HostFn> {
-    let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp };
+    let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp: HostImpl::Fn(imp) };
     vec![
         f("Me", vec![], Type::Any, "The scripted entity's handle (`local me = Me()`).", me),
         f(

@@ -12,7 +12,7 @@ use tactica_engine::sense::{Perception, PerceptionSpec};
 use tactica_engine::world::{Command, Entity, EventKind};
 use tactica_engine::{Table, Value};
 
-use crate::api::{HostError, HostFn, Param};
+use crate::api::{HostError, HostFn, HostImpl, Param};
 use crate::context::ScriptCtx;
 use crate::types::Type;
 
@@ -22,7 +22,7 @@ fn p(name: &'static str, ty: Type) -> Param {
 
 /// The functions of this package, in the order the API reference lists them.
 pub(crate) fn functions() -> Vec<HostFn> {
-    let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp };
+    let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp: HostImpl::Fn(imp) };
     let xy = || vec![p("x", Type::Number), p("y", Type::Number)];
     vec![
         f(

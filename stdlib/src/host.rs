@@ -7,7 +7,7 @@ use glam::{IVec2, Vec2};
 use tactica_engine::Value;
 use tactica_engine::coord::Action;
 
-use crate::api::{HostError, HostFn, Param};
+use crate::api::{HostError, HostFn, HostImpl, Param};
 use crate::context::ScriptCtx;
 use crate::types::Type;
 
@@ -27,84 +27,84 @@ pub(crate) fn standard_functions() -> Vec<HostFn> {
             params: vec![p("text", Type::Str)],
             ret: Type::Nil,
             doc: "Says a line now (`Say(\"I am Merlin.\");`). The same line is not repeated by the same speaker within the say cooldown.",
-            imp: say,
+            imp: HostImpl::Fn(say),
         },
         HostFn {
             name: "DoFlee",
             params: vec![],
             ret: Type::Nil,
             doc: "Runs away from the player (`DoFlee();`). Asked again while fleeing, the flight goes on.",
-            imp: do_flee,
+            imp: HostImpl::Fn(do_flee),
         },
         HostFn {
             name: "DoAttack",
             params: vec![],
             ret: Type::Nil,
             doc: "Closes in on the player to attack (`DoAttack();`).",
-            imp: do_attack,
+            imp: HostImpl::Fn(do_attack),
         },
         HostFn {
             name: "move",
             params: vec![p("dx", Type::Int), p("dy", Type::Int)],
             ret: Type::Nil,
             doc: "One step of a movement pattern, one cell relative to the previous step (`move(0,1);`).",
-            imp: move_step,
+            imp: HostImpl::Fn(move_step),
         },
         HostFn {
             name: "MoveTo",
             params: vec![p("place", place())],
             ret: Type::Nil,
             doc: "Walks to a named place or region (`MoveTo(xDoorway);`).",
-            imp: move_to_place,
+            imp: HostImpl::Fn(move_to_place),
         },
         HostFn {
             name: "MoveTo",
             params: vec![p("x", Type::Int), p("y", Type::Int)],
             ret: Type::Nil,
             doc: "Walks to a cell (`MoveTo(4, 2);`).",
-            imp: move_to_cell,
+            imp: HostImpl::Fn(move_to_cell),
         },
         HostFn {
             name: "Trigger",
             params: vec![p("trap", Type::symbol("trap"))],
             ret: Type::Nil,
             doc: "Fires a trap or event (`Trigger(kPoisonTrap);`).",
-            imp: trigger,
+            imp: HostImpl::Fn(trigger),
         },
         HostFn {
             name: "PlaySound",
             params: vec![p("sound", Type::symbol("sound"))],
             ret: Type::Nil,
             doc: "Plays a sound (`PlaySound(kSeagullSnd);`).",
-            imp: play_sound,
+            imp: HostImpl::Fn(play_sound),
         },
         HostFn {
             name: "PlayerLocation",
             params: vec![p("place", place())],
             ret: Type::Bool,
             doc: "Whether the player stands in a named region or on a named place's cell (`PlayerLocation(kDock)`).",
-            imp: player_at_place,
+            imp: HostImpl::Fn(player_at_place),
         },
         HostFn {
             name: "PlayerLocation",
             params: vec![p("x", Type::Int), p("y", Type::Int)],
             ret: Type::Bool,
             doc: "Whether the player stands on cell (x, y) (`PlayerLocation(120,76)`).",
-            imp: player_at_cell,
+            imp: HostImpl::Fn(player_at_cell),
         },
         HostFn {
             name: "Ask",
             params: vec![p("keyword", Type::Str)],
             ret: Type::Bool,
             doc: "Whether the player's typed text contains the keyword, ignoring case (`Ask(\"name\")`); false outside a `hear` event.",
-            imp: ask,
+            imp: HostImpl::Fn(ask),
         },
         HostFn {
             name: "Sleep",
             params: vec![p("ticks", Type::Int)],
             ret: Type::Nil,
             doc: "Does nothing for a number of ticks (`Sleep(10);`).",
-            imp: sleep,
+            imp: HostImpl::Fn(sleep),
         },
         HostFn {
             name: "Signal",
@@ -112,7 +112,7 @@ pub(crate) fn standard_functions() -> Vec<HostFn> {
             ret: Type::Nil,
             doc: "Sends a signal in the current scope: in a `.tac` sequence, that run of it (two squads running one \
                   sequence stay apart); elsewhere the character's squad, else its team (`signal ready;` in `.tac`).",
-            imp: signal,
+            imp: HostImpl::Fn(signal),
         },
         HostFn {
             name: "Signal",
@@ -120,42 +120,42 @@ pub(crate) fn standard_functions() -> Vec<HostFn> {
             ret: Type::Nil,
             doc: "Sends a signal to `\"squad\"` (the current scope, as `Signal(id)`), the whole `\"team\"` or the \
                   whole `\"world\"` (`signal team ready;` in `.tac`).",
-            imp: signal_in,
+            imp: HostImpl::Fn(signal_in),
         },
         HostFn {
             name: "Wait",
             params: vec![p("id", Type::Str)],
             ret: Type::Nil,
             doc: "Waits until a signal is sent in the current scope; one sent earlier releases at once (`wait ready;`).",
-            imp: wait,
+            imp: HostImpl::Fn(wait),
         },
         HostFn {
             name: "Wait",
             params: vec![p("id", Type::Str), p("scope", Type::Str)],
             ret: Type::Nil,
             doc: "Waits for a signal of `\"squad\"`, `\"team\"` or `\"world\"` scope (`wait world dawn;` in `.tac`).",
-            imp: wait_in,
+            imp: HostImpl::Fn(wait_in),
         },
         HostFn {
             name: "Build",
             params: vec![p("structure", Type::symbol("structure"))],
             ret: Type::Nil,
             doc: "Orders a structure built: fires the trigger `build <structure>` (`Build(kBarracks);`).",
-            imp: build,
+            imp: HostImpl::Fn(build),
         },
         HostFn {
             name: "Random",
             params: vec![p("n", Type::Int)],
             ret: Type::Int,
             doc: "A whole number in 0..n from the world's generator (`Random(6)`); 0 when n ≤ 0.",
-            imp: random,
+            imp: HostImpl::Fn(random),
         },
         HostFn {
             name: "DistanceToPlayer",
             params: vec![],
             ret: Type::Number,
             doc: "The distance to the player in map units; a large number when there is no player.",
-            imp: distance_to_player,
+            imp: HostImpl::Fn(distance_to_player),
         },
     ]
 }

@@ -50,7 +50,7 @@ mod steer;
 mod types;
 mod waypoints;
 
-pub use api::{Api, Global, GlobalSource, HostError, HostFn, HostImpl, Param, Symbol};
+pub use api::{Api, Global, GlobalSource, HostClosure, HostError, HostFn, HostFnPtr, HostImpl, Param, Symbol};
 pub use attributes::{AttributeSpec, standard_attributes};
 pub use context::{ActionMode, SAY_COOLDOWN_TICKS, ScriptCtx, is_private};
 pub use host::found_keyword;

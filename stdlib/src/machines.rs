@@ -5,7 +5,7 @@
 use tactica_engine::Value;
 use tactica_engine::world::{Command, EventKind};
 
-use crate::api::{HostError, HostFn, Param};
+use crate::api::{HostError, HostFn, HostImpl, Param};
 use crate::context::ScriptCtx;
 use crate::types::Type;
 
@@ -21,7 +21,7 @@ pub(crate) fn functions() -> Vec<HostFn> {
         doc: "Moves the scripted entity's state machine to a state, as a `.tac` `machine` transition does: \
               sets the `state` attribute and records a `state` event from the state the entity was in \
               when the tick began (`ChangeState(\"Guard\", \"kChase\")`). Changing to the current state does nothing.",
-        imp: change_state,
+        imp: HostImpl::Fn(change_state),
     }]
 }
 

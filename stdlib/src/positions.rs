@@ -13,7 +13,7 @@ use tactica_engine::tactics::query::{
 };
 use tactica_engine::world::{Command, EventKind};
 
-use crate::api::{HostError, HostFn, Param};
+use crate::api::{HostError, HostFn, HostImpl, Param};
 use crate::context::ScriptCtx;
 use crate::types::Type;
 
@@ -31,7 +31,7 @@ fn bad(function: &'static str, index: usize, expected: &str, got: String) -> Hos
 
 /// The functions of this package, in the order the API reference lists them.
 pub(crate) fn functions() -> Vec<HostFn> {
-    let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp };
+    let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp: HostImpl::Fn(imp) };
     vec![
         f(
             "FindPosition",

@@ -6,7 +6,7 @@ use glam::{IVec2, Vec2};
 use tactica_engine::tactics::Property;
 use tactica_engine::{Table, Value};
 
-use crate::api::{HostError, HostFn, Param};
+use crate::api::{HostError, HostFn, HostImpl, Param};
 use crate::context::ScriptCtx;
 use crate::types::Type;
 
@@ -16,7 +16,7 @@ fn p(name: &'static str, ty: Type) -> Param {
 
 /// The functions of this package, in the order the API reference lists them.
 pub(crate) fn functions() -> Vec<HostFn> {
-    let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp };
+    let f = |name, params, ret, doc, imp| HostFn { name, params, ret, doc, imp: HostImpl::Fn(imp) };
     vec![
         f(
             "Waypoints",

@@ -57,6 +57,17 @@ pub struct LuaBackend {
     programs: Vec<Program>,
 }
 
+// SAFETY: a `LuaBackend` owns every Lua state it made and every `Rc`, `Cell` and Lua handle
+// (function, table, thread) that points into them: the states' registries hold the host closures,
+// which hold clones of `api`, `groups`, a program's `meter` and `issued`, and nothing else does.
+// No method hands any of them out — compiling returns a `ProgramId`, running writes plain `Value`s
+// and commands into the call — so the whole graph moves between threads at once and only one
+// thread ever touches the non-atomic reference counts. The context a call lends its host functions
+// (`tactica_stdlib::lend`) is a thread-local that lives only for that call, on the calling thread.
+// mlua's own `send` feature would give the same guarantee by locking a mutex on every operation,
+// which is a cost on every script call; the backend is not `Sync`, so it is never shared.
+unsafe impl Send for LuaBackend {}
+
 struct Program {
     file: PathBuf,
     chunk: String,

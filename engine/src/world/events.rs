@@ -193,9 +193,15 @@ pub enum EventKind {
 }
 
 /// The events of a run, in the order they happened.
+///
+/// Every event has an index, counted from the first event of the run; [`EventLog::len`] is the
+/// number ever logged. A game that runs for hours forgets old events ([`EventLog::forget_before`])
+/// after it has taken them out, so the log keeps only the recent ones while indices stay valid.
 #[derive(Debug, Clone, Default)]
 pub struct EventLog {
     events: Vec<Event>,
+    /// The index of `events[0]`: how many events were forgotten.
+    first: usize,
 }
 
 impl EventLog {
@@ -204,24 +210,51 @@ impl EventLog {
         self.events.push(Event { tick, entity: entity.map(str::to_owned), kind });
     }
 
-    /// All events so far.
+    /// The events still kept (all of them, unless some were forgotten).
     pub fn events(&self) -> &[Event] {
         &self.events
     }
 
-    /// The events from index `from` on (what a tick added, when `from` was the length before it).
+    /// The events from index `from` on (what a tick added, when `from` was the length before it);
+    /// of those already forgotten, nothing.
     pub fn since(&self, from: usize) -> &[Event] {
-        self.events.get(from..).unwrap_or(&[])
+        self.events.get(from.saturating_sub(self.first)..).unwrap_or(&[])
     }
 
-    /// How many events there are.
+    /// The events with indices in `range` that are still kept.
+    pub fn range(&self, range: std::ops::Range<usize>) -> &[Event] {
+        let start = range.start.saturating_sub(self.first).min(self.events.len());
+        let end = range.end.saturating_sub(self.first).clamp(start, self.events.len());
+        &self.events[start..end]
+    }
+
+    /// How many events were ever logged (the index the next one gets).
     pub fn len(&self) -> usize {
-        self.events.len()
+        self.first + self.events.len()
     }
 
     /// Whether nothing has happened yet.
     pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
+        self.len() == 0
+    }
+
+    /// The index of the oldest event still kept.
+    pub fn first_kept(&self) -> usize {
+        self.first
+    }
+
+    /// Forgets the events with an index below `index`. Old events are dropped in batches (when
+    /// at least as many can go as are kept), so forgetting a few every tick costs O(1) amortised
+    /// and the log holds at most twice what the caller keeps.
+    pub fn forget_before(&mut self, index: usize) {
+        let n = index.saturating_sub(self.first).min(self.events.len());
+        if n > 0 && n >= self.events.len() - n {
+            self.events.drain(..n);
+            self.first += n;
+            if self.events.capacity() > 4 * self.events.len().max(64) {
+                self.events.shrink_to(2 * self.events.len().max(64));
+            }
+        }
     }
 }
 
@@ -248,5 +281,23 @@ mod tests {
         assert_eq!(lines[1], r#"{"tick":4,"kind":"global","key":"GameTime","value":2}"#);
         assert_eq!(log.since(1).len(), 1);
         assert!(log.since(9).is_empty());
+    }
+
+    #[test]
+    fn forgetting_keeps_indices_and_bounds_the_log() {
+        let mut log = EventLog::default();
+        for t in 0..1000 {
+            log.push(t, None, EventKind::Say { text: t.to_string() });
+            log.forget_before(log.len().saturating_sub(10));
+            assert!(log.events().len() <= 20, "at most twice what is kept");
+        }
+        assert_eq!(log.len(), 1000);
+        assert!(log.first_kept() >= 980);
+        let last = log.since(999);
+        assert!(matches!(&last[0].kind, EventKind::Say { text } if text == "999"));
+        assert_eq!(log.since(0).len(), log.events().len(), "forgotten events are not returned");
+        assert_eq!(log.range(995..998).len(), 3);
+        assert!(matches!(&log.range(995..998)[0].kind, EventKind::Say { text } if text == "995"));
+        assert!(log.range(0..5).is_empty());
     }
 }

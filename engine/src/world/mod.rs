@@ -492,6 +492,12 @@ impl World {
         &self.log
     }
 
+    /// Forgets logged events with an index below `index` (see [`EventLog::forget_before`]), for
+    /// a game that takes the events out as they happen and runs for hours.
+    pub fn forget_events_before(&mut self, index: usize) {
+        self.log.forget_before(index);
+    }
+
     /// Records an event on the current tick (for the host: script errors, reloads, state changes).
     pub fn record(&mut self, entity: Option<EntityId>, kind: EventKind) {
         let name = entity.and_then(|id| self.entities.get(id)).map(|e| e.name.clone());

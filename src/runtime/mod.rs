@@ -1,4 +1,13 @@
 //! The runtime: a loaded scenario, its scripts, and the tick loop that plays it.
+//!
+//! `embed.rs` is the part a game uses that the CLI does not: a world built in code, scripts
+//! from memory; `stream.rs` takes events out as they happen (a drained stream, a bounded log, the
+//! trace written and hashed as it goes).
+
+mod embed;
+mod stream;
+
+pub use stream::TraceSink;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -34,6 +43,8 @@ pub struct Runtime {
     spawned: usize,
     /// Instances whose code was reloaded since the last tick: they get a `Reload` call next tick.
     reloaded: BTreeSet<usize>,
+    /// Where events go as they happen, and how many the log keeps.
+    stream: stream::Stream,
 }
 
 impl Runtime {
@@ -82,6 +93,7 @@ impl Runtime {
             in_range: BTreeSet::new(),
             spawned: 0,
             reloaded: BTreeSet::new(),
+            stream: stream::Stream::default(),
         })
     }
 
@@ -132,7 +144,7 @@ impl Runtime {
         let Runtime { world, host, previous, spawned, reloaded, .. } = self;
         let reloaded = std::mem::take(reloaded);
         world.lend(|world, rng| {
-            let events: &[Event] = world.log().events().get(previous.0..previous.1).unwrap_or(&[]);
+            let events: &[Event] = world.log().range(previous.0..previous.1);
             for i in 0..host.instances().len() {
                 let inst = &host.instances()[i];
                 let entity = inst.entity;
@@ -185,6 +197,7 @@ impl Runtime {
         self.world.detect_events();
         self.world.end_tick();
         self.previous = (tick_start, self.world.log().len());
+        self.stream_events(tick_start);
     }
 
     /// Which entities the player has just come into range and sight of (edge-triggered), and who
@@ -263,7 +276,8 @@ impl Runtime {
         }
     }
 
-    /// The trace so far: one JSON object a line, each line ending in `\n`.
+    /// The trace so far: one JSON object a line, each line ending in `\n`. With a bounded log
+    /// ([`Runtime::keep_events`]) it is the events still kept; the hash covers them all.
     pub fn trace(&self) -> String {
         let mut out = String::new();
         for e in self.world.log().events() {
@@ -271,11 +285,6 @@ impl Runtime {
             out.push('\n');
         }
         out
-    }
-
-    /// The SHA-256 of [`Runtime::trace`], in hex: equal hashes mean byte-identical traces.
-    pub fn trace_hash(&self) -> String {
-        trace_hash(&self.trace())
     }
 }
 
