@@ -123,6 +123,22 @@ impl Value {
         }
     }
 
+    /// `==` as designers write it, in `.tac` and in model conditions alike: strings compare
+    /// without regard to case (`Yes` is `yes`), a boolean equals anything of the same truthiness
+    /// (`PlayerArmed == TRUE` holds for any weapon), a list equals a value it contains, and numbers
+    /// compare by value (`3 == 3.0`). Anything else is equal only when identical.
+    pub fn loosely_equals(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Bool(x), other) | (other, Value::Bool(x)) => *x == other.truthy(),
+            (Value::List(items), other) | (other, Value::List(items)) if !matches!(other, Value::List(_)) => {
+                items.iter().any(|i| i.loosely_equals(other))
+            }
+            (Value::Str(x), Value::Str(y)) => x.eq_ignore_ascii_case(y),
+            (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => self.as_f64() == other.as_f64(),
+            _ => self == other,
+        }
+    }
+
     /// Truthiness as the classic scripts use it: nil, false, 0 and "" are false.
     pub fn truthy(&self) -> bool {
         match self {

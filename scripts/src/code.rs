@@ -5,6 +5,8 @@
 use std::sync::Arc;
 
 use tactica_engine::Value;
+use tactica_engine::decide::fsm::StateMachine;
+use tactica_engine::decide::rules::RuleSet;
 use tactica_stdlib::Api;
 
 use crate::ast::BinOp;
@@ -127,8 +129,6 @@ pub struct StateCode {
     pub tick: Option<u32>,
     /// Exit chunk.
     pub exit: Option<u32>,
-    /// Ordered transitions: (condition chunk or always, target state index).
-    pub transitions: Vec<(Option<u32>, usize)>,
 }
 
 /// A compiled state machine.
@@ -136,22 +136,14 @@ pub struct StateCode {
 pub struct MachineCode {
     /// Its name.
     pub name: String,
-    /// The initial state's index.
-    pub initial: usize,
-    /// Its states.
+    /// Its states' chunks, by state id.
     pub states: Vec<StateCode>,
+    /// The machine on the engine's state-machine model: guards are condition chunks (`None`:
+    /// always), hooks name the state's `entry`, `exit` and `tick` chunks.
+    pub model: StateMachine<Option<u32>>,
 }
 
-/// Conflict resolution: which of the matching rules fires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Strategy {
-    /// The first in authoring order.
-    First,
-    /// The highest weight; ties go to the first in authoring order (reference 002c L5712).
-    Weight,
-    /// One at random, from the world's generator.
-    Random,
-}
+pub use tactica_engine::decide::rules::Strategy;
 
 /// What a rule's condition reads (its refraction key is the values of these).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -238,6 +230,8 @@ pub struct Script {
     pub(crate) machines: Vec<MachineCode>,
     /// Rule systems.
     pub(crate) rules: Vec<RulesCode>,
+    /// Every rule of the file on the engine's rule model, for `prove` (backward chaining).
+    pub(crate) proofs: Option<RuleSet>,
     /// Sequences.
     pub(crate) sequences: Vec<SequenceCode>,
 }

@@ -2,6 +2,7 @@
 //! ([`Trigger`]), and what each kind of script does on each of them (DESIGN.md, "When scripts
 //! run"; the table is repeated in `docs/tac.md`).
 
+use tactica_engine::decide::fsm::{FsmState, HookKind, StateId};
 use tactica_engine::world::{Command, CommandBuffer, EntityId, World, WorldRng};
 use tactica_engine::{Table, Value};
 use tactica_stdlib::{ActionMode, ScriptCtx, ScriptLimits};
@@ -56,8 +57,8 @@ pub struct Instance {
     pub(crate) edges: Vec<bool>,
     /// Whether each `once` handler has fired.
     once: Vec<bool>,
-    /// Each machine's current state (none before its first think tick).
-    machines: Vec<Option<usize>>,
+    /// Each machine's position on the engine's state machine (none before its first think tick).
+    machines: Vec<Option<FsmState>>,
     /// Per rule system, per rule: the values it last fired on (refraction).
     pub(crate) refraction: Vec<Vec<Option<Vec<Value>>>>,
     /// The free-form state table host functions use (say cooldowns, pattern anchors).
@@ -126,7 +127,7 @@ impl Instance {
     pub fn state<'s>(&self, script: &'s Script, machine: &str) -> Option<&'s str> {
         let m = script.machines.iter().position(|m| m.name.eq_ignore_ascii_case(machine))?;
         let s = (*self.machines.get(m)?)?;
-        Some(script.machines[m].states[s].name.as_str())
+        Some(script.machines[m].model.name(s.current))
     }
 
     /// Carries the state over to a reloaded version of the script: facts and machine states by
@@ -147,11 +148,11 @@ impl Instance {
         inst.facts_ready = self.facts_ready && inst.carried.iter().all(|&c| c);
         for (m, state) in old.machines.iter().zip(&self.machines) {
             let Some(s) = state else { continue };
-            let name = &m.states[*s].name;
+            let name = m.model.name(s.current);
             if let Some(nm) = new.machines.iter().position(|x| x.name.eq_ignore_ascii_case(&m.name))
                 && let Some(ns) = new.machines[nm].states.iter().position(|x| x.name.eq_ignore_ascii_case(name))
             {
-                inst.machines[nm] = Some(ns);
+                inst.machines[nm] = Some(FsmState { current: ns as StateId, ticks_in_state: s.ticks_in_state });
             }
         }
         if old.code == new.code || old.n_edges == new.n_edges {
@@ -344,7 +345,7 @@ impl Script {
         }
         if trigger == Trigger::Think {
             for block in 0..self.rules.len() {
-                let fired = crate::rules::forward_chain(vm, block, inst, ctx)?;
+                let fired = crate::rules::forward_chain_block(vm, block, inst, ctx)?;
                 report.fired_rules.extend(fired);
             }
             for m in 0..self.machines.len() {
@@ -373,6 +374,10 @@ impl Script {
         Ok(())
     }
 
+    /// One step of machine `m` on the engine's state machine: its first step enters the initial
+    /// state; later ones take the first transition whose condition holds (one to the current
+    /// state stays), leaving and entering states; then the current state's tick runs. A condition
+    /// that fails leaves the machine where it was.
     fn step_machine(
         &self,
         vm: &mut Vm<'_>,
@@ -382,58 +387,49 @@ impl Script {
         report: &mut RunReport,
     ) -> Result<(), RuntimeError> {
         let machine = &self.machines[m];
-        let current = match inst.machines[m] {
+        let mut hooks = Vec::new();
+        let from = match inst.machines[m] {
             None => {
-                let s = machine.initial;
-                self.enter(vm, m, s, inst, ctx)?;
-                report.state_changes.push((machine.name.clone(), String::new(), machine.states[s].name.clone()));
-                s
+                let start = machine.model.start();
+                inst.machines[m] = Some(start);
+                hooks = machine.model.start_hooks();
+                machine.model.tick_hooks(&start, &mut hooks);
+                None
             }
-            Some(s) => {
-                let mut next = s;
-                for &(cond, target) in &machine.states[s].transitions {
-                    let taken = match cond {
-                        Some(c) => vm.run(c, inst, ctx)?.truthy(),
-                        None => true,
-                    };
-                    if taken {
-                        next = target;
-                        break;
-                    }
-                }
-                if next != s {
-                    if let Some(exit) = machine.states[s].exit {
-                        vm.run(exit, inst, ctx)?;
-                    }
-                    self.enter(vm, m, next, inst, ctx)?;
-                    report.state_changes.push((
-                        machine.name.clone(),
-                        machine.states[s].name.clone(),
-                        machine.states[next].name.clone(),
-                    ));
-                }
-                next
+            Some(mut st) => {
+                // `.tac` transitions have one target each, so the generator is never drawn from.
+                let mut no_draw = WorldRng::new(0);
+                let mut guard = |cond: &Option<u32>| match cond {
+                    Some(c) => vm.run(*c, inst, ctx).map(|v| v.truthy()),
+                    None => Ok(true),
+                };
+                let step = machine.model.try_step_with(&mut st, &mut guard, &mut no_draw, &mut hooks)?;
+                inst.machines[m] = Some(st);
+                Some(step.from)
             }
         };
-        if let Some(tick) = machine.states[current].tick {
-            vm.run(tick, inst, ctx)?;
-        }
-        Ok(())
-    }
-
-    fn enter(
-        &self,
-        vm: &mut Vm<'_>,
-        m: usize,
-        s: usize,
-        inst: &mut Instance,
-        ctx: &mut ScriptCtx<'_>,
-    ) -> Result<(), RuntimeError> {
-        inst.machines[m] = Some(s);
-        let name = self.machines[m].states[s].name.clone();
-        ctx.commands.push(Command::SetAttribute { entity: ctx.me, key: "state".to_owned(), value: Value::Str(name) });
-        if let Some(entry) = self.machines[m].states[s].entry {
-            vm.run(entry, inst, ctx)?;
+        for hook in hooks {
+            let code = &machine.states[usize::from(hook.id)];
+            match hook.kind {
+                HookKind::Exit | HookKind::Tick => {
+                    let chunk = if hook.kind == HookKind::Exit { code.exit } else { code.tick };
+                    if let Some(chunk) = chunk {
+                        vm.run(chunk, inst, ctx)?;
+                    }
+                }
+                HookKind::Enter => {
+                    ctx.commands.push(Command::SetAttribute {
+                        entity: ctx.me,
+                        key: "state".to_owned(),
+                        value: Value::Str(code.name.clone()),
+                    });
+                    if let Some(chunk) = code.entry {
+                        vm.run(chunk, inst, ctx)?;
+                    }
+                    let was = from.map_or_else(String::new, |f| machine.model.name(f).to_owned());
+                    report.state_changes.push((machine.name.clone(), was, code.name.clone()));
+                }
+            }
         }
         Ok(())
     }

@@ -320,19 +320,12 @@ impl<'s> Vm<'s> {
     }
 }
 
-/// Equality as scripts see it: a bool compares truthiness (`PlayerArmed == TRUE`), a list equals
-/// each of its items (`playerHas == RedAmulet` when the player holds several), strings compare
-/// without case (names are case-insensitive), numbers compare as numbers.
+/// Equality as scripts see it, the one meaning `==` has in designer text
+/// ([`Value::loosely_equals`], shared with model conditions): a bool compares truthiness
+/// (`PlayerArmed == TRUE`), a list equals each of its items (`playerHas == RedAmulet` when the
+/// player holds several), strings compare without case, numbers compare as numbers.
 pub fn values_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Bool(x), other) | (other, Value::Bool(x)) => *x == other.truthy(),
-        (Value::List(items), other) | (other, Value::List(items)) if !matches!(other, Value::List(_)) => {
-            items.iter().any(|i| values_equal(i, other))
-        }
-        (Value::Str(x), Value::Str(y)) => x.eq_ignore_ascii_case(y),
-        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => a.as_f64() == b.as_f64(),
-        _ => a == b,
-    }
+    a.loosely_equals(b)
 }
 
 /// How a value reads inside a line of text: strings as they are, numbers as written (`7`,

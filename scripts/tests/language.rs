@@ -355,7 +355,8 @@ on encounter { if prove(Cavalry == Yes) Say("They can have cavalry."); else Say(
     h.fire(Trigger::Encounter, None);
     h.inst.set_fact(&h.script, "Woodcutter", Value::from("Yes"));
     let chain = tactica_script::prove(&h.script, &h.inst, 3, &Value::from("Yes"), 32);
-    assert_eq!(chain, Some(vec!["cavalry".to_owned(), "smith".to_owned(), "barracks".to_owned()]));
+    // The rules that would fire, in firing order (the engine's proof: prerequisites first).
+    assert_eq!(chain, Some(vec!["barracks".to_owned(), "smith".to_owned(), "cavalry".to_owned()]));
     h.fire(Trigger::Encounter, None);
     assert_eq!(h.said(), ["No cavalry yet.", "They can have cavalry."]);
     assert_eq!(h.inst.fact(&h.script, "Cavalry"), Some(&Value::from("Unknown")), "proving asserts nothing");

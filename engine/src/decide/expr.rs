@@ -58,21 +58,21 @@ pub enum CompareOp {
 }
 
 impl CompareOp {
-    /// Applies the operator. Numbers compare numerically (ints widen), strings and bools by
-    /// equality only; mismatched types are unequal and unordered.
+    /// Applies the operator. `==` and `!=` are [`Value::loosely_equals`], the one meaning `==`
+    /// has in designer text (strings without regard to case, so `Temple == Yes` holds for
+    /// `"yes"`); `< <= > >=` order numbers (ints widen) and nothing else.
     pub fn apply(self, left: &Value, right: &Value) -> bool {
-        let ord = match (left.as_f64(), right.as_f64()) {
+        let ord = || match (left.as_f64(), right.as_f64()) {
             (Some(a), Some(b)) => a.partial_cmp(&b),
-            _ if left == right => Some(Ordering::Equal),
             _ => None,
         };
         match self {
-            CompareOp::Eq => ord == Some(Ordering::Equal),
-            CompareOp::Ne => ord != Some(Ordering::Equal),
-            CompareOp::Lt => ord == Some(Ordering::Less),
-            CompareOp::Le => matches!(ord, Some(Ordering::Less | Ordering::Equal)),
-            CompareOp::Gt => ord == Some(Ordering::Greater),
-            CompareOp::Ge => matches!(ord, Some(Ordering::Greater | Ordering::Equal)),
+            CompareOp::Eq => left.loosely_equals(right),
+            CompareOp::Ne => !left.loosely_equals(right),
+            CompareOp::Lt => ord() == Some(Ordering::Less),
+            CompareOp::Le => matches!(ord(), Some(Ordering::Less | Ordering::Equal)),
+            CompareOp::Gt => ord() == Some(Ordering::Greater),
+            CompareOp::Ge => matches!(ord(), Some(Ordering::Greater | Ordering::Equal)),
         }
     }
 }

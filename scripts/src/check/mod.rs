@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use tactica_engine::Value;
+use tactica_engine::decide::fsm::{SelfTransition, StateDef, StateMachine};
 use tactica_stdlib::{Api, Type, suggest};
 
 use crate::ScriptKind;
@@ -69,6 +70,7 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
         handlers: Vec::new(),
         machines: Vec::new(),
         rules: Vec::new(),
+        proofs: None,
         sequences: Vec::new(),
     };
     // The top-level statements form one chunk, in order; each top-level `if` gets an edge
@@ -96,6 +98,7 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
     script.n_edges = c.n_edges;
     script.n_once = c.n_once;
     script.facts = c.names.facts.iter().map(|f| f.name.clone()).collect();
+    script.proofs = crate::rules::proof_model(&script);
     if script.declared_kind.is_none() {
         c.warn_inferred_kind(&script);
     }
@@ -453,6 +456,7 @@ impl Checker<'_> {
             None => 0,
         };
         let mut states = Vec::new();
+        let mut edges: Vec<Vec<(Option<u32>, usize)>> = Vec::new();
         for s in &m.states {
             let entry = (!s.entry.is_empty()).then(|| self.body_chunk(&s.entry));
             let tick = (!s.tick.is_empty()).then(|| self.body_chunk(&s.tick));
@@ -479,12 +483,13 @@ impl Checker<'_> {
                     transitions.push((cond, target));
                 }
             }
-            states.push(StateCode { name: s.name.text.clone(), entry, tick, exit, transitions });
+            states.push(StateCode { name: s.name.text.clone(), entry, tick, exit });
+            edges.push(transitions);
         }
         let mut reached = BTreeSet::from([initial]);
         let mut todo = vec![initial];
         while let Some(s) = todo.pop() {
-            for &(_, t) in &states[s].transitions {
+            for &(_, t) in &edges[s] {
                 if reached.insert(t) {
                     todo.push(t);
                 }
@@ -503,7 +508,28 @@ impl Checker<'_> {
                 );
             }
         }
-        Some(MachineCode { name: m.name.text.clone(), initial, states })
+        // The machine runs on the engine's state machine: guards are condition chunks (or
+        // always), hooks name the state's chunks, and a transition to the current state stays.
+        let defs = states
+            .iter()
+            .zip(edges)
+            .map(|(s, edges)| {
+                let hook = |chunk: Option<u32>, name: &str| chunk.map(|_| name.to_owned()).into_iter().collect();
+                StateDef {
+                    name: s.name.clone(),
+                    parent: None,
+                    initial: None,
+                    // Entering always does something (the `state` attribute, the change report).
+                    on_enter: vec!["entry".to_owned()],
+                    on_exit: hook(s.exit, "exit"),
+                    on_tick: hook(s.tick, "tick"),
+                    transitions: edges.into_iter().map(|(c, t)| (c, vec![(states[t].name.clone(), 1.0)])).collect(),
+                }
+            })
+            .collect();
+        // Only a machine with duplicate states fails here, and that is already an error.
+        let model = StateMachine::from_states(&states[initial].name, defs, SelfTransition::Stay).ok()?;
+        Some(MachineCode { name: m.name.text.clone(), states, model })
     }
 
     fn rules(&mut self, r: &Rules) -> RulesCode {

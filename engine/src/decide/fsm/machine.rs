@@ -12,6 +12,12 @@
 //!
 //! No guard firing means staying. Hooks are names the host runs (a script function, an action);
 //! the engine only reports them, in order, as [`Hook`]s.
+//!
+//! One engine for every state machine: a scenario's machine files give guards as text
+//! ([`Expr`]); a host with guards of its own — `.tac` machines, whose guards are compiled
+//! conditions that may fail — builds a `StateMachine<G>` with [`StateMachine::from_states`] and
+//! steps it with [`StateMachine::try_step_with`]. [`SelfTransition`] says what a transition to the
+//! state one is in means: leave and re-enter (the default), or stay (`.tac`).
 
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +34,41 @@ pub struct FsmSpec {
     pub initial: String,
     /// The states.
     pub states: Vec<StateSpec>,
+    /// What a transition to the current state does.
+    #[serde(default)]
+    pub self_transition: SelfTransition,
+}
+
+/// What a transition whose target is the active state does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SelfTransition {
+    /// Exit the state and enter it again (its exit and enter hooks run, `ticks_in_state` restarts).
+    #[default]
+    Reenter,
+    /// Stay: the transition is taken — later transitions are not tried — but nothing is left or
+    /// entered, and `ticks_in_state` goes on counting. `.tac` machines work this way.
+    Stay,
+}
+
+/// One state of a machine a host builds in code ([`StateMachine::from_states`]), with guards of
+/// the host's own type `G`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateDef<G> {
+    /// Its name.
+    pub name: String,
+    /// The composite state it belongs to.
+    pub parent: Option<String>,
+    /// For a composite state: the child entered when the state itself is the target.
+    pub initial: Option<String>,
+    /// Hooks run when the state is entered.
+    pub on_enter: Vec<String>,
+    /// Hooks run when the state is left.
+    pub on_exit: Vec<String>,
+    /// Hooks run on every step while the state is active.
+    pub on_tick: Vec<String>,
+    /// Transitions, tried in order: a guard and the targets with their weights.
+    pub transitions: Vec<(G, Vec<(String, f64)>)>,
 }
 
 /// One state.
@@ -91,6 +132,8 @@ pub struct Hook<'a> {
     pub kind: HookKind,
     /// The state it belongs to.
     pub state: &'a str,
+    /// That state's id.
+    pub id: StateId,
     /// The hook's name.
     pub name: &'a str,
 }
@@ -98,15 +141,16 @@ pub struct Hook<'a> {
 /// An index into a machine's states.
 pub type StateId = u16;
 
-/// A compiled state machine.
+/// A compiled state machine; `G` is the guard type (text conditions for data files).
 #[derive(Debug, Clone)]
-pub struct StateMachine {
-    states: Vec<State>,
+pub struct StateMachine<G = Expr> {
+    states: Vec<State<G>>,
     initial: StateId,
+    self_transition: SelfTransition,
 }
 
 #[derive(Debug, Clone)]
-struct State {
+struct State<G> {
     name: String,
     parent: Option<StateId>,
     initial_child: Option<StateId>,
@@ -114,12 +158,12 @@ struct State {
     on_enter: Vec<String>,
     on_exit: Vec<String>,
     on_tick: Vec<String>,
-    transitions: Vec<Transition>,
+    transitions: Vec<Transition<G>>,
 }
 
 #[derive(Debug, Clone)]
-struct Transition {
-    guard: Expr,
+struct Transition<G> {
+    guard: G,
     targets: Vec<(StateId, f64)>,
 }
 
@@ -151,32 +195,61 @@ impl StateMachine {
 
     /// Compiles a machine, checking names, parents (no cycles) and guards.
     pub fn new(spec: &FsmSpec) -> Result<Self, DecideError> {
-        if spec.states.is_empty() || spec.states.len() > usize::from(StateId::MAX) {
-            return Err(DecideError::invalid("state machine", "needs between 1 and 65535 states"));
-        }
-        let names: Vec<&str> = spec.states.iter().map(|s| s.name.as_str()).collect();
-        for (i, n) in names.iter().enumerate() {
-            if names[..i].contains(n) {
-                return Err(DecideError::Duplicate { kind: "state", name: (*n).to_owned() });
-            }
-        }
-        let id = |name: &str| -> Result<StateId, DecideError> {
-            names
-                .iter()
-                .position(|n| *n == name)
-                .map(|i| i as StateId)
-                .ok_or_else(|| DecideError::unknown("state", name))
-        };
         let mut states = Vec::with_capacity(spec.states.len());
         for s in &spec.states {
             let mut transitions = Vec::new();
             for t in &s.transitions {
                 let guard = if t.when.trim().is_empty() { Expr::Const(true) } else { Expr::parse(&t.when)? };
-                let mut targets: Vec<(StateId, f64)> =
-                    t.weighted.iter().map(|(n, w)| Ok((id(n)?, *w))).collect::<Result<_, DecideError>>()?;
+                let mut targets = t.weighted.clone();
                 if let Some(to) = &t.to {
-                    targets.push((id(to)?, 1.0));
+                    targets.push((to.clone(), 1.0));
                 }
+                transitions.push((guard, targets));
+            }
+            states.push(StateDef {
+                name: s.name.clone(),
+                parent: s.parent.clone(),
+                initial: s.initial.clone(),
+                on_enter: s.on_enter.clone(),
+                on_exit: s.on_exit.clone(),
+                on_tick: s.on_tick.clone(),
+                transitions,
+            });
+        }
+        StateMachine::from_states(&spec.initial, states, spec.self_transition)
+    }
+}
+
+impl<G> StateMachine<G> {
+    /// Compiles a machine whose guards the host made, checking names, parents (no cycles),
+    /// initial children and targets.
+    pub fn from_states(
+        initial: &str,
+        defs: Vec<StateDef<G>>,
+        self_transition: SelfTransition,
+    ) -> Result<Self, DecideError> {
+        if defs.is_empty() || defs.len() > usize::from(StateId::MAX) {
+            return Err(DecideError::invalid("state machine", "needs between 1 and 65535 states"));
+        }
+        let names: Vec<String> = defs.iter().map(|s| s.name.clone()).collect();
+        for (i, n) in names.iter().enumerate() {
+            if names[..i].contains(n) {
+                return Err(DecideError::Duplicate { kind: "state", name: n.clone() });
+            }
+        }
+        let id = |name: &str| -> Result<StateId, DecideError> {
+            names
+                .iter()
+                .position(|n| n == name)
+                .map(|i| i as StateId)
+                .ok_or_else(|| DecideError::unknown("state", name))
+        };
+        let mut states = Vec::with_capacity(defs.len());
+        for s in defs {
+            let mut transitions = Vec::new();
+            for (guard, to) in s.transitions {
+                let targets: Vec<(StateId, f64)> =
+                    to.iter().map(|(n, w)| Ok((id(n)?, *w))).collect::<Result<_, DecideError>>()?;
                 if targets.is_empty() || targets.iter().any(|(_, w)| !w.is_finite() || *w < 0.0) {
                     return Err(DecideError::invalid(
                         format!("transition of state `{}`", s.name),
@@ -186,13 +259,13 @@ impl StateMachine {
                 transitions.push(Transition { guard, targets });
             }
             states.push(State {
-                name: s.name.clone(),
                 parent: s.parent.as_deref().map(id).transpose()?,
                 initial_child: s.initial.as_deref().map(id).transpose()?,
+                name: s.name,
                 depth: 0,
-                on_enter: s.on_enter.clone(),
-                on_exit: s.on_exit.clone(),
-                on_tick: s.on_tick.clone(),
+                on_enter: s.on_enter,
+                on_exit: s.on_exit,
+                on_tick: s.on_tick,
                 transitions,
             });
         }
@@ -208,8 +281,8 @@ impl StateMachine {
             }
             states[i].depth = depth;
         }
-        let mut m = StateMachine { states, initial: 0 };
-        m.initial = m.descend(id(&spec.initial)?)?;
+        let mut m = StateMachine { states, initial: 0, self_transition };
+        m.initial = m.descend(id(initial)?)?;
         for i in 0..m.states.len() {
             if let Some(c) = m.states[i].initial_child
                 && m.states[usize::from(c)].parent != Some(i as StateId)
@@ -287,11 +360,16 @@ impl StateMachine {
             HookKind::Exit => &st.on_exit,
             HookKind::Tick => &st.on_tick,
         };
-        out.extend(names.iter().map(|n| Hook { kind, state: &st.name, name: n }));
+        out.extend(names.iter().map(|n| Hook { kind, state: &st.name, id: s, name: n }));
     }
 
-    /// The first transition that fires, as its target leaf.
-    fn choose(&self, leaf: StateId, guard: &mut impl FnMut(&Expr) -> bool, rng: &mut WorldRng) -> Option<StateId> {
+    /// The first transition that fires, as its target leaf; a guard's error stops the search.
+    fn choose<E>(
+        &self,
+        leaf: StateId,
+        guard: &mut impl FnMut(&G) -> Result<bool, E>,
+        rng: &mut WorldRng,
+    ) -> Result<Option<StateId>, E> {
         let mut node = Some(leaf);
         let mut chain = [0 as StateId; 32];
         let mut n = 0;
@@ -304,44 +382,60 @@ impl StateMachine {
         }
         for &s in chain[..n].iter().rev() {
             for t in &self.states[usize::from(s)].transitions {
-                if guard(&t.guard) {
-                    let target = pick_weighted(&t.targets, rng)?;
-                    return self.descend(target).ok();
+                if guard(&t.guard)? {
+                    let Some(target) = pick_weighted(&t.targets, rng) else { return Ok(None) };
+                    return Ok(self.descend(target).ok());
                 }
             }
         }
-        None
-    }
-
-    /// Steps an instance with facts read from a table; hooks are appended to `hooks`.
-    pub fn step<'a>(
-        &'a self,
-        inst: &mut FsmState,
-        facts: &Table,
-        rng: &mut WorldRng,
-        hooks: &mut Vec<Hook<'a>>,
-    ) -> Step {
-        self.step_with(inst, &mut |e: &Expr| e.eval(facts), rng, hooks)
+        Ok(None)
     }
 
     /// Steps an instance with a host-supplied guard evaluator (fast paths, closures over the world).
     pub fn step_with<'a>(
         &'a self,
         inst: &mut FsmState,
-        guard: &mut impl FnMut(&Expr) -> bool,
+        guard: &mut impl FnMut(&G) -> bool,
         rng: &mut WorldRng,
         hooks: &mut Vec<Hook<'a>>,
     ) -> Step {
-        let from = inst.current;
-        let target = self.choose(from, guard, rng);
-        if let Some(to) = target {
-            self.transition(from, to, hooks);
-            inst.current = to;
-            inst.ticks_in_state = 0;
-        } else {
-            inst.ticks_in_state = inst.ticks_in_state.saturating_add(1);
+        let step = self.try_step_with(inst, &mut |g: &G| Ok::<bool, std::convert::Infallible>(guard(g)), rng, hooks);
+        match step {
+            Ok(step) => step,
+            Err(never) => match never {},
         }
-        // Tick hooks outermost first, without allocating (this runs for every entity every step).
+    }
+
+    /// Steps an instance with guards that may fail (a `.tac` condition that runs out of budget):
+    /// on an error nothing changes — no state, no hooks — and the error comes back.
+    pub fn try_step_with<'a, E>(
+        &'a self,
+        inst: &mut FsmState,
+        guard: &mut impl FnMut(&G) -> Result<bool, E>,
+        rng: &mut WorldRng,
+        hooks: &mut Vec<Hook<'a>>,
+    ) -> Result<Step, E> {
+        let from = inst.current;
+        let target = self.choose(from, guard, rng)?;
+        match target {
+            Some(to) if to == from && self.self_transition == SelfTransition::Stay => {
+                inst.ticks_in_state = inst.ticks_in_state.saturating_add(1);
+            }
+            Some(to) => {
+                self.transition(from, to, hooks);
+                inst.current = to;
+                inst.ticks_in_state = 0;
+            }
+            None => inst.ticks_in_state = inst.ticks_in_state.saturating_add(1),
+        }
+        self.tick_hooks(inst, hooks);
+        Ok(Step { from, to: inst.current, fired: target.is_some() })
+    }
+
+    /// The tick hooks of the active states, outermost first, without stepping (a host's first
+    /// step runs the enter hooks of [`StateMachine::start_hooks`] and then these).
+    pub fn tick_hooks<'a>(&'a self, inst: &FsmState, hooks: &mut Vec<Hook<'a>>) {
+        // Without allocating: this runs for every entity every step.
         let mut chain = [0 as StateId; 32];
         let mut n = 0;
         let mut node = Some(inst.current);
@@ -355,7 +449,6 @@ impl StateMachine {
         for &s in chain[..n].iter().rev() {
             self.push_hooks(hooks, HookKind::Tick, s);
         }
-        Step { from, to: inst.current, fired: target.is_some() }
     }
 
     /// Exit hooks up to the common ancestor, then enter hooks down to `to`. A self-transition
@@ -373,6 +466,19 @@ impl StateMachine {
         for &s in &pt[common..] {
             self.push_hooks(hooks, HookKind::Enter, s);
         }
+    }
+}
+
+impl StateMachine<Expr> {
+    /// Steps an instance with facts read from a table; hooks are appended to `hooks`.
+    pub fn step<'a>(
+        &'a self,
+        inst: &mut FsmState,
+        facts: &Table,
+        rng: &mut WorldRng,
+        hooks: &mut Vec<Hook<'a>>,
+    ) -> Step {
+        self.step_with(inst, &mut |e: &Expr| e.eval(facts), rng, hooks)
     }
 
     /// Steps an instance and reports it as a plain value for script hosts:

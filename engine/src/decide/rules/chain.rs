@@ -1,21 +1,20 @@
 //! Production rules over a working memory: incremental forward chaining with refraction, a
 //! naive peer, and backward chaining with an explanation.
 //!
-//! **Conflict resolution.** Each cycle the rules whose conditions hold form the conflict set;
-//! [`Strategy`] picks one (first written, highest weight with ties to the first written, or
-//! random), it fires, and the cycle repeats until the set is empty (L5521–5531).
-//!
-//! **Refraction.** A rule does not fire twice on the same facts: it remembers the values of the
-//! facts it reads when it fired, and is left out of the conflict set while they are unchanged.
-//! Without this `if (Priest == Yes) …` would match forever (the book does not say).
+//! **Conflict resolution and refraction** are the one engine's ([`super::agenda`]): each cycle
+//! the rules whose conditions hold and whose read values differ from what they last fired on form
+//! the conflict set, [`Strategy`] picks one, it fires, and the cycle repeats until the set is
+//! empty. `.tac` rule systems run on the same engine.
 //!
 //! **Incremental matching.** A rule is re-matched only when a fact it reads changed; the naive
-//! peer ([`RuleSet::run_naive`]) re-matches every rule every cycle and gives the same firings.
+//! peer ([`RuleSet::run_naive`]) drives [`super::agenda::forward_chain`] directly, re-matching
+//! every rule every cycle, and gives the same firings.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+use super::agenda::{Productions, Strategy, forward_chain};
 use crate::decide::expr::{CompareOp, Expr};
 use crate::decide::{DecideError, error::from_toml};
 use crate::value::{Table, Value};
@@ -54,17 +53,22 @@ pub struct RuleDef {
     pub weight: f64,
 }
 
-/// Conflict resolution (L5525–5527).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Strategy {
-    /// The first matching rule in written order.
-    #[default]
-    First,
-    /// The matching rule with the highest weight; ties go to the first written (L5712).
-    Weight,
-    /// A matching rule chosen uniformly at random.
-    Random,
+/// How deep [`RuleSet::prove`] follows chains of rules.
+pub const PROVE_DEPTH: u32 = 256;
+
+/// One rule with its condition already parsed (see [`RuleSet::from_parsed`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedRule {
+    /// Its name.
+    pub name: String,
+    /// Its condition.
+    pub when: Expr,
+    /// Facts it asserts, in order.
+    pub then: Vec<(String, Value)>,
+    /// Events it triggers.
+    pub emit: Vec<String>,
+    /// Its weight for [`Strategy::Weight`].
+    pub weight: f64,
 }
 
 /// An index into a rule set's facts.
@@ -187,27 +191,40 @@ impl RuleSet {
     /// Compiles a rule base.
     pub fn new(spec: &RuleSpec) -> Result<Self, DecideError> {
         let mut parsed = Vec::new();
-        let mut names = BTreeSet::new();
         for r in &spec.rules {
-            let e = Expr::parse(&r.when)?;
-            names.extend(e.facts());
-            names.extend(r.then.keys().cloned());
-            parsed.push(e);
+            parsed.push(ParsedRule {
+                name: r.name.clone(),
+                when: Expr::parse(&r.when)?,
+                then: r.then.iter().map(|(f, v)| (f.clone(), v.clone())).collect(),
+                emit: r.emit.clone(),
+                weight: r.weight,
+            });
+        }
+        Self::from_parsed(spec.default.clone(), spec.strategy, parsed)
+    }
+
+    /// Compiles rules whose conditions are already parsed: how a host that reads its own rule
+    /// syntax (a `.tac` rule system) lowers its rules onto this engine.
+    pub fn from_parsed(default: Value, strategy: Strategy, parsed: Vec<ParsedRule>) -> Result<Self, DecideError> {
+        let mut names = BTreeSet::new();
+        for r in &parsed {
+            names.extend(r.when.facts());
+            names.extend(r.then.iter().map(|(f, _)| f.clone()));
         }
         let facts: Vec<String> = names.into_iter().collect();
         let index: BTreeMap<String, FactId> = facts.iter().enumerate().map(|(i, f)| (f.clone(), i)).collect();
         let mut rules = Vec::new();
         let mut seen = BTreeSet::new();
-        for (r, e) in spec.rules.iter().zip(parsed) {
+        for r in parsed {
             if !seen.insert(r.name.clone()) {
                 return Err(DecideError::Duplicate { kind: "rule", name: r.name.clone() });
             }
             rules.push(Rule {
-                name: r.name.clone(),
-                cond: compile(&e, &index),
-                reads: e.facts().iter().map(|f| index[f]).collect(),
+                cond: compile(&r.when, &index),
+                reads: r.when.facts().iter().map(|f| index[f]).collect(),
                 assigns: r.then.iter().map(|(f, v)| (index[f], v.clone())).collect(),
-                emit: r.emit.clone(),
+                name: r.name,
+                emit: r.emit,
                 weight: r.weight,
             });
         }
@@ -217,7 +234,7 @@ impl RuleSet {
                 readers[f].push(i);
             }
         }
-        Ok(RuleSet { facts, index, default: spec.default.clone(), strategy: spec.strategy, rules, readers })
+        Ok(RuleSet { facts, index, default, strategy, rules, readers })
     }
 
     /// A fact's id.
@@ -321,17 +338,7 @@ impl RuleSet {
     }
 
     fn choose(&self, conflict: impl Iterator<Item = usize> + Clone, rng: &mut WorldRng) -> Option<usize> {
-        match self.strategy {
-            Strategy::First => conflict.min(),
-            Strategy::Weight => conflict.fold(None, |best: Option<usize>, r| match best {
-                Some(b) if self.rules[b].weight >= self.rules[r].weight => Some(b),
-                _ => Some(r),
-            }),
-            Strategy::Random => {
-                let n = conflict.clone().count();
-                conflict.clone().nth(rng.below(n))
-            }
-        }
+        self.strategy.choose(conflict, |r| self.rules[r].weight, rng)
     }
 
     fn fire<'a>(&'a self, rule: usize, wm: &mut WorkingMemory, st: &mut ChainState) -> Firing<'a> {
@@ -377,7 +384,8 @@ impl RuleSet {
         out
     }
 
-    /// The naive peer of [`RuleSet::run`]: every cycle re-matches every rule. Same firings.
+    /// The naive peer of [`RuleSet::run`]: the one engine's cycle ([`forward_chain`]), which
+    /// re-matches every rule every cycle. Same firings.
     pub fn run_naive<'a>(
         &'a self,
         wm: &mut WorkingMemory,
@@ -385,20 +393,15 @@ impl RuleSet {
         rng: &mut WorldRng,
         max_firings: usize,
     ) -> Vec<Firing<'a>> {
-        let mut out = Vec::new();
-        while out.len() < max_firings {
-            let conflict: Vec<usize> = (0..self.rules.len())
-                .filter(|&r| {
-                    self.rules[r].cond.eval(&wm.values) && st.fired_on[r].as_ref().is_none_or(|k| *k != self.key(r, wm))
-                })
-                .collect();
-            let Some(rule) = self.choose(conflict.iter().copied(), rng) else { break };
-            out.push(self.fire(rule, wm, st));
-        }
+        let mut rules = Memory { set: self, wm, rng };
+        let chain = match forward_chain(&mut rules, self.strategy, &mut st.fired_on, max_firings) {
+            Ok(chain) => chain,
+            Err(never) => match never {},
+        };
         wm.dirty.clear();
         wm.is_dirty.iter_mut().for_each(|d| *d = false);
         st.primed = false;
-        out
+        chain.fired.into_iter().map(|r| Firing { rule: &self.rules[r].name, emit: &self.rules[r].emit }).collect()
     }
 
     /// Backward-chains from the goal `fact == value`: which rules would have to fire, resting on
@@ -406,10 +409,22 @@ impl RuleSet {
     /// of comparisons for their `==` parts to become sub-goals; other tests are checked against
     /// memory as they stand.
     pub fn prove(&self, wm: &WorkingMemory, fact: &str, value: impl Into<Value>) -> Result<Proof, DecideError> {
+        self.prove_within(wm, fact, value, PROVE_DEPTH)
+    }
+
+    /// [`RuleSet::prove`] following chains of rules at most `max_depth` deep; a goal deeper than
+    /// that counts as unproven (so a long or hostile rule base cannot exhaust the stack).
+    pub fn prove_within(
+        &self,
+        wm: &WorkingMemory,
+        fact: &str,
+        value: impl Into<Value>,
+        max_depth: u32,
+    ) -> Result<Proof, DecideError> {
         let f = self.fact(fact)?;
         let mut proof = Proof { proven: false, rules: Vec::new(), known: Vec::new(), missing: Vec::new() };
         let mut stack = Vec::new();
-        proof.proven = self.goal(wm, f, &value.into(), &mut stack, &mut proof);
+        proof.proven = self.goal(wm, f, &value.into(), &mut stack, &mut proof, max_depth.min(PROVE_DEPTH));
         Ok(proof)
     }
 
@@ -420,12 +435,13 @@ impl RuleSet {
         v: &Value,
         stack: &mut Vec<(FactId, Value)>,
         proof: &mut Proof,
+        depth: u32,
     ) -> bool {
         if CompareOp::Eq.apply(&wm.values[f], v) {
             proof.known.push((self.facts[f].clone(), v.clone()));
             return true;
         }
-        if stack.iter().any(|(g, w)| *g == f && w == v) {
+        if depth == 0 || stack.iter().any(|(g, w)| *g == f && w.loosely_equals(v)) {
             return false;
         }
         stack.push((f, v.clone()));
@@ -435,7 +451,7 @@ impl RuleSet {
                 continue;
             }
             let mut trial = Proof { proven: false, rules: Vec::new(), known: Vec::new(), missing: Vec::new() };
-            if self.premise(wm, &r.cond, stack, &mut trial) {
+            if self.premise(wm, &r.cond, stack, &mut trial, depth - 1) {
                 proof.rules.append(&mut trial.rules);
                 proof.known.append(&mut trial.known);
                 proof.rules.push(r.name.clone());
@@ -457,20 +473,61 @@ impl RuleSet {
         false
     }
 
-    fn premise(&self, wm: &WorkingMemory, c: &Cond, stack: &mut Vec<(FactId, Value)>, proof: &mut Proof) -> bool {
+    fn premise(
+        &self,
+        wm: &WorkingMemory,
+        c: &Cond,
+        stack: &mut Vec<(FactId, Value)>,
+        proof: &mut Proof,
+        depth: u32,
+    ) -> bool {
         match c {
             Cond::All(cs) => {
                 // Every part is visited, so that `missing` lists all that is lacking.
                 let mut ok = true;
                 for c in cs {
-                    ok &= self.premise(wm, c, stack, proof);
+                    ok &= self.premise(wm, c, stack, proof, depth);
                 }
                 ok
             }
-            Cond::Cmp(f, CompareOp::Eq, v) => self.goal(wm, *f, v, stack, proof),
-            Cond::Truthy(f) => self.goal(wm, *f, &Value::Bool(true), stack, proof),
+            Cond::Cmp(f, CompareOp::Eq, v) => self.goal(wm, *f, v, stack, proof, depth),
+            Cond::Truthy(f) => self.goal(wm, *f, &Value::Bool(true), stack, proof, depth),
             other => other.eval(&wm.values),
         }
+    }
+}
+
+/// A rule set over one working memory, as the one engine's cycle sees it.
+struct Memory<'s, 'w> {
+    set: &'s RuleSet,
+    wm: &'w mut WorkingMemory,
+    rng: &'w mut WorldRng,
+}
+
+impl Productions for Memory<'_, '_> {
+    type Error = std::convert::Infallible;
+
+    fn len(&self) -> usize {
+        self.set.rules.len()
+    }
+
+    fn weight(&self, rule: usize) -> f64 {
+        self.set.rules[rule].weight
+    }
+
+    fn matches(&mut self, rule: usize) -> Result<Option<Vec<Value>>, Self::Error> {
+        Ok(self.set.rules[rule].cond.eval(&self.wm.values).then(|| self.set.key(rule, self.wm)))
+    }
+
+    fn fire(&mut self, rule: usize) -> Result<(), Self::Error> {
+        for (f, v) in &self.set.rules[rule].assigns {
+            self.wm.set(*f, v.clone());
+        }
+        Ok(())
+    }
+
+    fn rng(&mut self) -> &mut WorldRng {
+        self.rng
     }
 }
 
