@@ -237,6 +237,11 @@ pub struct Script {
 }
 
 impl Script {
+    /// The id of working-memory fact `name` (any case), as [`crate::prove`] takes it.
+    pub fn fact_id(&self, name: &str) -> Option<u32> {
+        self.facts.iter().position(|f| f.eq_ignore_ascii_case(name)).map(|i| i as u32)
+    }
+
     /// How many instructions it compiled to.
     pub fn len(&self) -> usize {
         self.code.len()

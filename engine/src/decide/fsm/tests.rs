@@ -211,3 +211,86 @@ fn bad_machines_are_typed_errors() {
     assert!(matches!(StateMachine::from_toml(no_target), Err(DecideError::Invalid { .. })));
     assert!(matches!(StateMachine::from_toml("initial = \"a\"\nstates = []\n"), Err(DecideError::Invalid { .. })));
 }
+
+/// A machine built in code with guards of the host's own type: here a guard is a number the host
+/// compares with its input, and a negative number is a guard that fails to evaluate.
+fn coded(self_transition: SelfTransition) -> StateMachine<i32> {
+    let state = |name: &str, transitions: Vec<(i32, &str)>| StateDef {
+        name: name.to_owned(),
+        parent: None,
+        initial: None,
+        on_enter: vec![format!("enter_{name}")],
+        on_exit: vec![format!("exit_{name}")],
+        on_tick: vec![format!("tick_{name}")],
+        transitions: transitions.into_iter().map(|(g, to)| (g, vec![(to.to_owned(), 1.0)])).collect(),
+    };
+    let states = vec![state("idle", vec![(1, "idle"), (2, "alert")]), state("alert", vec![(-1, "idle")])];
+    StateMachine::from_states("idle", states, self_transition).unwrap()
+}
+
+fn kinds(hooks: &[Hook<'_>]) -> Vec<String> {
+    hooks.iter().map(|h| format!("{} {}", h.name, h.id)).collect()
+}
+
+#[test]
+fn a_self_transition_reenters_or_stays() {
+    let rng = &mut WorldRng::new(1);
+    let guard_is = |input: i32| move |g: &i32| Ok::<bool, String>(*g == input);
+    // Re-enter (the default for data files): exit and enter hooks run, the count restarts.
+    let m = coded(SelfTransition::Reenter);
+    let mut st = m.start();
+    st.ticks_in_state = 5;
+    let mut hooks = Vec::new();
+    let step = m.try_step_with(&mut st, &mut guard_is(1), rng, &mut hooks).unwrap();
+    assert_eq!((step.fired, step.to, st.ticks_in_state), (true, 0, 0));
+    assert_eq!(kinds(&hooks), ["exit_idle 0", "enter_idle 0", "tick_idle 0"]);
+    // Stay (`.tac`): the transition is taken — the later one to `alert` is not tried — and
+    // nothing is left or entered.
+    let m = coded(SelfTransition::Stay);
+    let mut st = m.start();
+    st.ticks_in_state = 5;
+    let mut hooks = Vec::new();
+    let step = m.try_step_with(&mut st, &mut guard_is(1), rng, &mut hooks).unwrap();
+    assert_eq!((step.fired, step.to, st.ticks_in_state), (true, 0, 6));
+    assert_eq!(kinds(&hooks), ["tick_idle 0"]);
+    let mut hooks = Vec::new();
+    m.try_step_with(&mut st, &mut guard_is(2), rng, &mut hooks).unwrap();
+    assert_eq!(kinds(&hooks), ["exit_idle 0", "enter_alert 1", "tick_alert 1"]);
+    // The first step of a host: enter hooks, then the tick hooks, without stepping.
+    let fresh = m.start();
+    let mut hooks = m.start_hooks();
+    m.tick_hooks(&fresh, &mut hooks);
+    assert_eq!(kinds(&hooks), ["enter_idle 0", "tick_idle 0"]);
+}
+
+#[test]
+fn a_failing_guard_changes_nothing() {
+    let m = coded(SelfTransition::Stay);
+    let mut st = FsmState { current: 1, ticks_in_state: 3 };
+    let mut hooks = Vec::new();
+    let mut guard = |g: &i32| if *g < 0 { Err(format!("guard {g} failed")) } else { Ok(false) };
+    let err = m.try_step_with(&mut st, &mut guard, &mut WorldRng::new(1), &mut hooks).unwrap_err();
+    assert_eq!(err, "guard -1 failed");
+    assert_eq!(st, FsmState { current: 1, ticks_in_state: 3 });
+    assert!(hooks.is_empty());
+}
+
+#[test]
+fn machines_built_in_code_are_checked_like_files() {
+    let state = |name: &str, to: &str| StateDef {
+        name: name.to_owned(),
+        parent: None,
+        initial: None,
+        on_enter: vec![],
+        on_exit: vec![],
+        on_tick: vec![],
+        transitions: vec![((), vec![(to.to_owned(), 1.0)])],
+    };
+    let unknown = StateMachine::from_states("a", vec![state("a", "b")], SelfTransition::Stay);
+    assert!(matches!(unknown, Err(DecideError::Unknown { kind: "state", .. })));
+    let dup = StateMachine::from_states("a", vec![state("a", "a"), state("a", "a")], SelfTransition::Stay);
+    assert!(matches!(dup, Err(DecideError::Duplicate { .. })));
+    let spec: FsmSpec =
+        toml::from_str("initial = \"a\"\nself_transition = \"stay\"\n[[states]]\nname = \"a\"\n").unwrap();
+    assert_eq!(spec.self_transition, SelfTransition::Stay, "data files may ask for `stay` too");
+}
