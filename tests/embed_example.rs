@@ -20,3 +20,14 @@ fn the_embedded_game_plays() {
     let goblin = report.sprites.iter().find(|(n, _)| *n == "goblin").unwrap().1;
     assert_eq!(goblin, IVec2::new(12, 2), "the sprite ends where the mod walked");
 }
+
+#[test]
+fn the_readme_shows_lines_of_the_example() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let example = std::fs::read_to_string("examples/embed.rs").unwrap();
+    let block = readme.split("```rust\n").nth(1).and_then(|b| b.split("```").next()).expect("a rust block");
+    let lines: Vec<&str> = example.lines().map(str::trim).collect();
+    for line in block.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//")) {
+        assert!(lines.contains(&line), "README line not in examples/embed.rs: {line}");
+    }
+}
