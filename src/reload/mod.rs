@@ -66,7 +66,6 @@ impl Runtime {
             let e = ScriptError::new(&file, 0, 0, "no running script uses this file");
             return self.finish_reload(file, Vec::new(), Err(vec![e]));
         };
-        let users = self.entity_names_using(&host_path);
         let source = match crate::scenario::files::read_text(&file, crate::scenario::files::MAX_SOURCE_BYTES) {
             Ok(s) => s,
             Err(e) => {
@@ -75,10 +74,30 @@ impl Runtime {
                 } else {
                     "the file was deleted or renamed; the entities keep their last code".to_owned()
                 };
+                let users = self.entity_names_using(&host_path);
                 return self.finish_reload(host_path, users, Err(vec![ScriptError::new(&file, 0, 0, why)]));
             }
         };
-        let outcome = self.host_mut().reload(&host_path, &source).map(|_| ());
+        self.reload_script_text(host_path, &source)
+    }
+
+    /// Reloads the script file `file` with `source`, text the game read itself (an engine's
+    /// asset server that saw the file change): the same swap as [`Runtime::reload_file`], which
+    /// reads the file from disk. A file no script uses is refused.
+    pub fn reload_file_text(&mut self, file: &Path, source: &str) -> ReloadReport {
+        let file = absolute(file);
+        match self.host_files().into_iter().find(|f| absolute(f) == file) {
+            Some(host_path) => self.reload_script_text(host_path, source),
+            None => {
+                let e = ScriptError::new(&file, 0, 0, "no running script uses this file");
+                self.finish_reload(file, Vec::new(), Err(vec![e]))
+            }
+        }
+    }
+
+    pub(crate) fn reload_script_text(&mut self, host_path: PathBuf, source: &str) -> ReloadReport {
+        let users = self.entity_names_using(&host_path);
+        let outcome = self.host_mut().reload(&host_path, source).map(|_| ());
         if outcome.is_ok() {
             self.schedule_reload_calls(&host_path);
         }

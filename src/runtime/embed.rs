@@ -76,15 +76,10 @@ impl Runtime {
     /// the old code running and reports why. Either way a `reload` event is logged.
     pub fn reload_source(&mut self, name: impl AsRef<Path>, source: &str) -> ReloadReport {
         let name = name.as_ref().to_path_buf();
-        let users = self.entity_names_using(&name);
-        let outcome = if self.host.files().any(|f| f == name) {
-            self.host.reload(&name, source).map(|_| ())
-        } else {
-            Err(vec![ScriptError::new(&name, 0, 0, "no running script has this name")])
-        };
-        if outcome.is_ok() {
-            self.schedule_reload_calls(&name);
+        if !self.host.files().any(|f| f == name) {
+            let e = ScriptError::new(&name, 0, 0, "no running script has this name");
+            return self.finish_reload(name, Vec::new(), Err(vec![e]));
         }
-        self.finish_reload(name, users, outcome)
+        self.reload_script_text(name, source)
     }
 }

@@ -74,7 +74,7 @@ codes! {
     DuplicateState = "E0040", Error, "Two states of one machine have the same name.";
     UnknownState = "E0041", Error, "The transition goes to a state the machine does not have.";
     UnreachableState = "E0042", Warning, "No transition leads to this state from the initial state, so it never runs.";
-    EmptyMachine = "E0043", Error, "A state machine needs at least one state.";
+    EmptyMachine = "E0043", Error, "A state machine needs at least one state (and at most 65535).";
     ShadowedTransition = "E0045", Warning, "An unconditional transition comes first, so the transitions after it are never taken.";
     DuplicateRule = "E0050", Error, "Two rules of one rule system have the same name.";
     UnknownStrategy = "E0051", Error, "Conflict resolution is `first` (authoring order), `weight` (highest weight, ties to the first) or `random`.";

@@ -527,8 +527,23 @@ impl Checker<'_> {
                 }
             })
             .collect();
-        // Only a machine with duplicate states fails here, and that is already an error.
-        let model = StateMachine::from_states(&states[initial].name, defs, SelfTransition::Stay).ok()?;
+        let had_errors = self.diags.iter().any(Diagnostic::is_error);
+        let model = match StateMachine::from_states(&states[initial].name, defs, SelfTransition::Stay) {
+            Ok(model) => model,
+            Err(e) => {
+                // Duplicate states are reported above; what else the engine refuses (more states
+                // than its 16-bit ids hold) is reported here.
+                if !had_errors {
+                    self.diags.push(Diagnostic::new(
+                        Code::EmptyMachine,
+                        m.name.span.clone(),
+                        format!("machine `{}` cannot run: {e}", m.name.text),
+                        "this machine",
+                    ));
+                }
+                return None;
+            }
+        };
         Some(MachineCode { name: m.name.text.clone(), states, model })
     }
 

@@ -14,6 +14,8 @@ mod techtree;
 mod tests;
 
 pub use agenda::{Chain, Productions, Strategy, forward_chain};
-pub use chain::{ChainState, FactId, Firing, ParsedRule, Proof, RuleDef, RuleSet, RuleSpec, WorkingMemory};
+pub use chain::{
+    ChainState, FactId, Firing, PROVE_DEPTH, ParsedRule, Proof, RuleDef, RuleSet, RuleSpec, WorkingMemory,
+};
 pub use strike::{Strike, StrikePredictor, StrikeRule};
 pub use techtree::{CAVALRY_RULE, TECH_TREE};

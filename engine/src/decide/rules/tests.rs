@@ -234,3 +234,84 @@ fn rules_are_driven_with_plain_values() {
     let bad = crate::value::Table::from([("Dragons".to_owned(), Value::from("Yes"))]);
     assert!(matches!(rs.run_value(&mut wm, &mut st, &bad, &mut WorldRng::new(1)), Err(DecideError::Unknown { .. })));
 }
+
+mod agree {
+    use proptest::prelude::{Just, prop, prop_assert_eq, prop_oneof, proptest};
+
+    use super::*;
+
+    const OBSERVED: [&str; 8] =
+        ["Peasants", "Priest", "Longbowman", "Cavalry", "Fletcher", "FootSoldier", "StoneWalls", "Woodcutter"];
+    const ANSWERS: [&str; 3] = ["Yes", "No", "Maybe"];
+
+    proptest! {
+        /// Incremental matching is an optimisation of the one cycle (`agenda::forward_chain`,
+        /// which `run_naive` drives): for any strategy and any series of scout reports, with
+        /// chaining between them, both give the same firings and the same memory.
+        #[test]
+        fn incremental_and_shared_cycle_agree(
+            strategy in prop_oneof![Just(Strategy::First), Just(Strategy::Weight), Just(Strategy::Random)],
+            seed in 0u64..1000,
+            batches in prop::collection::vec(prop::collection::vec((0..OBSERVED.len(), 0..ANSWERS.len()), 0..4), 1..4),
+        ) {
+            let mut spec: RuleSpec = toml::from_str(TECH_TREE).unwrap();
+            spec.strategy = strategy;
+            for (i, r) in spec.rules.iter_mut().enumerate() {
+                r.weight = (i * 7 % 5) as f64;
+            }
+            let rs = RuleSet::new(&spec).unwrap();
+            let (mut w1, mut s1) = rs.memory();
+            let (mut w2, mut s2) = rs.memory();
+            let (mut r1, mut r2) = (WorldRng::new(seed), WorldRng::new(seed));
+            for batch in batches {
+                for (f, a) in batch {
+                    rs.assert(&mut w1, OBSERVED[f], ANSWERS[a]).unwrap();
+                    rs.assert(&mut w2, OBSERVED[f], ANSWERS[a]).unwrap();
+                }
+                let a: Vec<_> = rs.run(&mut w1, &mut s1, &mut r1, 1000).iter().map(|f| f.rule).collect();
+                let b: Vec<_> = rs.run_naive(&mut w2, &mut s2, &mut r2, 1000).iter().map(|f| f.rule).collect();
+                prop_assert_eq!(a, b);
+                prop_assert_eq!(w1.values(), w2.values());
+            }
+        }
+    }
+}
+
+/// A chain f0 ← f1 ← … ← f(n), each link `f(i+1) == Yes` concluding `f(i) = Yes`.
+fn chain(n: usize) -> RuleSet {
+    use crate::decide::expr::Expr;
+    let rules = (0..n)
+        .map(|i| ParsedRule {
+            name: format!("link{i}"),
+            when: Expr::parse(&format!("f{} == Yes", i + 1)).unwrap(),
+            then: vec![(format!("f{i}"), Value::from("Yes"))],
+            emit: Vec::new(),
+            weight: 0.0,
+        })
+        .collect();
+    RuleSet::from_parsed(Value::Nil, Strategy::First, rules).unwrap()
+}
+
+#[test]
+fn prove_within_cuts_deep_chains() {
+    let rs = chain(9);
+    let (mut wm, _) = rs.memory();
+    rs.assert(&mut wm, "f9", "yes").unwrap();
+    // Nine levels of rules are needed: eight is too few, and the cut-off is not "missing".
+    let p = rs.prove_within(&wm, "f0", "Yes", 8).unwrap();
+    assert!(!p.proven && p.rules.is_empty());
+    let p = rs.prove_within(&wm, "f0", "Yes", 9).unwrap();
+    assert!(p.proven, "`yes` equals `Yes`: designer equality");
+    assert_eq!(p.rules.first().map(String::as_str), Some("link8"), "prerequisites first");
+    assert_eq!(p.rules.last().map(String::as_str), Some("link0"));
+}
+
+#[test]
+fn prove_has_a_default_depth_so_a_long_chain_does_not_overflow() {
+    let n = PROVE_DEPTH as usize + 50;
+    let rs = chain(n);
+    let (mut wm, _) = rs.memory();
+    rs.assert(&mut wm, &format!("f{n}"), "Yes").unwrap();
+    assert!(!rs.prove(&wm, "f0", "Yes").unwrap().proven, "deeper than the cap");
+    assert!(rs.prove(&wm, &format!("f{}", n - 10), "Yes").unwrap().proven);
+}
