@@ -204,3 +204,16 @@ impl std::io::Write for SharedSink {
         Ok(())
     }
 }
+
+#[test]
+fn a_script_budget_puts_thinks_off_round_robin() {
+    let purse = Arc::new(Mutex::new(Purse::default()));
+    let mut rt = game(&purse);
+    // A budget of nothing: one routine think a tick, the others put off and first next tick.
+    rt.set_script_budget(Some(std::time::Duration::ZERO));
+    rt.run(6);
+    let p = purse.lock().unwrap();
+    let payers: Vec<&str> = p.given.iter().map(|(w, _)| w.as_str()).collect();
+    assert_eq!(payers, ["ogre", "goblin", "shaman", "ogre", "goblin", "shaman"], "each in turn, none starved");
+    assert_eq!(rt.scripts_put_off(), 2);
+}

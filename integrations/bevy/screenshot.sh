@@ -12,6 +12,6 @@ if ! command -v xvfb-run >/dev/null || ! ls /usr/share/vulkan/icd.d/lvp_icd*.jso
 fi
 cargo build --release --example keep --features window
 rm -f "$out"
-TACTICA_SCREENSHOT="$out" WGPU_BACKEND=vulkan \
+TACTICA_SCREENSHOT="$out" WGPU_BACKEND=vulkan BEVY_ASSET_ROOT="$(pwd)" \
     xvfb-run -a -s "-screen 0 1024x768x24" ../../target/release/examples/keep
 test -s "$out" && echo "saved $out"

@@ -45,6 +45,11 @@ pub struct Runtime {
     reloaded: BTreeSet<usize>,
     /// Where events go as they happen, and how many the log keeps.
     stream: stream::Stream,
+    /// The wall-clock time the scripts of one tick may take, if the game set one.
+    script_budget: Option<std::time::Duration>,
+    /// Instances whose think (or world tick) the budget put off, in the order it did: they go
+    /// first next tick, longest waiting first.
+    owed: Vec<usize>,
 }
 
 impl Runtime {
@@ -94,6 +99,8 @@ impl Runtime {
             spawned: 0,
             reloaded: BTreeSet::new(),
             stream: stream::Stream::default(),
+            script_budget: None,
+            owed: Vec::new(),
         })
     }
 
@@ -141,11 +148,21 @@ impl Runtime {
         let (encountered, hearers) = self.perceive_player();
         let mut commands = CommandBuffer::default();
         let mut failures: Vec<(Option<EntityId>, ScriptError)> = Vec::new();
-        let Runtime { world, host, previous, spawned, reloaded, .. } = self;
+        let Runtime { world, host, previous, spawned, reloaded, script_budget, owed, .. } = self;
         let reloaded = std::mem::take(reloaded);
+        let started = std::time::Instant::now();
+        // With a budget, the instances put off last tick go first, so none waits for ever.
+        let owed_before: BTreeSet<usize> = owed.iter().copied().collect();
+        let order: Vec<usize> = std::mem::take(owed)
+            .into_iter()
+            .chain((0..host.instances().len()).filter(|i| !owed_before.contains(i)))
+            .collect();
         world.lend(|world, rng| {
             let events: &[Event] = world.log().range(previous.0..previous.1);
-            for i in 0..host.instances().len() {
+            // At least one routine think runs each tick, so a tiny budget still makes progress.
+            let mut thought = false;
+            for i in order {
+                let over = thought && script_budget.is_some_and(|b| started.elapsed() >= b);
                 let inst = &host.instances()[i];
                 let entity = inst.entity;
                 let mut triggers = Vec::new();
@@ -162,7 +179,7 @@ impl Runtime {
                         if hearers.as_ref().is_none_or(|h| h.contains(&id)) {
                             triggers.extend(heard.iter().cloned().map(Trigger::Hear));
                         }
-                        if tick.is_multiple_of(u64::from(inst.think_every)) {
+                        if tick.is_multiple_of(u64::from(inst.think_every)) || owed_before.contains(&i) {
                             triggers.push(Trigger::Think);
                         }
                     }
@@ -171,6 +188,14 @@ impl Runtime {
                         triggers.push(Trigger::Tick);
                     }
                 }
+                // Over the budget, the routine think or world tick waits for the next tick;
+                // one-off triggers (spawn, reload, encounter, hear) still run.
+                let routine = triggers.iter().any(|t| matches!(t, Trigger::Think | Trigger::Tick));
+                if over && routine {
+                    triggers.retain(|t| !matches!(t, Trigger::Think | Trigger::Tick));
+                    owed.push(i);
+                }
+                thought |= routine && !over;
                 for t in &triggers {
                     if let Err(e) = host.run(i, world, rng, t, events, &mut commands) {
                         failures.push((entity, e));
@@ -267,6 +292,21 @@ impl Runtime {
     /// Marks every instance of `file` for a `Reload` call on the next tick.
     pub(crate) fn schedule_reload_calls(&mut self, file: &Path) {
         self.reloaded.extend(self.host.instances_of(file));
+    }
+
+    /// Limits the wall-clock time the scripts of one tick may take. Once a tick's scripts have
+    /// used `budget`, the remaining characters' routine thinks (and world scripts' ticks) wait
+    /// for the next tick, where they go first; one-off triggers (spawn, reload, encounter, what
+    /// was heard) always run. This trades reproducibility for frame time: with a budget, what
+    /// runs depends on the machine's speed, so traces are no longer the same on every run.
+    /// `None` (the default) runs every script every tick.
+    pub fn set_script_budget(&mut self, budget: Option<std::time::Duration>) {
+        self.script_budget = budget;
+    }
+
+    /// How many characters' thinks the budget put off in the last tick.
+    pub fn scripts_put_off(&self) -> usize {
+        self.owed.len()
     }
 
     /// Plays `n` ticks.

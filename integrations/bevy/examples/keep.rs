@@ -93,7 +93,7 @@ fn setup(mut commands: Commands) {
         commands.spawn(character(name, color)).with_children(|c| {
             c.spawn((
                 Text2d::new(name),
-                TextFont { font_size: 13.0, ..default() },
+                TextFont { font_size: FontSize::Px(13.0), ..default() },
                 TextColor(Color::WHITE),
                 Transform::from_xyz(0.0, -CELL * 0.55, 1.0),
             ));
@@ -101,7 +101,7 @@ fn setup(mut commands: Commands) {
     }
     commands.spawn((
         Text::new("The keep: a Lua goblin, a .tac guard, a pressure plate at (10, 2)."),
-        TextFont { font_size: 16.0, ..default() },
+        TextFont { font_size: FontSize::Px(16.0), ..default() },
         Node { position_type: PositionType::Absolute, left: Val::Px(12.0), bottom: Val::Px(10.0), ..default() },
         SubtitleText,
     ));
@@ -125,7 +125,7 @@ fn speech(
                     commands.entity(speaker).with_children(|c| {
                         c.spawn((
                             Text2d::new(line.clone()),
-                            TextFont { font_size: 15.0, ..default() },
+                            TextFont { font_size: FontSize::Px(15.0), ..default() },
                             TextColor(Color::srgb(1.0, 0.95, 0.6)),
                             Transform::from_xyz(0.0, CELL * 0.75, 2.0),
                             Bubble(Timer::from_seconds(4.0, TimerMode::Once)),
