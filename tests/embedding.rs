@@ -217,3 +217,34 @@ fn a_script_budget_puts_thinks_off_round_robin() {
     assert_eq!(payers, ["ogre", "goblin", "shaman", "ogre", "goblin", "shaman"], "each in turn, none starved");
     assert_eq!(rt.scripts_put_off(), 2);
 }
+
+#[test]
+fn a_new_map_raises_and_lowers_walls_and_a_wrong_one_is_refused() {
+    let scenario = tactica::scenario::load(std::path::Path::new("examples/castle/scenario.toml")).unwrap();
+    let mut rt = Runtime::new(scenario, tactica::languages()).unwrap();
+    rt.run(2);
+    let file = rt.map_file().unwrap().to_path_buf();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut rows: Vec<Vec<u8>> = text.lines().map(|l| l.as_bytes().to_vec()).collect();
+    // The first wall of the first inner row opens; the first open cell there becomes a wall.
+    let y = 1;
+    let wall = rows[y].iter().position(|&c| c == b'#').unwrap();
+    let open = rows[y].iter().position(|&c| c == b'.').unwrap();
+    rows[y][wall] = b'.';
+    rows[y][open] = b'#';
+    let edited: String = rows.iter().map(|r| String::from_utf8_lossy(r).into_owned() + "\n").collect();
+    let report = rt.reload_map_text(&edited);
+    assert!(report.outcome.is_ok(), "{}", report.message());
+    assert!(rt.world().map().passable(glam::IVec2::new(wall as i32, y as i32)));
+    assert!(!rt.world().map().passable(glam::IVec2::new(open as i32, y as i32)));
+    let cells = rt.world().log().events().iter().filter(|e| matches!(e.kind, EventKind::Cell { .. })).count();
+    assert_eq!(cells, 2, "each changed cell is a map edit in the trace");
+    // Another size, or text that is not a map, leaves the map as it is.
+    let before = rt.world().map().to_ascii();
+    assert!(rt.reload_map_text("...\n...\n").outcome.is_err());
+    assert!(rt.reload_map_text("..@?\n").outcome.is_err());
+    assert_eq!(rt.world().map().to_ascii(), before);
+    // From disk, the map file reloads like a script.
+    assert!(rt.reload_file(&file).outcome.is_ok());
+    assert!(!rt.world().map().passable(glam::IVec2::new(wall as i32, y as i32)), "the file's wall is back");
+}

@@ -50,6 +50,15 @@ impl Runtime {
         let file = absolute(file);
         let known: Option<PathBuf> = self.host_files().into_iter().find(|f| absolute(f) == file);
         let Some(host_path) = known else {
+            if self.map_file().is_some_and(|m| absolute(m) == file) {
+                return match crate::scenario::files::read_text(&file, crate::scenario::files::MAX_SOURCE_BYTES) {
+                    Ok(text) => self.reload_map_text(&text),
+                    Err(why) => {
+                        let e = ScriptError::new(&file, 0, 0, format!("the map {why}; the old map stays"));
+                        self.finish_reload(file, Vec::new(), Err(vec![e]))
+                    }
+                };
+            }
             if self.is_query_file(&file) {
                 let outcome = crate::scenario::files::read_text(&file, crate::scenario::files::MAX_SOURCE_BYTES)
                     .and_then(|src| crate::scenario::load_query_file(&mut self.world_mut().queries, &file, &src))
@@ -79,6 +88,46 @@ impl Runtime {
             }
         };
         self.reload_script_text(host_path, &source)
+    }
+
+    /// Takes a new version of the scenario's grid map, `text` in the map file's own format (an
+    /// engine's asset server saw the file change): every cell that became a wall or open ground
+    /// changes as `SetBlocked` would change it — plans are made again, a `cell` event is logged —
+    /// so walls can rise and fall while the game runs. A map of another size, or one that does not
+    /// parse, is refused and the old map stays. Returns the report, as for a script.
+    pub fn reload_map_text(&mut self, text: &str) -> ReloadReport {
+        let Some(file) = self.map_file().map(Path::to_path_buf) else {
+            let e = ScriptError::new(Path::new("map"), 0, 0, "this world has no map file");
+            return self.finish_reload(PathBuf::from("map"), Vec::new(), Err(vec![e]));
+        };
+        let parsed = if file.extension().is_some_and(|e| e == "map") {
+            tactica_engine::grid::parse_movingai(text.as_bytes(), &file)
+        } else {
+            tactica_engine::grid::parse_ascii(text.as_bytes(), &file, &tactica_engine::grid::TerrainCosts::ascii())
+        };
+        let outcome = match parsed {
+            Err(e) => Err(vec![ScriptError::new(&file, 0, 0, format!("{e}; the old map stays"))]),
+            Ok(map) if (map.width(), map.height()) != (self.world().map().width(), self.world().map().height()) => {
+                let why = format!(
+                    "the map is {}×{} now, not {}×{}; a running world keeps its size, so the old map stays",
+                    map.width(),
+                    map.height(),
+                    self.world().map().width(),
+                    self.world().map().height()
+                );
+                Err(vec![ScriptError::new(&file, 0, 0, why)])
+            }
+            Ok(map) => {
+                for i in 0..map.len() {
+                    let cell = map.cell_at(i);
+                    if map.passable(cell) != self.world().map().passable(cell) {
+                        self.world_mut().set_blocked(cell, !map.passable(cell));
+                    }
+                }
+                Ok(())
+            }
+        };
+        self.finish_reload(file, Vec::new(), outcome)
     }
 
     /// Reloads the script file `file` with `source`, text the game read itself (an engine's

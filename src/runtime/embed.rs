@@ -28,6 +28,7 @@ impl Scenario {
             entity_scripts: Vec::new(),
             world_scripts: Vec::new(),
             data_files: Vec::new(),
+            map_file: None,
         }
     }
 }

@@ -35,6 +35,8 @@ pub struct Runtime {
     player_says: BTreeMap<u64, Vec<String>>,
     /// Query libraries and model files: watched and reloaded like scripts.
     data_files: Vec<PathBuf>,
+    /// The grid map's file, when the scenario came from one.
+    map_file: Option<PathBuf>,
     /// The log range of the previous tick's events (what scripts see as "what just happened").
     previous: (usize, usize),
     /// Entities the player was within encounter range (and sight) of at the last check.
@@ -94,6 +96,7 @@ impl Runtime {
             encounter_range: scenario.encounter_range,
             player_says: scenario.player_says,
             data_files: scenario.data_files,
+            map_file: scenario.map_file,
             previous: (0, 0),
             in_range: BTreeSet::new(),
             spawned: 0,
@@ -117,6 +120,11 @@ impl Runtime {
     /// The scenario file.
     pub fn file(&self) -> &Path {
         &self.file
+    }
+
+    /// The grid map's file, when the scenario came from one.
+    pub fn map_file(&self) -> Option<&Path> {
+        self.map_file.as_deref()
     }
 
     /// How many ticks the scenario asks to be played.

@@ -36,6 +36,8 @@ pub struct Scenario {
     pub world_scripts: Vec<PathBuf>,
     /// The data files that reload while playing: query libraries and model files.
     pub data_files: Vec<PathBuf>,
+    /// The grid map's file (none for a world built in code).
+    pub map_file: Option<PathBuf>,
 }
 
 /// The scripts attached to one entity.
@@ -250,6 +252,7 @@ impl Builder<'_> {
             entity_scripts,
             world_scripts,
             data_files,
+            map_file: Some(self.dir.join(f.map.get_ref())),
         })
     }
 

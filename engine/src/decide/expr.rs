@@ -40,28 +40,20 @@ pub enum Expr {
     Or(Vec<Expr>),
 }
 
-/// A comparison operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CompareOp {
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
+/// A comparison operator: the front end's own ([`tactica_syntax::condition::CompareOp`]), so a
+/// condition means what the designer's text says without a second copy of the operators.
+pub use tactica_syntax::condition::CompareOp;
 
-impl CompareOp {
+/// Applying a [`CompareOp`] to two values.
+pub trait Apply {
     /// Applies the operator. `==` and `!=` are [`Value::loosely_equals`], the one meaning `==`
     /// has in designer text (strings without regard to case, so `Temple == Yes` holds for
     /// `"yes"`); `< <= > >=` order numbers (ints widen) and nothing else.
-    pub fn apply(self, left: &Value, right: &Value) -> bool {
+    fn apply(self, left: &Value, right: &Value) -> bool;
+}
+
+impl Apply for CompareOp {
+    fn apply(self, left: &Value, right: &Value) -> bool {
         let ord = || match (left.as_f64(), right.as_f64()) {
             (Some(a), Some(b)) => a.partial_cmp(&b),
             _ => None,
@@ -128,24 +120,11 @@ impl From<&Condition> for Expr {
             Condition::Const(b) => Expr::Const(*b),
             Condition::Fact(n) => Expr::Fact(n.text.clone()),
             Condition::Compare { fact, op, value } => {
-                Expr::Compare { fact: fact.text.clone(), op: (*op).into(), value: literal_value(value) }
+                Expr::Compare { fact: fact.text.clone(), op: *op, value: literal_value(value) }
             }
             Condition::Not(c) => Expr::Not(Box::new(Expr::from(&**c))),
             Condition::And(cs) => Expr::And(cs.iter().map(Expr::from).collect()),
             Condition::Or(cs) => Expr::Or(cs.iter().map(Expr::from).collect()),
-        }
-    }
-}
-
-impl From<condition::CompareOp> for CompareOp {
-    fn from(op: condition::CompareOp) -> CompareOp {
-        match op {
-            condition::CompareOp::Eq => CompareOp::Eq,
-            condition::CompareOp::Ne => CompareOp::Ne,
-            condition::CompareOp::Lt => CompareOp::Lt,
-            condition::CompareOp::Le => CompareOp::Le,
-            condition::CompareOp::Gt => CompareOp::Gt,
-            condition::CompareOp::Ge => CompareOp::Ge,
         }
     }
 }

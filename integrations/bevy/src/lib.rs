@@ -11,11 +11,12 @@
 //!   character's position before the tick;
 //! - everything that happens comes out as [`TacticaEvent`] messages (a line said, a sound, a
 //!   move), for the game's own subtitles, audio and animation;
-//! - scripts (`.tac`, `.lua`, `.rhai`) under the asset folder are loaded through Bevy's asset
-//!   server, and a changed file is reloaded while the game runs (feature `hot-reload`, on by
-//!   default): a broken script leaves the old one running and its error comes out as a
-//!   [`TacticaReload`] message. (The grid map is not an asset yet: a game edits it through
-//!   `TacticaRuntime::get_mut().world_mut()`, as doors open and walls fall.);
+//! - scripts (`.tac`, `.lua`, `.rhai`) and the grid map under the asset folder are loaded
+//!   through Bevy's asset server, and a changed file is reloaded while the game runs (feature
+//!   `hot-reload`, on by default): a broken script leaves the old one running and its error comes
+//!   out as a [`TacticaReload`] message; a changed map raises and lowers walls (cells that became
+//!   walls or open ground), and a game can also edit the map in code through
+//!   `TacticaRuntime::get_mut().world_mut()`;
 //! - the tactical layers (influence, cover, visibility …) are read from systems through
 //!   [`TacticaRuntime::layer`].
 //!
@@ -142,7 +143,7 @@ pub struct GameDriven;
 #[derive(Message, Debug, Clone)]
 pub struct TacticaEvent(pub Event);
 
-/// A script file the asset server saw change, and whether the new version was taken (the
+/// A script or map file the asset server saw change, and whether the new version was taken (the
 /// old one keeps running when it was not; `message` says why).
 #[derive(Message, Debug, Clone)]
 pub struct TacticaReload {
@@ -154,14 +155,16 @@ pub struct TacticaReload {
     pub message: String,
 }
 
-/// A script file, as the asset server loads it.
+/// A script or grid-map file, as the asset server loads it.
 #[derive(Asset, TypePath, Debug, Clone)]
 pub struct TacticaText {
     /// Its text.
     pub text: String,
 }
 
-/// Loads `.tac`, `.lua` and `.rhai` scripts as [`TacticaText`].
+/// Loads `.tac`, `.lua` and `.rhai` scripts and `.txt`/`.map` grid maps as [`TacticaText`] (a
+/// game's own loaders for those extensions are not disturbed: the asset server picks a loader by
+/// the asset type asked for).
 #[derive(Default, TypePath)]
 pub struct TacticaTextLoader;
 
@@ -183,7 +186,7 @@ impl AssetLoader for TacticaTextLoader {
     }
 
     fn extensions(&self) -> &[&str] {
-        &["tac", "lua", "rhai"]
+        &["tac", "lua", "rhai", "txt", "map"]
     }
 }
 
@@ -293,7 +296,8 @@ fn watch_scripts(
         return;
     }
     let root = absolute(&root.0);
-    for file in runtime.lock().script_files() {
+    let rt = runtime.lock();
+    for file in rt.script_files().into_iter().chain(rt.map_file().map(Path::to_path_buf)) {
         let abs = absolute(&file);
         let Ok(relative) = abs.strip_prefix(&root) else { continue };
         if TacticaTextLoader.extensions().iter().any(|e| abs.extension().is_some_and(|x| x == *e)) {
@@ -319,7 +323,12 @@ fn reload_changed(
         let Some(i) = watched.files.iter().position(|(h, _)| h.id() == *id) else { continue };
         let Some(text) = texts.get(*id) else { continue };
         let file = watched.files[i].1.clone();
-        let report = runtime.get_mut().reload_file_text(&file, &text.text);
+        let rt = runtime.get_mut();
+        let report = if rt.map_file().is_some_and(|m| absolute(m) == file) {
+            rt.reload_map_text(&text.text)
+        } else {
+            rt.reload_file_text(&file, &text.text)
+        };
         out.write(TacticaReload { file, ok: report.outcome.is_ok(), message: report.message() });
     }
 }

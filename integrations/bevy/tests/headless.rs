@@ -116,10 +116,23 @@ fn a_script_the_asset_server_sees_change_is_reloaded() {
         reloads(app).iter().any(|r| !r.ok && r.message.contains("E0001"))
     });
     assert!(refused, "a broken script is refused with its error");
+    // The map is an asset too: knock a hole in the inner wall and the world's cell opens.
+    let map = root.join("keep/keep.txt");
+    let text = std::fs::read_to_string(&map).unwrap();
+    let mut rows: Vec<String> = text.lines().map(str::to_owned).collect();
+    rows[3].replace_range(7..8, ".");
+    std::fs::write(&map, rows.join("\n") + "\n").unwrap();
+    let opened = pump_until(&mut app, Duration::from_secs(20), |app| {
+        reloads(app).iter().any(|r| r.ok && r.file.ends_with("keep.txt"))
+    });
+    assert!(opened, "the map change reached the world");
     let runtime = app.world().resource::<TacticaRuntime>();
+    assert!(runtime.lock().world().map().passable(glam::IVec2::new(7, 3)), "the wall at (7, 3) is gone");
     let log = runtime.lock().world().log().events().to_vec();
     let ok_reloads = log.iter().filter(|e| matches!(&e.kind, EventKind::Reload { ok: true, .. })).count();
-    assert_eq!(ok_reloads, 1, "one good reload is in the trace");
+    assert_eq!(ok_reloads, 2, "the good script reload and the map reload are in the trace");
+    let opened_cell = log.iter().any(|e| matches!(&e.kind, EventKind::Cell { cell: [7, 3], blocked: false }));
+    assert!(opened_cell, "the opened cell is logged as a map edit");
 }
 
 /// The reload messages sent since the last call.

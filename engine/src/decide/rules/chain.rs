@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::agenda::{Productions, Strategy, forward_chain};
-use crate::decide::expr::{CompareOp, Expr};
+use crate::decide::expr::{Apply, CompareOp, Expr};
 use crate::decide::{DecideError, error::from_toml};
 use crate::value::{Table, Value};
 use crate::world::WorldRng;
