@@ -160,11 +160,13 @@ impl Runtime {
         let reloaded = std::mem::take(reloaded);
         let started = std::time::Instant::now();
         // With a budget, the instances put off last tick go first, so none waits for ever.
-        let owed_before: BTreeSet<usize> = owed.iter().copied().collect();
-        let order: Vec<usize> = std::mem::take(owed)
-            .into_iter()
-            .chain((0..host.instances().len()).filter(|i| !owed_before.contains(i)))
-            .collect();
+        // Without a budget `owed` is empty: the order is plain instance order and nothing is
+        // allocated for it on this per-tick path.
+        let put_off: BTreeSet<usize> = owed.iter().copied().collect();
+        let owed_before = put_off.clone();
+        let first = std::mem::take(owed);
+        let count = host.instances().len();
+        let order = first.into_iter().chain((0..count).filter(move |i| !owed_before.contains(i)));
         world.lend(|world, rng| {
             let events: &[Event] = world.log().range(previous.0..previous.1);
             // At least one routine think runs each tick, so a tiny budget still makes progress.
@@ -187,7 +189,7 @@ impl Runtime {
                         if hearers.as_ref().is_none_or(|h| h.contains(&id)) {
                             triggers.extend(heard.iter().cloned().map(Trigger::Hear));
                         }
-                        if tick.is_multiple_of(u64::from(inst.think_every)) || owed_before.contains(&i) {
+                        if tick.is_multiple_of(u64::from(inst.think_every)) || put_off.contains(&i) {
                             triggers.push(Trigger::Think);
                         }
                     }

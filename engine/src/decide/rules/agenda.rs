@@ -96,7 +96,9 @@ pub fn forward_chain<P: Productions>(
     fired_on: &mut [Option<Vec<Value>>],
     max_firings: usize,
 ) -> Result<Chain, P::Error> {
-    let weights: Vec<f64> = (0..rules.len()).map(|r| rules.weight(r)).collect();
+    // Weights matter to one strategy; the others do not pay for collecting them.
+    let weights: Vec<f64> =
+        if strategy == Strategy::Weight { (0..rules.len()).map(|r| rules.weight(r)).collect() } else { Vec::new() };
     let mut fired = Vec::new();
     loop {
         let mut conflict: Vec<(usize, Vec<Value>)> = Vec::new();
@@ -107,7 +109,9 @@ pub fn forward_chain<P: Productions>(
             }
             conflict.push((r, key));
         }
-        let Some(pick) = strategy.choose(conflict.iter().map(|(r, _)| *r), |r| weights[r], rules.rng()) else {
+        let Some(pick) =
+            strategy.choose(conflict.iter().map(|(r, _)| *r), |r| weights.get(r).copied().unwrap_or(0.0), rules.rng())
+        else {
             return Ok(Chain { fired, unsettled: None });
         };
         if fired.len() >= max_firings {
