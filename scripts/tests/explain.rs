@@ -45,7 +45,14 @@ fn codes_of(kind: TextKind, src: &str) -> Vec<Code> {
             .err()
             .map(|e| e.0.iter().map(|e| e.kind.code()).collect())
             .unwrap_or_default(),
+        TextKind::Lua => unreachable!("the Lua examples are held to their word by the Lua linter's own tests"),
     }
+}
+
+/// The codes whose examples this crate can check: all but the Lua linter's, which
+/// `bindings/lua/tests/lint.rs` checks with the linter that gives them.
+fn tac_front_end_codes() -> impl Iterator<Item = Code> {
+    Code::ALL.iter().copied().filter(|&c| explanation(c).text_kind != TextKind::Lua)
 }
 
 fn codes(src: &str) -> Vec<Code> {
@@ -71,7 +78,7 @@ fn every_code_has_a_long_explanation() {
 
 #[test]
 fn every_right_example_checks_clean() {
-    for &code in Code::ALL {
+    for code in tac_front_end_codes() {
         let e = explanation(code);
         assert_eq!(codes_of(e.text_kind, e.right), [], "{code}'s right example:\n{}", e.right);
         if e.at_run_time() {
@@ -82,7 +89,7 @@ fn every_right_example_checks_clean() {
 
 #[test]
 fn every_wrong_example_produces_its_code() {
-    for &code in Code::ALL {
+    for code in tac_front_end_codes() {
         let e = explanation(code);
         let found = codes_of(e.text_kind, e.wrong);
         if e.at_run_time() {

@@ -92,6 +92,17 @@ impl ScriptHost {
         self.backends[b].compile(file, source).map(|_| ())
     }
 
+    /// The mistakes the file's language finds without running it (see
+    /// [`ScriptBackend::lint`]); empty for a file no backend handles.
+    pub fn lint(
+        &self,
+        file: &Path,
+        source: &str,
+        api: &tactica_stdlib::Api,
+    ) -> Vec<tactica_script::diagnostics::Diagnostic> {
+        self.backend_for(file).map_or_else(Vec::new, |b| self.backends[b].lint(file, source, api))
+    }
+
     fn no_backend(&self, file: &Path) -> ScriptError {
         let known = self.extensions().iter().map(|e| format!(".{e}")).collect::<Vec<_>>().join(", ");
         let mut e = ScriptError::new(file, 0, 0, "no script language is registered for this file's extension");

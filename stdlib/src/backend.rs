@@ -109,6 +109,15 @@ pub trait ScriptBackend: Send {
     /// API this backend checks scripts against, before any script compiles. Languages that name
     /// things by plain strings (Lua, Rhai) need nothing and keep the default.
     fn declare_names(&mut self, _declare: &dyn Fn(&mut crate::Api)) {}
+    /// Finds mistakes in `source` without running it, against `api` (the standard table plus a
+    /// scenario's names and a game's functions): calls to unknown functions (with the closest
+    /// name), wrong argument counts, handlers with misspelled names, reads of globals the sandbox
+    /// removed. Spans are byte offsets into `source`, so every language's findings render like
+    /// `.tac`'s. Syntax errors are `compile`'s to report; a language without a linter keeps the
+    /// default and finds nothing more.
+    fn lint(&self, _file: &Path, _source: &str, _api: &crate::Api) -> Vec<tactica_syntax::diagnostics::Diagnostic> {
+        Vec::new()
+    }
 }
 
 impl ScriptCall<'_> {

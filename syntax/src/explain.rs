@@ -32,6 +32,9 @@ pub enum TextKind {
     Condition,
     /// A position-query file (`.tps`).
     QueryBlocks,
+    /// A Lua script (the codes only the Lua and Rhai linters give; Rhai's examples would read
+    /// the same).
+    Lua,
 }
 
 impl TextKind {
@@ -40,6 +43,7 @@ impl TextKind {
             TextKind::Tac => "",
             TextKind::Condition => " (a model's `when` text)",
             TextKind::QueryBlocks => " (a `.tps` query file)",
+            TextKind::Lua => " (a Lua script; Rhai is checked the same way)",
         }
     }
 }
@@ -81,6 +85,7 @@ pub fn explanation(code: Code) -> Explanation {
     let text_kind = match code {
         Code::NotACondition => TextKind::Condition,
         Code::UnknownQueryWord | Code::QueryValue | Code::QueryShape => TextKind::QueryBlocks,
+        Code::UnknownHandler | Code::RemovedGlobal => TextKind::Lua,
         _ => TextKind::Tac,
     };
     Explanation { code, text, wrong, right, text_kind }
@@ -128,10 +133,27 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
         ),
         Code::UnknownAttribute => (
             "Attribute scripts may only set attributes the stdlib's schema declares. Scripts are never \
-             trusted (reference 002b L3861): a misspelt attribute would otherwise be set silently and never \
+             trusted: a misspelt attribute would otherwise be set silently and never \
              read.",
             "CREATURE=1;\nINTELIGENCE=20;\nEND\n",
             "CREATURE=1;\nINTELLIGENCE=20;\nEND\n",
+        ),
+        Code::UnknownHandler => (
+            "The runtime calls a script's handlers by name: `on_spawn`, `on_think`, `on_tick`, \
+             `on_encounter`, `on_hear(text)` and `on_reload(state)`. A top-level function whose name starts \
+             with `on_` but is none of them is never called, and a misspelt handler is the usual cause; the \
+             hint names the closest. Name helper functions without the `on_` prefix.",
+            "function on_thinck()\n  Say(\"Halt!\")\nend\n",
+            "function on_think()\n  Say(\"Halt!\")\nend\n",
+        ),
+        Code::RemovedGlobal => (
+            "Scripts run in a sandbox without file, OS, network, module-loading or debug access: `os`, `io`, \
+             `require`, `dofile`, `load`, `debug`, `package` and their kin are not there, and reading them \
+             would fail when the script runs. To see what a script does, use `print` (a narration line and \
+             a trace event with the file and line) or `Note`; to keep a value between calls, use the \
+             script's `state` table.",
+            "function on_think()\n  if os.time() % 2 == 0 then Say(\"A seasoned one.\") end\nend\n",
+            "function on_think()\n  if LEVEL > 3 then Say(\"A seasoned one.\") end\nend\n",
         ),
         Code::WrongArity => (
             "The function is called with another number of arguments than it takes. Some functions have \
