@@ -20,6 +20,7 @@
 
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod editor;
 pub mod host;
 pub mod reload;
 #[cfg(feature = "render")]

@@ -1,4 +1,5 @@
 -- A goblin that taunts the player on sight and flees once the player looks dangerous.
+---@type string[]
 local taunts = { "Shiny boots! Mine soon.", "Go home, tall one." }
 
 function on_spawn()

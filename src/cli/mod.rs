@@ -5,6 +5,7 @@
 //! `check --deny-warnings`), 2 bad usage.
 
 mod check;
+mod docs;
 mod explain;
 mod narrate;
 mod path;
@@ -52,6 +53,9 @@ pub enum Command {
     Path(path::PathArgs),
     /// Draw a tactical layer of a scenario as a PNG heat map (`--layer list` lists them).
     Render(render::RenderArgs),
+    /// Write the script API for editors: a LuaLS definitions file, a Rhai definitions file and the
+    /// Markdown reference, with a scenario's names when one is given.
+    Docs(docs::DocsArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -70,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::Query(args) => query::query(&args),
         Command::Path(args) => path::path(&args),
         Command::Render(args) => render::render(&args),
+        Command::Docs(args) => docs::docs(&args),
     };
     match result {
         Ok(code) => code,

@@ -228,6 +228,8 @@ pub struct Api {
     /// The tags the scenario's characters carry (lower case), once a scenario declared its
     /// names; `None` for a file checked on its own.
     world_tags: Option<std::collections::BTreeSet<String>>,
+    /// The signals a scenario's scripts send and wait for, for editors to complete.
+    signals: std::collections::BTreeSet<String>,
 }
 
 impl Api {
@@ -235,6 +237,17 @@ impl Api {
     /// role no character is tagged for can never be cast).
     pub fn world_tags(&self) -> Option<&std::collections::BTreeSet<String>> {
         self.world_tags.as_ref()
+    }
+
+    /// The signals declared with [`Api::declare_signal`].
+    pub fn signals(&self) -> &std::collections::BTreeSet<String> {
+        &self.signals
+    }
+
+    /// Declares a signal a scenario's scripts use, so editors complete it (signals need no
+    /// declaration to work: any string is a signal).
+    pub fn declare_signal(&mut self, name: &str) {
+        self.signals.insert(name.to_owned());
     }
 
     /// Declares the tags a scenario's characters carry (what [`Api::declare_world_names`] does

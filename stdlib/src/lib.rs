@@ -57,6 +57,6 @@ pub use host::found_keyword;
 pub use limits::ScriptLimits;
 pub use machines::STATE_ATTRIBUTE;
 pub use names::{STANDARD_SYMBOLS, suggest};
-pub use reference::{api_markdown, snake_case};
+pub use reference::{HANDLERS, api_markdown, luals_meta, rhai_definitions, snake_case};
 pub use tactica_engine::{Table, Value, ValueType};
 pub use types::Type;

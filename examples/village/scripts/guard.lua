@@ -2,7 +2,7 @@
 -- steps the machine and acts on the state it is in.
 function on_think()
   local p = Player()
-  local d = 1000
+  local d = math.huge
   if p ~= nil then d = Distance(Me(), p) end
   local sees = p ~= nil and d < 7 and LineOfSight(Me(), p)
   state.searching = state.searching or 0

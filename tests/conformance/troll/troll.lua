@@ -1,4 +1,5 @@
 -- A taunting troll: a random taunt on every encounter, a growl when the player is close.
+---@type string[]
 local taunts = { "You smell like elf.", "Come closer, snack.", "My club is hungry." }
 
 function on_spawn()

@@ -1,9 +1,79 @@
-//! The API reference, generated from the one table: `docs/api.md` is this function's output, and
-//! a test in the root crate fails when the file is stale.
+//! The API reference and the editor definitions, generated from the one table: the Markdown
+//! reference (`docs/api.md`), a LuaLS `---@meta` file ([`luals_meta`]) and a Rhai definitions
+//! file ([`rhai_definitions`]). `tactica docs` writes all three, with a scenario's names added;
+//! a test in the root crate fails when the copies under `docs/` are stale.
+
+mod luals;
+mod rhai;
 
 use std::fmt::Write;
 
-use crate::api::Api;
+use crate::api::{Api, HostFn, Param};
+use crate::types::Type;
+
+pub use luals::luals_meta;
+pub use rhai::rhai_definitions;
+
+/// The handlers a script may define, with when the runtime calls them: the one list the editor
+/// definitions and the linters share.
+pub const HANDLERS: &[(&str, &str, &str)] = &[
+    ("on_spawn", "", "Called when the character spawns (attribute scripts set their values here)."),
+    ("on_think", "", "Called on the character's think ticks (`think_every` in the scenario): behaviour decides here."),
+    ("on_tick", "", "Called every tick, for world-level scripts (events, traps, ambience)."),
+    ("on_encounter", "", "Called when the player comes into range and sight, once per approach."),
+    ("on_hear", "text", "Called when the player types `text` nearby; `Ask(keyword)` reads it."),
+    (
+        "on_reload",
+        "state",
+        "Called once after the file was edited during play, with the state the old code left; return or edit it to migrate.",
+    ),
+    (
+        "sequence",
+        "",
+        "Called once at spawn: actions queue in order (a coroutine in Lua; queries wait for the actions before them).",
+    ),
+];
+
+/// Which names a string parameter takes, for editors to complete: the named values of a family,
+/// the scenario's globals, the signals its scripts use, or the signal scopes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ParamNames<'a> {
+    Family(&'a str),
+    Global,
+    Signal,
+    Scope,
+    Attribute,
+    Free,
+}
+
+/// The names `p` of `f` takes. Named values carry their family in the type; the string
+/// parameters that name a global, a signal, a scope or an attribute are known by function and
+/// parameter name, since the type table calls them all strings.
+fn param_names<'a>(f: &HostFn, p: &'a Param) -> ParamNames<'a> {
+    match (&p.ty, f.name, p.name) {
+        (Type::Symbol(family), _, _) => ParamNames::Family(family),
+        (_, "GetGlobal" | "SetGlobal", "name") => ParamNames::Global,
+        (_, "Signal" | "Wait", "id") => ParamNames::Signal,
+        (_, "Signal" | "Wait", "scope") => ParamNames::Scope,
+        (_, "AttributeOf" | "SetAttribute", "name") => ParamNames::Attribute,
+        _ => ParamNames::Free,
+    }
+}
+
+/// The scopes `Signal(id, scope)` and `Wait(id, scope)` take.
+const SCOPES: [&str; 3] = ["squad", "team", "world"];
+
+/// The named-value families of `api`, in the order they were declared, each with its names.
+fn families(api: &Api) -> Vec<(&str, Vec<&str>)> {
+    let mut out: Vec<(&str, Vec<&str>)> = Vec::new();
+    for s in api.all_symbols() {
+        match out.iter_mut().find(|(f, _)| *f == s.family) {
+            Some((_, names)) => names.push(&s.name),
+            None => out.push((&s.family, vec![&s.name])),
+        }
+    }
+    out
+}
 
 /// The snake_case alias Lua and Rhai also accept for a function name (`MoveTo` → `move_to`).
 pub fn snake_case(name: &str) -> String {
@@ -29,10 +99,7 @@ pub fn snake_case(name: &str) -> String {
 pub fn api_markdown(api: &Api) -> String {
     let mut md = String::new();
     md.push_str("# Script API reference\n\n");
-    md.push_str(
-        "<!-- Generated from `tactica_stdlib::Api::standard()` by `tactica_stdlib::api_markdown`; do not edit.\n",
-    );
-    md.push_str("     Regenerate with `UPDATE_API_DOCS=1 cargo test --test api_docs`. -->\n\n");
+    md.push_str("<!-- Generated from the script API table by `tactica docs`; do not edit. -->\n\n");
     md.push_str("Every function below is the same in `.tac`, Lua and Rhai: one Rust implementation, bound into each\n");
     md.push_str("language by a generic adapter. Names are case-insensitive in `.tac`; Lua and Rhai accept the\n");
     md.push_str("canonical spelling and the snake_case alias. Overloads are chosen by the number of arguments.\n\n");
@@ -54,17 +121,14 @@ pub fn api_markdown(api: &Api) -> String {
     }
     md.push_str("\n## Named values\n\nAt run time a named value is the string of its name.\n\n");
     md.push_str("| family | names |\n| --- | --- |\n");
-    let mut families: Vec<&str> = api.all_symbols().iter().map(|s| s.family.as_str()).collect();
-    families.dedup();
-    let mut seen = Vec::new();
-    for fam in families {
-        if seen.contains(&fam) {
-            continue;
-        }
-        seen.push(fam);
-        let names: Vec<String> =
-            api.all_symbols().iter().filter(|s| s.family == fam).map(|s| format!("`{}`", s.name)).collect();
+    for (fam, names) in families(api) {
+        let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
         let _ = writeln!(md, "| {fam} | {} |", names.join(", "));
+    }
+    if !api.signals().is_empty() {
+        md.push_str("\n## Signals\n\nThe signals the scenario's scripts send and wait for.\n\n");
+        let names: Vec<String> = api.signals().iter().map(|n| format!("`{n}`")).collect();
+        let _ = writeln!(md, "{}", names.join(", "));
     }
     md.push('\n');
     md.push_str(&crate::reach::capabilities_markdown());
