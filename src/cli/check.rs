@@ -7,14 +7,17 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::output::{self, Format};
 use crate::host::{ScriptError, ScriptHost};
 use crate::runtime::Runtime;
 use crate::scenario;
 use tactica_engine::grid;
 
-/// Checks every path (folders: every file in them that tactica knows) and prints diagnostics.
-/// `deny_warnings` makes a warning fail the check like an error.
-pub fn check(paths: &[PathBuf], deny_warnings: bool) -> anyhow::Result<ExitCode> {
+/// Checks every path (folders: every file in them that tactica knows) and prints diagnostics:
+/// as text on stderr (coloured at a terminal), or with `format` JSON as one object per finding on
+/// stdout and a summary object last. `deny_warnings` makes a warning fail the check like an
+/// error.
+pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::Result<ExitCode> {
     let mut host = ScriptHost::new();
     for b in crate::languages() {
         host.add_backend(b);
@@ -24,40 +27,181 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool) -> anyhow::Result<ExitCode>
         collect(p, &host, &mut files);
     }
     let scenario_names = scenario_names(&files);
+    let colour = format == Format::Text && output::color();
     let (mut errors, mut warnings) = (0usize, 0usize);
     for f in &files {
-        let found = check_file(f, &mut host, &scenario_names);
-        for p in found.warnings.iter().chain(&found.errors) {
-            eprintln!("{p}");
+        let found = check_file(f, &mut host, &scenario_names, colour);
+        for p in found.iter() {
+            match format {
+                Format::Text => eprintln!("{}", p.text),
+                Format::Json => output::json_line(&p.to_json()),
+            }
         }
-        match (found.errors.len(), found.warnings.len()) {
-            (0, 0) => println!("ok    {}", f.display()),
-            (0, w) => println!("ok    {} ({})", f.display(), super::count(w as u64, "warning", "warnings")),
-            _ => {}
+        let (e, w) = found.counts();
+        if format == Format::Text {
+            match (e, w) {
+                (0, 0) => println!("ok    {}", f.display()),
+                (0, w) => println!("ok    {} ({})", f.display(), super::count(w as u64, "warning", "warnings")),
+                _ => {}
+            }
         }
-        errors += found.errors.len();
-        warnings += found.warnings.len();
+        errors += e;
+        warnings += w;
     }
-    println!(
-        "{}, {}, {}",
-        super::count(files.len() as u64, "file checked", "files checked"),
-        super::count(errors as u64, "error", "errors"),
-        super::count(warnings as u64, "warning", "warnings")
-    );
+    match format {
+        Format::Text => println!(
+            "{}, {}, {}",
+            super::count(files.len() as u64, "file checked", "files checked"),
+            super::count(errors as u64, "error", "errors"),
+            super::count(warnings as u64, "warning", "warnings")
+        ),
+        Format::Json => output::json_line(&serde_json::json!({
+            "type": "summary",
+            "files": files.len(),
+            "errors": errors,
+            "warnings": warnings,
+        })),
+    }
     let failed = errors > 0 || (deny_warnings && warnings > 0);
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// What checking one file found, as printable text.
-#[derive(Default)]
-struct Findings {
-    errors: Vec<String>,
-    warnings: Vec<String>,
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Severity {
+    Error,
+    Warning,
 }
 
-impl From<Vec<String>> for Findings {
-    fn from(errors: Vec<String>) -> Self {
-        Findings { errors, warnings: Vec::new() }
+/// One problem found in a file: where (1-based; 0 when the whole file is meant), its code when
+/// it has one, and the text a person reads.
+#[derive(Debug, Clone)]
+struct Finding {
+    severity: Severity,
+    file: String,
+    start: (u32, u32),
+    end: (u32, u32),
+    code: Option<String>,
+    message: String,
+    hint: Option<String>,
+    text: String,
+}
+
+impl Finding {
+    /// A finding about the whole of `file`, or an error that knows no place.
+    fn plain(file: &Path, message: impl Into<String>) -> Self {
+        let message = message.into();
+        let text = format!("error: {}: {message}", file.display());
+        Finding {
+            severity: Severity::Error,
+            file: file.display().to_string(),
+            start: (0, 0),
+            end: (0, 0),
+            code: None,
+            message,
+            hint: None,
+            text,
+        }
+    }
+
+    /// A front-end diagnostic (`.tac`, query files, the Lua and Rhai linters), rendered with
+    /// ariadne.
+    fn diagnostic(file: &str, src: &str, d: &tactica_script::Diagnostic, colour: bool) -> Self {
+        let line_col = |at: usize| tactica_script::diagnostics::line_col(src, at.min(src.len()));
+        Finding {
+            severity: if d.is_error() { Severity::Error } else { Severity::Warning },
+            file: file.to_owned(),
+            start: line_col(d.span.start),
+            end: line_col(d.span.end),
+            code: Some(d.code.as_str().to_owned()),
+            message: d.message.clone(),
+            hint: d.hint.clone(),
+            text: tactica_script::render(file, src, std::slice::from_ref(d), colour),
+        }
+    }
+
+    /// A script that failed to compile or load.
+    fn script(e: &ScriptError) -> Self {
+        Finding {
+            severity: Severity::Error,
+            file: e.file.display().to_string(),
+            start: (e.line, e.column),
+            end: (e.line, e.column),
+            code: None,
+            message: e.message.clone(),
+            hint: None,
+            text: e.report(),
+        }
+    }
+
+    fn scenario(e: &scenario::ScenarioError) -> Self {
+        let at = (e.pos.line as u32, e.pos.column as u32);
+        Finding {
+            severity: Severity::Error,
+            file: e.file.display().to_string(),
+            start: at,
+            end: at,
+            code: None,
+            message: e.message.clone(),
+            hint: e.hint.clone(),
+            text: format!("error: {e}"),
+        }
+    }
+
+    fn map(e: &grid::MapError) -> Self {
+        let at = (e.line as u32, e.column as u32);
+        Finding {
+            severity: Severity::Error,
+            file: e.file.display().to_string(),
+            start: at,
+            end: at,
+            code: None,
+            message: e.kind.to_string(),
+            hint: None,
+            text: format!("error: {e}"),
+        }
+    }
+
+    /// The object `--format json` prints (docs/json.md).
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "type": "diagnostic",
+            "severity": match self.severity { Severity::Error => "error", Severity::Warning => "warning" },
+            "file": self.file,
+            "line": self.start.0,
+            "column": self.start.1,
+            "end_line": self.end.0,
+            "end_column": self.end.1,
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+        })
+    }
+}
+
+/// What checking one file found.
+#[derive(Default)]
+struct Findings(Vec<Finding>);
+
+impl Findings {
+    fn iter(&self) -> impl Iterator<Item = &Finding> {
+        // Warnings first, then errors, as people read them: the error that fails the check last.
+        self.0
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .chain(self.0.iter().filter(|f| f.severity == Severity::Error))
+    }
+
+    /// (errors, warnings).
+    fn counts(&self) -> (usize, usize) {
+        let errors = self.0.iter().filter(|f| f.severity == Severity::Error).count();
+        (errors, self.0.len() - errors)
+    }
+}
+
+impl From<Vec<Finding>> for Findings {
+    fn from(found: Vec<Finding>) -> Self {
+        Findings(found)
     }
 }
 
@@ -94,54 +238,61 @@ fn is_scenario(p: &Path) -> bool {
     text.parse::<toml::Table>().map_or(true, |t| t.contains_key("map"))
 }
 
-/// Every problem with one file. Only `.tac` has warnings; the other languages' compilers report
-/// errors alone.
+/// Every problem with one file. `.tac` and the Lua and Rhai linters give warnings too; the
+/// other checks report errors alone.
 fn check_file(
     f: &Path,
     host: &mut ScriptHost,
     scenario_names: &[(BTreeSet<PathBuf>, tactica_script::Api)],
+    colour: bool,
 ) -> Findings {
     if !f.exists() {
-        return vec![format!("error: {}: no such file", f.display())].into();
+        return vec![Finding::plain(f, "no such file")].into();
     }
     let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let errors = match ext {
+    let found = match ext {
         "toml" => match scenario::load(f) {
-            Err(e) => vec![format!("error: {e}")],
+            Err(e) => vec![Finding::scenario(&e)],
             Ok(s) => {
-                let warnings = tac_warnings_in(&s);
-                let errors = match Runtime::new(s, crate::languages()) {
-                    Ok(_) => Vec::new(),
-                    Err(errs) => errs.iter().map(ScriptError::report).collect(),
-                };
-                return Findings { errors, warnings };
+                let mut found = tac_warnings_in(&s, colour);
+                if let Err(errs) = Runtime::new(s, crate::languages()) {
+                    found.extend(errs.iter().map(Finding::script));
+                }
+                found
             }
         },
-        "map" => grid::load_movingai(f).err().map(|e| format!("error: {e}")).into_iter().collect(),
-        "txt" | "grid" => grid::load_ascii(f).err().map(|e| format!("error: {e}")).into_iter().collect(),
+        "map" => grid::load_movingai(f).err().map(|e| Finding::map(&e)).into_iter().collect(),
+        "txt" | "grid" => grid::load_ascii(f).err().map(|e| Finding::map(&e)).into_iter().collect(),
         _ => {
             let source = match crate::scenario::files::read_text(f, crate::scenario::files::MAX_SOURCE_BYTES) {
                 Ok(s) => s,
-                Err(why) => return vec![format!("error: {}: the file {why}", f.display())].into(),
+                Err(why) => return vec![Finding::plain(f, format!("the file {why}"))].into(),
             };
+            // A file a scenario of this check uses is checked with that scenario's names.
+            let canonical = f.canonicalize().unwrap_or_else(|_| f.to_path_buf());
+            let standard = tactica_script::Api::standard();
+            let api = scenario_names.iter().find(|(used, _)| used.contains(&canonical)).map_or(&standard, |(_, a)| a);
+            let name = f.display().to_string();
             if ext == "tps" {
-                return check_query_blocks(f, &source).into();
+                return check_query_blocks(f, &source, colour).into();
             }
             if ext == "tac" {
-                // A file a scenario of this check uses is checked with that scenario's names.
-                let canonical = f.canonicalize().unwrap_or_else(|_| f.to_path_buf());
-                let standard = tactica_script::Api::standard();
-                let api =
-                    scenario_names.iter().find(|(used, _)| used.contains(&canonical)).map_or(&standard, |(_, a)| a);
-                return check_tac(f, &source, api);
+                let (_, diagnostics) = tactica_script::check(&name, &source, api);
+                return diagnostics
+                    .iter()
+                    .map(|d| Finding::diagnostic(&name, &source, d, colour))
+                    .collect::<Vec<_>>()
+                    .into();
             }
             match host.check_source(f, &source) {
-                Ok(()) => Vec::new(),
-                Err(errs) => errs.iter().map(ScriptError::report).collect(),
+                Ok(()) => {
+                    host.lint(f, &source, api).iter().map(|d| Finding::diagnostic(&name, &source, d, colour)).collect()
+                }
+                Err(errs) => errs.iter().map(Finding::script).collect(),
             }
         }
     };
-    errors.into()
+    found.into()
 }
 
 /// For each scenario among `files` that loads: the script files it uses (canonical paths) and
@@ -166,7 +317,7 @@ fn scenario_names(files: &[PathBuf]) -> Vec<(BTreeSet<PathBuf>, tactica_script::
 
 /// The warnings of the scenario's `.tac` files checked against the scenario's own names (a role
 /// no character is tagged for …): loading the scenario reports only errors.
-fn tac_warnings_in(s: &scenario::Scenario) -> Vec<String> {
+fn tac_warnings_in(s: &scenario::Scenario, colour: bool) -> Vec<Finding> {
     let mut api = tactica_script::Api::standard();
     api.declare_world_names(&s.world);
     let files: std::collections::BTreeSet<&PathBuf> = s
@@ -183,17 +334,15 @@ fn tac_warnings_in(s: &scenario::Scenario) -> Vec<String> {
         };
         let name = f.display().to_string();
         let (_, diagnostics) = tactica_script::check(&name, &source, &api);
-        for d in diagnostics.iter().filter(|d| !d.is_error()) {
-            warnings.push(tactica_script::render(&name, &source, std::slice::from_ref(d), false));
-        }
+        warnings.extend(
+            diagnostics.iter().filter(|d| !d.is_error()).map(|d| Finding::diagnostic(&name, &source, d, colour)),
+        );
     }
     warnings
 }
 
-/// A `.tac` file against the standard API (what the `.tac` backend compiles with), keeping the
-/// warnings the backend drops.
 /// A query file's mistakes, rendered like a `.tac` file's: the same front end read it.
-fn check_query_blocks(f: &Path, source: &str) -> Vec<String> {
+fn check_query_blocks(f: &Path, source: &str, colour: bool) -> Vec<Finding> {
     let name = f.display().to_string();
     match tactica_engine::tactics::query::parse_queries(&name, source, Default::default()) {
         Ok(_) => Vec::new(),
@@ -201,20 +350,9 @@ fn check_query_blocks(f: &Path, source: &str) -> Vec<String> {
             .0
             .iter()
             .map(|e| match e.diagnostic(source) {
-                Some(d) => tactica_script::render(&name, source, &[d], false),
-                None => format!("error: {e}"),
+                Some(d) => Finding::diagnostic(&name, source, &d, colour),
+                None => Finding::plain(f, e.to_string()),
             })
             .collect(),
     }
-}
-
-fn check_tac(f: &Path, source: &str, api: &tactica_script::Api) -> Findings {
-    let name = f.display().to_string();
-    let (_, diagnostics) = tactica_script::check(&name, source, api);
-    let mut found = Findings::default();
-    for d in &diagnostics {
-        let text = tactica_script::render(&name, source, std::slice::from_ref(d), false);
-        if d.is_error() { found.errors.push(text) } else { found.warnings.push(text) }
-    }
-    found
 }

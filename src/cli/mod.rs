@@ -8,6 +8,7 @@ mod check;
 mod docs;
 mod explain;
 mod narrate;
+mod output;
 mod path;
 mod query;
 mod render;
@@ -28,6 +29,10 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// When to colour diagnostics: `auto` (at a terminal, unless `NO_COLOR` is set), `always`,
+    /// `never`.
+    #[arg(long, global = true, value_enum, default_value_t = output::ColorChoice::Auto)]
+    pub color: output::ColorChoice,
 }
 
 /// The subcommands.
@@ -43,6 +48,9 @@ pub enum Command {
         /// Fail (exit 1) on warnings too, as CI wants.
         #[arg(long)]
         deny_warnings: bool,
+        /// `text` for people, `json` for programs: one object per line (docs/json.md).
+        #[arg(long, value_enum, default_value_t = output::Format::Text)]
+        format: output::Format,
     },
     /// Explain a `.tac` diagnostic code (`tactica explain E0013`): what it means, a wrong and a
     /// right example.
@@ -67,9 +75,10 @@ pub fn main() -> ExitCode {
             return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
+    output::set_color(cli.color);
     let result = match cli.command {
         Command::Run(args) => run::run(&args),
-        Command::Check { paths, deny_warnings } => check::check(&paths, deny_warnings),
+        Command::Check { paths, deny_warnings, format } => check::check(&paths, deny_warnings, format),
         Command::Explain(args) => explain::explain(&args),
         Command::Query(args) => query::query(&args),
         Command::Path(args) => path::path(&args),

@@ -13,6 +13,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use tactica_engine::grid::load_movingai;
 use tactica_engine::path::scen::{Algorithm, format_path_line, load_scen, solve};
 
+use super::output::{self, Format};
+
 /// Arguments of `tactica path`.
 #[derive(Debug, Args)]
 pub struct PathArgs {
@@ -30,6 +32,10 @@ pub struct PathArgs {
     /// Print only the mismatches and the totals, not a line per query.
     #[arg(long, short)]
     pub quiet: bool,
+    /// `text` for people, `json` for programs: one object per query, then the totals
+    /// (docs/json.md).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 /// Solves the scenario and prints the report; exit code 1 when a length is not optimal.
@@ -81,7 +87,33 @@ pub fn path(args: &PathArgs) -> anyhow::Result<ExitCode> {
     if let Some(w) = out.as_mut() {
         w.flush().context("cannot write the paths file")?;
     }
-    if args.quiet {
+    if args.format == Format::Json {
+        for r in &report.results {
+            if args.quiet && r.matches {
+                continue;
+            }
+            let q = &scen.queries[r.index];
+            output::json_line(&serde_json::json!({
+                "type": "query",
+                "index": r.index,
+                "line": r.line,
+                "start": [q.start.x, q.start.y],
+                "goal": [q.goal.x, q.goal.y],
+                "length": r.length,
+                "optimal": r.optimal,
+                "matches": r.matches,
+                "expanded": r.expanded,
+                "nanos": r.nanos,
+            }));
+        }
+        output::json_line(&serde_json::json!({
+            "type": "summary",
+            "queries": report.results.len(),
+            "mismatches": report.mismatches().count(),
+            "expanded": report.expanded(),
+            "seconds": report.seconds(),
+        }));
+    } else if args.quiet {
         for r in report.mismatches() {
             println!("mismatch: query {} (line {}): found {:?}, optimal {}", r.index, r.line, r.length, r.optimal);
         }

@@ -14,11 +14,14 @@ use anyhow::Context as _;
 use clap::Args;
 use glam::Vec2;
 use tactica_engine::grid;
+use tactica_engine::tactics::query::{CandidateStatus, TestEffect};
 use tactica_engine::tactics::query::{
     Evaluation, ObjectKind, ObjectState, Objects, Outcome, QueryConfig, QueryEnv, QueryRequest, Reservations,
     describe_failure, evaluate_in_world, format_query, format_record, parse_queries,
 };
 use tactica_engine::world::EntityId;
+
+use super::output::{self, Format};
 
 /// Arguments of `tactica query`.
 #[derive(Debug, Args)]
@@ -62,6 +65,10 @@ pub struct QueryArgs {
     /// Seed of the `random` criterion.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// `text` for people, `json` for programs: one object per candidate, then one for the
+    /// outcome (docs/json.md).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 fn parse_vec2(s: &str) -> Result<Vec2, String> {
@@ -76,7 +83,10 @@ fn is_scenario(path: &Path) -> bool {
 }
 
 /// Prints the record and the result; exit 1 when no point was found.
-fn report(eval: &Evaluation) -> ExitCode {
+fn report(eval: &Evaluation, format: Format) -> ExitCode {
+    if format == Format::Json {
+        return report_json(eval);
+    }
     print!("{}", format_record(eval.record()));
     match eval.outcome() {
         Some(Outcome::Found(results)) => {
@@ -92,6 +102,63 @@ fn report(eval: &Evaluation) -> ExitCode {
         }
         None => ExitCode::from(1),
     }
+}
+
+/// The record as JSON Lines: every candidate of every option tried, then the outcome.
+fn report_json(eval: &Evaluation) -> ExitCode {
+    let record = eval.record();
+    for o in &record.options {
+        for c in &o.candidates {
+            let (status, rank, failed) = match &c.status {
+                CandidateStatus::Chosen(k) => ("chosen", Some(k + 1), None),
+                CandidateStatus::Passed => ("passed", None, None),
+                CandidateStatus::Failed(k) => ("failed", None, Some(k.as_str())),
+                CandidateStatus::Reserved(_) => ("reserved", None, None),
+                CandidateStatus::Blocked => ("blocked", None, None),
+                CandidateStatus::Partial => ("partial", None, None),
+            };
+            let tests: Vec<serde_json::Value> = c
+                .tests
+                .iter()
+                .map(|t| {
+                    let (effect, add) = match t.effect {
+                        TestEffect::Pass => ("pass", None),
+                        TestEffect::Fail => ("fail", None),
+                        TestEffect::Add(a) => ("weight", Some(a)),
+                    };
+                    // JSON has no infinity: an unreachable path distance is null.
+                    let raw = t.raw.is_finite().then_some(t.raw);
+                    serde_json::json!({ "key": t.key, "raw": raw, "effect": effect, "add": add })
+                })
+                .collect();
+            output::json_line(&serde_json::json!({
+                "type": "candidate",
+                "query": record.query,
+                "option": o.option + 1,
+                "x": c.position.x,
+                "y": c.position.y,
+                "status": status,
+                "rank": rank,
+                "failed": failed,
+                "score": c.score,
+                "max_score": c.max_score,
+                "tests": tests,
+            }));
+        }
+    }
+    let found = matches!(eval.outcome(), Some(Outcome::Found(_)));
+    let failure = match eval.outcome() {
+        Some(Outcome::Failed(f)) => Some(describe_failure(f)),
+        _ => None,
+    };
+    output::json_line(&serde_json::json!({
+        "type": "outcome",
+        "query": record.query,
+        "found": found,
+        "outcome": record.outcome,
+        "failure": failure,
+    }));
+    if found { ExitCode::SUCCESS } else { ExitCode::from(1) }
 }
 
 /// A query for a scenario's entity, on the world the scenario plays.
@@ -124,10 +191,12 @@ fn query_in_scenario(args: &QueryArgs) -> anyhow::Result<ExitCode> {
         eprintln!("error: no query named `{name}` (the scenario's queries: {})", names.join(", "));
         return Ok(ExitCode::from(1));
     };
-    print!("{}", format_query(&q));
+    if args.format == Format::Text {
+        print!("{}", format_query(&q));
+    }
     let objects = Objects::from_world(&world, id);
     let eval = evaluate_in_world(&world, id, q, objects, &Reservations::new(), args.seed, true);
-    Ok(report(&eval))
+    Ok(report(&eval, args.format))
 }
 
 /// Runs the query and prints its record. Exit 1 when the map or the query file does not load, or
@@ -148,7 +217,7 @@ pub fn query(args: &QueryArgs) -> anyhow::Result<ExitCode> {
             let name = queries_file.display().to_string();
             for e in &errors.0 {
                 match e.diagnostic(&src) {
-                    Some(d) => eprint!("{}", tactica_script::render(&name, &src, &[d], false)),
+                    Some(d) => eprint!("{}", tactica_script::render(&name, &src, &[d], output::color())),
                     None => eprintln!("error: {e}"),
                 }
             }
@@ -177,12 +246,14 @@ pub fn query(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     req.record = true;
     let reservations = Reservations::new();
     let env = QueryEnv::new(&map, &reservations);
-    print!("{}", format_query(&q));
+    if args.format == Format::Text {
+        print!("{}", format_query(&q));
+    }
     let mut eval = Evaluation::new(Arc::new(q), req);
     while eval.step(&env, &tactica_engine::tactics::query::WallClock::new(), u64::MAX)
         == tactica_engine::tactics::query::Status::InProgress
     {}
-    Ok(report(&eval))
+    Ok(report(&eval, args.format))
 }
 
 fn load_map(path: &Path) -> anyhow::Result<grid::Map> {
