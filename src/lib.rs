@@ -22,6 +22,8 @@
 pub mod cli;
 pub mod editor;
 pub mod host;
+#[cfg(feature = "cli")]
+pub mod lsp;
 pub mod reload;
 #[cfg(feature = "render")]
 pub mod render;

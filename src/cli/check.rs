@@ -68,7 +68,7 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Severity {
+pub(crate) enum Severity {
     Error,
     Warning,
 }
@@ -76,15 +76,17 @@ enum Severity {
 /// One problem found in a file: where (1-based; 0 when the whole file is meant), its code when
 /// it has one, and the text a person reads.
 #[derive(Debug, Clone)]
-struct Finding {
-    severity: Severity,
-    file: String,
-    start: (u32, u32),
-    end: (u32, u32),
-    code: Option<String>,
-    message: String,
-    hint: Option<String>,
-    text: String,
+pub(crate) struct Finding {
+    pub(crate) severity: Severity,
+    pub(crate) file: String,
+    pub(crate) start: (u32, u32),
+    pub(crate) end: (u32, u32),
+    /// The byte range in the checked text, for front-end diagnostics (editors want exact spans).
+    pub(crate) span: Option<std::ops::Range<usize>>,
+    pub(crate) code: Option<String>,
+    pub(crate) message: String,
+    pub(crate) hint: Option<String>,
+    pub(crate) text: String,
 }
 
 impl Finding {
@@ -97,6 +99,7 @@ impl Finding {
             file: file.display().to_string(),
             start: (0, 0),
             end: (0, 0),
+            span: None,
             code: None,
             message,
             hint: None,
@@ -113,6 +116,7 @@ impl Finding {
             file: file.to_owned(),
             start: line_col(d.span.start),
             end: line_col(d.span.end),
+            span: Some(d.span.start.min(src.len())..d.span.end.min(src.len())),
             code: Some(d.code.as_str().to_owned()),
             message: d.message.clone(),
             hint: d.hint.clone(),
@@ -127,6 +131,7 @@ impl Finding {
             file: e.file.display().to_string(),
             start: (e.line, e.column),
             end: (e.line, e.column),
+            span: None,
             code: None,
             message: e.message.clone(),
             hint: None,
@@ -141,6 +146,7 @@ impl Finding {
             file: e.file.display().to_string(),
             start: at,
             end: at,
+            span: None,
             code: None,
             message: e.message.clone(),
             hint: e.hint.clone(),
@@ -155,6 +161,7 @@ impl Finding {
             file: e.file.display().to_string(),
             start: at,
             end: at,
+            span: None,
             code: None,
             message: e.kind.to_string(),
             hint: None,
@@ -228,7 +235,7 @@ fn known(p: &Path, host: &ScriptHost) -> bool {
 /// Whether a `.toml` file met while walking a folder is a scenario: `scenario.toml`, or a table
 /// with a `map` key. Other TOML files (decision models, say) are data a scenario names, and are
 /// checked when that scenario loads them.
-fn is_scenario(p: &Path) -> bool {
+pub(crate) fn is_scenario(p: &Path) -> bool {
     if p.file_name().is_some_and(|n| n == "scenario.toml") {
         return true;
     }
@@ -272,27 +279,35 @@ fn check_file(
             let canonical = f.canonicalize().unwrap_or_else(|_| f.to_path_buf());
             let standard = tactica_script::Api::standard();
             let api = scenario_names.iter().find(|(used, _)| used.contains(&canonical)).map_or(&standard, |(_, a)| a);
-            let name = f.display().to_string();
-            if ext == "tps" {
-                return check_query_blocks(f, &source, colour).into();
-            }
-            if ext == "tac" {
-                let (_, diagnostics) = tactica_script::check(&name, &source, api);
-                return diagnostics
-                    .iter()
-                    .map(|d| Finding::diagnostic(&name, &source, d, colour))
-                    .collect::<Vec<_>>()
-                    .into();
-            }
-            match host.check_source(f, &source) {
-                Ok(()) => {
-                    host.lint(f, &source, api).iter().map(|d| Finding::diagnostic(&name, &source, d, colour)).collect()
-                }
-                Err(errs) => errs.iter().map(Finding::script).collect(),
-            }
+            check_text(f, &source, host, api, colour)
         }
     };
     found.into()
+}
+
+/// Every problem with a script or query file whose text is `source` (what an editor holds, which
+/// may differ from the disk): `.tps` query blocks, `.tac` checked against `api`, and the host's
+/// other languages compiled and, when they compile, linted against `api`. `tactica check` and
+/// the language server (`tactica lsp`) share it.
+pub(crate) fn check_text(
+    f: &Path,
+    source: &str,
+    host: &mut ScriptHost,
+    api: &tactica_script::Api,
+    colour: bool,
+) -> Vec<Finding> {
+    let name = f.display().to_string();
+    match f.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "tps" => check_query_blocks(f, source, colour),
+        "tac" => {
+            let (_, diagnostics) = tactica_script::check(&name, source, api);
+            diagnostics.iter().map(|d| Finding::diagnostic(&name, source, d, colour)).collect()
+        }
+        _ => match host.check_source(f, source) {
+            Ok(()) => host.lint(f, source, api).iter().map(|d| Finding::diagnostic(&name, source, d, colour)).collect(),
+            Err(errs) => errs.iter().map(Finding::script).collect(),
+        },
+    }
 }
 
 /// For each scenario among `files` that loads: the script files it uses (canonical paths) and

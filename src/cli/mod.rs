@@ -4,9 +4,10 @@
 //! Exit codes: 0 all well, 1 errors were found (bad scenario, map or script; warnings only under
 //! `check --deny-warnings`), 2 bad usage.
 
-mod check;
+pub(crate) mod check;
 mod docs;
 mod explain;
+mod lsp;
 mod narrate;
 mod output;
 mod path;
@@ -64,6 +65,9 @@ pub enum Command {
     /// Write the script API for editors: a LuaLS definitions file, a Rhai definitions file and the
     /// Markdown reference, with a scenario's names when one is given.
     Docs(docs::DocsArgs),
+    /// Serve editors over stdio (the Language Server Protocol): diagnostics as you type, hover
+    /// docs, completion and go to definition for `.tac`, Lua and Rhai (docs/editors.md).
+    Lsp(lsp::LspArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -84,6 +88,7 @@ pub fn main() -> ExitCode {
         Command::Path(args) => path::path(&args),
         Command::Render(args) => render::render(&args),
         Command::Docs(args) => docs::docs(&args),
+        Command::Lsp(args) => lsp::lsp(&args),
     };
     match result {
         Ok(code) => code,

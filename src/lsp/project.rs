@@ -1,0 +1,147 @@
+//! The scenario a script belongs to: the scenario `.toml` in the script's folder or a folder
+//! above it whose entities or world scripts name the script. Its names (places, globals, kinds,
+//! signals — [`crate::editor::scenario_api`]) check, complete and document the script, and its
+//! places are where "go to definition" of a place lands.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::SystemTime;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::text::LineIndex;
+use crate::host::Api;
+use crate::scenario::files::{MAX_SCENARIO_BYTES, read_text};
+
+/// How many folders above a script are searched for its scenario (`scripts_dir` nests one).
+const FOLDERS_UP: usize = 3;
+
+/// A scenario that loaded, with what editors need of it.
+#[derive(Debug)]
+pub struct Project {
+    /// The scenario file.
+    pub file: PathBuf,
+    /// Its text, and the index of its lines.
+    pub text: String,
+    /// The index of `text`'s lines.
+    pub index: LineIndex,
+    /// The standard API with the scenario's names.
+    pub api: Api,
+    /// The script files it uses (canonical paths).
+    pub scripts: BTreeSet<PathBuf>,
+    /// Each place and region with the byte range of its key in `text`.
+    pub places: Vec<(String, Range<usize>)>,
+}
+
+/// The keys of `[places]` and `[regions]`, with their spans.
+#[derive(Deserialize)]
+struct Names {
+    #[serde(default)]
+    places: BTreeMap<Spanned<String>, toml::Value>,
+    #[serde(default)]
+    regions: BTreeMap<Spanned<String>, toml::Value>,
+}
+
+/// Key spans of every place and region `text` declares (empty when it does not parse).
+pub fn place_spans(text: &str) -> Vec<(String, Range<usize>)> {
+    let Ok(names) = toml::from_str::<Names>(text) else { return Vec::new() };
+    names.places.keys().chain(names.regions.keys()).map(|k| (k.get_ref().clone(), k.span())).collect()
+}
+
+/// The scenarios met so far, by file, reloaded when the file changes on disk.
+#[derive(Default)]
+pub struct Projects {
+    loaded: HashMap<PathBuf, (Option<SystemTime>, Option<Rc<Project>>)>,
+}
+
+impl Projects {
+    /// The scenario `script` belongs to, if any.
+    pub fn for_script(&mut self, script: &Path) -> Option<Rc<Project>> {
+        let canonical = canonical(script);
+        for dir in canonical.ancestors().skip(1).take(FOLDERS_UP) {
+            let mut tomls: Vec<PathBuf> = std::fs::read_dir(dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+                .collect();
+            tomls.sort();
+            for toml in tomls {
+                if let Some(p) = self.get(&toml).filter(|p| p.scripts.contains(&canonical)) {
+                    return Some(p);
+                }
+            }
+        }
+        None
+    }
+
+    /// The scenario in `file`, loaded again when its modification time changed.
+    fn get(&mut self, file: &Path) -> Option<Rc<Project>> {
+        let stamp = std::fs::metadata(file).and_then(|m| m.modified()).ok();
+        if let Some((s, p)) = self.loaded.get(file)
+            && *s == stamp
+        {
+            return p.clone();
+        }
+        let project = load(file).map(Rc::new);
+        self.loaded.insert(file.to_path_buf(), (stamp, project.clone()));
+        project
+    }
+
+    /// Forgets every scenario (a script was saved: the signals its scenario's scripts use may
+    /// have changed).
+    pub fn forget(&mut self) {
+        self.loaded.clear();
+    }
+}
+
+fn load(file: &Path) -> Option<Project> {
+    if !crate::cli::check::is_scenario(file) {
+        return None;
+    }
+    let scenario = crate::scenario::load(file).ok()?;
+    let text = read_text(file, MAX_SCENARIO_BYTES).ok()?;
+    let scripts = scenario
+        .entity_scripts
+        .iter()
+        .flat_map(|e| e.files.iter())
+        .chain(&scenario.world_scripts)
+        .map(|p| canonical(p))
+        .collect();
+    Some(Project {
+        file: canonical(file),
+        index: LineIndex::new(&text),
+        places: place_spans(&text),
+        api: crate::editor::scenario_api(&scenario),
+        scripts,
+        text,
+    })
+}
+
+/// The canonical path of a file, or of its folder joined with its name when the file itself
+/// does not exist yet (an editor's new buffer).
+fn canonical(p: &Path) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| match (p.parent().and_then(|d| d.canonicalize().ok()), p.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => p.to_path_buf(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_and_regions_with_their_key_spans() {
+        let text = "name = \"x\"\n[places]\nkDock = [1, 2]\n\"my gate\" = [3, 4]\n[regions]\nyard = { min = [0, 0], max = [2, 2] }\n";
+        let spans = place_spans(text);
+        let names: Vec<&str> = spans.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["kDock", "my gate", "yard"]);
+        assert_eq!(&text[spans[0].1.clone()], "kDock");
+        assert_eq!(&text[spans[2].1.clone()], "yard");
+    }
+}

@@ -1,0 +1,319 @@
+//! The server's state and its answers: open documents, the scenarios they belong to, and one
+//! [`ScriptHost`] with every language for compiling Lua and Rhai.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use lsp_server::{ErrorCode, Notification, Request, Response};
+use lsp_types::{
+    CompletionResponse, Diagnostic, DiagnosticSeverity, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, DidSaveTextDocumentParams, GotoDefinitionResponse, Hover, HoverContents, Location,
+    MarkupContent, MarkupKind, NumberOrString, Position, PublishDiagnosticsParams, Range, TextDocumentPositionParams,
+    Uri,
+};
+use serde_json::Value;
+
+use super::api_docs::{self, Lang};
+use super::project::{Project, Projects};
+use super::text::{LineIndex, word_at};
+use super::{symbols, uri};
+use crate::cli::check::{Finding, Severity, check_text};
+use crate::host::{Api, ScriptHost};
+
+/// An open document: the editor's text, not the disk's.
+struct Doc {
+    text: String,
+    index: LineIndex,
+    /// Its file, for a `file:` URI.
+    path: Option<PathBuf>,
+    ext: String,
+}
+
+impl Doc {
+    fn new(uri: &Uri, text: String) -> Self {
+        Doc { index: LineIndex::new(&text), text, path: uri::to_path(uri), ext: uri::extension(uri) }
+    }
+
+    fn set_text(&mut self, text: String) {
+        self.index = LineIndex::new(&text);
+        self.text = text;
+    }
+
+    /// The path the checker is told (a stand-in of the right extension for an unsaved buffer).
+    fn check_path(&self) -> PathBuf {
+        self.path.clone().unwrap_or_else(|| PathBuf::from(format!("untitled.{}", self.ext)))
+    }
+}
+
+/// What the server knows between messages.
+pub struct Server {
+    docs: HashMap<Uri, Doc>,
+    projects: Projects,
+    host: ScriptHost,
+    standard: Api,
+}
+
+impl Default for Server {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Server {
+    /// A server with no document open.
+    pub fn new() -> Self {
+        let mut host = ScriptHost::new();
+        for b in crate::languages() {
+            host.add_backend(b);
+        }
+        Server { docs: HashMap::new(), projects: Projects::default(), host, standard: Api::standard() }
+    }
+
+    /// Answers a request. Unknown methods and bad parameters are errors to the client, never a
+    /// panic.
+    pub fn request(&mut self, req: Request) -> Response {
+        let id = req.id.clone();
+        let result = match req.method.as_str() {
+            "textDocument/hover" => self.position_request(req.params, Self::hover),
+            "textDocument/completion" => self.position_request(req.params, Self::completion),
+            "textDocument/definition" => self.position_request(req.params, Self::definition),
+            other => return Response::new_err(id, ErrorCode::MethodNotFound as i32, format!("unknown method {other}")),
+        };
+        match result {
+            Ok(value) => Response::new_ok(id, value),
+            Err(why) => Response::new_err(id, ErrorCode::InvalidParams as i32, why),
+        }
+    }
+
+    fn position_request(
+        &mut self,
+        params: Value,
+        answer: impl FnOnce(&mut Self, &Uri, Position) -> Value,
+    ) -> Result<Value, String> {
+        let p: TextDocumentPositionParams = serde_json::from_value(params).map_err(|e| e.to_string())?;
+        Ok(answer(self, &p.text_document.uri, p.position))
+    }
+
+    /// Handles a notification; returns the diagnostics to publish.
+    pub fn notification(&mut self, n: Notification) -> Vec<Notification> {
+        let parsed = match n.method.as_str() {
+            "textDocument/didOpen" => serde_json::from_value::<DidOpenTextDocumentParams>(n.params).map(|p| {
+                let uri = p.text_document.uri;
+                self.docs.insert(uri.clone(), Doc::new(&uri, p.text_document.text));
+                vec![uri]
+            }),
+            "textDocument/didChange" => serde_json::from_value::<DidChangeTextDocumentParams>(n.params).map(|p| {
+                let uri = p.text_document.uri;
+                let Some(doc) = self.docs.get_mut(&uri) else { return vec![] };
+                for change in p.content_changes {
+                    let text = match change.range {
+                        // A client that sends ranges although the server asked for whole texts.
+                        Some(r) => {
+                            let (a, b) = (doc.index.offset(&doc.text, r.start), doc.index.offset(&doc.text, r.end));
+                            let mut t = doc.text.clone();
+                            t.replace_range(a.min(b)..b.max(a), &change.text);
+                            t
+                        }
+                        None => change.text,
+                    };
+                    doc.set_text(text);
+                }
+                vec![uri]
+            }),
+            "textDocument/didSave" => serde_json::from_value::<DidSaveTextDocumentParams>(n.params).map(|p| {
+                // A saved script may send new signals, a saved scenario declare new places.
+                self.projects.forget();
+                let uri = p.text_document.uri;
+                if uri::extension(&uri) == "toml" { self.docs.keys().cloned().collect() } else { vec![uri] }
+            }),
+            "textDocument/didClose" => serde_json::from_value::<DidCloseTextDocumentParams>(n.params).map(|p| {
+                self.docs.remove(&p.text_document.uri);
+                vec![p.text_document.uri]
+            }),
+            _ => return Vec::new(),
+        };
+        match parsed {
+            Ok(uris) => uris.into_iter().map(|u| self.publish(u)).collect(),
+            Err(e) => {
+                eprintln!("tactica lsp: ignored {}: {e}", n.method);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The scenario of a document and the API it is checked against.
+    fn context(&mut self, uri: &Uri) -> Option<(Option<Rc<Project>>, Lang)> {
+        let doc = self.docs.get(uri)?;
+        let lang = Lang::of(&doc.ext)?;
+        let project = doc.path.clone().and_then(|p| self.projects.for_script(&p));
+        Some((project, lang))
+    }
+
+    /// The diagnostics notification for `uri` (none for a closed or unknown document).
+    fn publish(&mut self, uri: Uri) -> Notification {
+        let diagnostics = self.diagnostics(&uri);
+        diagnostics_notification(uri, diagnostics)
+    }
+
+    /// Every diagnostic of an open document: `tactica check`'s findings for its text.
+    pub fn diagnostics(&mut self, uri: &Uri) -> Vec<Diagnostic> {
+        let Some((project, _)) = self.context(uri) else { return Vec::new() };
+        let Some(doc) = self.docs.get(uri) else { return Vec::new() };
+        let api = project.as_ref().map_or(&self.standard, |p| &p.api);
+        let findings = check_text(&doc.check_path(), &doc.text, &mut self.host, api, false);
+        findings.iter().map(|f| to_lsp(f, doc)).collect()
+    }
+
+    fn hover(&mut self, uri: &Uri, pos: Position) -> Value {
+        let Some((project, lang)) = self.context(uri) else { return Value::Null };
+        let Some(doc) = self.docs.get(uri) else { return Value::Null };
+        let at = doc.index.offset(&doc.text, pos);
+        let Some((word, span)) = word_at(&doc.text, at) else { return Value::Null };
+        let before = doc.text[..span.start].trim_end();
+        let after_on = lang == Lang::Tac && before.len() >= 2 && before[before.len() - 2..].eq_ignore_ascii_case("on");
+        let api = project.as_ref().map_or(&self.standard, |p| &p.api);
+        let text = api_docs::hover(api, word, lang, after_on).or_else(|| {
+            // A name the file itself defines.
+            let defs = if lang == Lang::Tac { symbols::tac_defs(&doc.text) } else { Vec::new() };
+            symbols::lookup(&defs, word, at).first().map(|d| match &d.within {
+                Some((owner, _)) => format!("{} `{}` of `{owner}`", d.kind.word(), d.name),
+                None => format!("{} `{}`", d.kind.word(), d.name),
+            })
+        });
+        match text {
+            Some(value) => serde_json::to_value(Hover {
+                contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
+                range: Some(doc.index.range(&doc.text, &span)),
+            })
+            .unwrap_or(Value::Null),
+            None => Value::Null,
+        }
+    }
+
+    fn completion(&mut self, uri: &Uri, pos: Position) -> Value {
+        let Some((project, lang)) = self.context(uri) else { return Value::Null };
+        let Some(doc) = self.docs.get(uri) else { return Value::Null };
+        let at = doc.index.offset(&doc.text, pos);
+        let api = project.as_ref().map_or(&self.standard, |p| &p.api);
+        let items = api_docs::completions(api, lang, lang != Lang::Tac && in_string(&doc.text, at));
+        serde_json::to_value(CompletionResponse::Array(items)).unwrap_or(Value::Null)
+    }
+
+    fn definition(&mut self, uri: &Uri, pos: Position) -> Value {
+        let Some((project, lang)) = self.context(uri) else { return Value::Null };
+        let Some(doc) = self.docs.get(uri) else { return Value::Null };
+        let at = doc.index.offset(&doc.text, pos);
+        let Some((word, _)) = word_at(&doc.text, at) else { return Value::Null };
+        let here = |span: &std::ops::Range<usize>| Location::new(uri.clone(), doc.index.range(&doc.text, span));
+        // Names this file defines: states, rules, facts, roles, signals it sends.
+        let mut defs = if lang == Lang::Tac { symbols::tac_defs(&doc.text) } else { Vec::new() };
+        defs.extend(symbols::signal_calls(&doc.text));
+        if let Some(d) = symbols::lookup(&defs, word, at).first() {
+            return to_value(vec![here(&d.span)]);
+        }
+        let Some(project) = project else { return Value::Null };
+        // A place or region: its key in the scenario file.
+        if let Some((_, span)) = project.places.iter().find(|(name, _)| name.eq_ignore_ascii_case(word))
+            && let Some(target) = uri::from_path(&project.file)
+        {
+            return to_value(vec![Location::new(target, project.index.range(&project.text, span))]);
+        }
+        // A signal another script of the scenario sends.
+        let mut found = Vec::new();
+        for script in &project.scripts {
+            let Some(target) = uri::from_path(script) else { continue };
+            let open = self.docs.get(&target).map(|d| d.text.clone());
+            let Some(text) = open.or_else(|| {
+                crate::scenario::files::read_text(script, crate::scenario::files::MAX_SOURCE_BYTES).ok()
+            }) else {
+                continue;
+            };
+            let mut defs = symbols::signal_calls(&text);
+            if script.extension().is_some_and(|e| e == "tac") {
+                defs.extend(symbols::tac_defs(&text).into_iter().filter(|d| d.kind == symbols::Kind::Signal));
+            }
+            let index = LineIndex::new(&text);
+            for d in symbols::lookup(&defs, word, usize::MAX) {
+                found.push(Location::new(target.clone(), index.range(&text, &d.span)));
+            }
+        }
+        if found.is_empty() { Value::Null } else { to_value(found) }
+    }
+}
+
+fn to_value(locations: Vec<Location>) -> Value {
+    serde_json::to_value(GotoDefinitionResponse::Array(locations)).unwrap_or(Value::Null)
+}
+
+fn diagnostics_notification(uri: Uri, diagnostics: Vec<Diagnostic>) -> Notification {
+    Notification::new(
+        "textDocument/publishDiagnostics".into(),
+        PublishDiagnosticsParams { uri, diagnostics, version: None },
+    )
+}
+
+/// Whether byte offset `at` is inside a string literal on its line (Lua and Rhai names of
+/// places, globals and signals are strings); a `--` or `//` comment ends the line's code.
+fn in_string(text: &str, at: usize) -> bool {
+    let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+    let mut quote = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '-' | '/') if chars.peek() == Some(&c) => return false,
+            _ => {}
+        }
+    }
+    quote.is_some()
+}
+
+/// A finding as an LSP diagnostic: the front end's byte span when it has one, else the line and
+/// column a compiler reported (the whole line when it gave no column).
+fn to_lsp(f: &Finding, doc: &Doc) -> Diagnostic {
+    let (text, index) = (&doc.text, &doc.index);
+    let range = match (&f.span, f.start) {
+        (Some(span), _) => index.range(text, span),
+        (None, (0, _)) => Range::new(Position::new(0, 0), Position::new(0, 0)),
+        (None, (line, 0)) => index.line_range(text, line),
+        (None, (line, col)) => {
+            let start = index.position_of_line_col(text, line, col);
+            let end = if f.end > f.start { index.position_of_line_col(text, f.end.0, f.end.1) } else { start };
+            Range::new(start, end)
+        }
+    };
+    let message = match &f.hint {
+        Some(hint) => format!("{}\nhint: {hint}", f.message),
+        None => f.message.clone(),
+    };
+    Diagnostic {
+        range,
+        severity: Some(match f.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+        }),
+        code: f.code.clone().map(NumberOrString::String),
+        source: Some("tactica".into()),
+        message,
+        ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_under_the_cursor() {
+        let t = "MoveTo(\"kDo";
+        assert!(in_string(t, t.len()));
+        assert!(!in_string("MoveTo(k", 8));
+        assert!(!in_string("x = 1 -- \"abc", 13));
+        assert!(in_string("Say('it\\'s", 10));
+    }
+}
