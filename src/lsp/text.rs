@@ -91,7 +91,7 @@ pub fn word_at(text: &str, at: usize) -> Option<(&str, std::ops::Range<usize>)> 
     let start = text[..at].char_indices().rev().take_while(|&(_, c)| is_name_char(c)).last().map_or(at, |(i, _)| i);
     let end = at + text[at..].find(|c: char| !is_name_char(c)).unwrap_or(text.len() - at);
     let word = &text[start..end];
-    (!word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit())).then(|| (word, start..end))
+    (!word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit())).then_some((word, start..end))
 }
 
 /// The part of the name before byte offset `at` (what completion filters by).
