@@ -98,10 +98,9 @@ fn markdown(text: String) -> Documentation {
 
 /// The words of `.tac` that start items and statements.
 const TAC_KEYWORDS: &[&str] = &[
-    "machine", "state", "initial", "entry", "exit", "rules", "rule", "fact", "strategy", "weight", "prove",
-    "sequence", "role", "signal", "wait", "team", "world", "start", "say", "one", "of", "kind", "creature", "on",
-    "when", "once", "enter", "if", "else", "begin", "end", "then", "while", "repeat", "let", "and", "or", "not",
-    "true", "false",
+    "machine", "state", "initial", "entry", "exit", "rules", "rule", "fact", "strategy", "weight", "prove", "sequence",
+    "role", "signal", "wait", "team", "world", "start", "say", "one", "of", "kind", "creature", "on", "when", "once",
+    "enter", "if", "else", "begin", "end", "then", "while", "repeat", "let", "and", "or", "not", "true", "false",
 ];
 
 /// The `.tac` events `on …` takes.
@@ -121,7 +120,8 @@ pub fn completions(api: &Api, lang: Lang, in_string: bool) -> Vec<CompletionItem
             if !seen.insert(f.name) {
                 continue;
             }
-            let sigs: Vec<String> = api.functions(f.name).map(|f| format!("{}{}", f.signature(), returns(&f.ret))).collect();
+            let sigs: Vec<String> =
+                api.functions(f.name).map(|f| format!("{}{}", f.signature(), returns(&f.ret))).collect();
             let docs = hover(api, f.name, lang, false).unwrap_or_default();
             items.push(CompletionItem {
                 label: f.name.to_owned(),
@@ -187,7 +187,11 @@ pub fn completions(api: &Api, lang: Lang, in_string: bool) -> Vec<CompletionItem
     for s in api.all_symbols() {
         items.push(CompletionItem {
             label: s.name.clone(),
-            kind: Some(if s.family == "place" { CompletionItemKind::REFERENCE } else { CompletionItemKind::ENUM_MEMBER }),
+            kind: Some(if s.family == "place" {
+                CompletionItemKind::REFERENCE
+            } else {
+                CompletionItemKind::ENUM_MEMBER
+            }),
             detail: Some(s.family.clone()),
             insert_text: Some(quote(&s.name)),
             ..Default::default()

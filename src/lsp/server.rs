@@ -51,7 +51,22 @@ pub struct Server {
     docs: HashMap<Uri, Doc>,
     projects: Projects,
     host: ScriptHost,
+    /// Files the host compiled since it was made (see [`HOST_CHECKS`]).
+    host_checks: u32,
     standard: Api,
+}
+
+/// How many files one [`ScriptHost`] compiles before the server makes a fresh one: a backend
+/// keeps every program it compiled (a Lua program is a whole Lua state), which suits a game that
+/// compiles each file once, not a server that compiles at every keystroke.
+const HOST_CHECKS: u32 = 32;
+
+fn new_host() -> ScriptHost {
+    let mut host = ScriptHost::new();
+    for b in crate::languages() {
+        host.add_backend(b);
+    }
+    host
 }
 
 impl Default for Server {
@@ -63,11 +78,13 @@ impl Default for Server {
 impl Server {
     /// A server with no document open.
     pub fn new() -> Self {
-        let mut host = ScriptHost::new();
-        for b in crate::languages() {
-            host.add_backend(b);
+        Server {
+            docs: HashMap::new(),
+            projects: Projects::default(),
+            host: new_host(),
+            host_checks: 0,
+            standard: Api::standard(),
         }
-        Server { docs: HashMap::new(), projects: Projects::default(), host, standard: Api::standard() }
     }
 
     /// Answers a request. Unknown methods and bad parameters are errors to the client, never a
@@ -161,6 +178,11 @@ impl Server {
         let Some((project, _)) = self.context(uri) else { return Vec::new() };
         let Some(doc) = self.docs.get(uri) else { return Vec::new() };
         let api = project.as_ref().map_or(&self.standard, |p| &p.api);
+        self.host_checks += 1;
+        if self.host_checks > HOST_CHECKS {
+            self.host = new_host();
+            self.host_checks = 1;
+        }
         let findings = check_text(&doc.check_path(), &doc.text, &mut self.host, api, false);
         findings.iter().map(|f| to_lsp(f, doc)).collect()
     }
@@ -224,9 +246,9 @@ impl Server {
         for script in &project.scripts {
             let Some(target) = uri::from_path(script) else { continue };
             let open = self.docs.get(&target).map(|d| d.text.clone());
-            let Some(text) = open.or_else(|| {
-                crate::scenario::files::read_text(script, crate::scenario::files::MAX_SOURCE_BYTES).ok()
-            }) else {
+            let Some(text) = open
+                .or_else(|| crate::scenario::files::read_text(script, crate::scenario::files::MAX_SOURCE_BYTES).ok())
+            else {
                 continue;
             };
             let mut defs = symbols::signal_calls(&text);

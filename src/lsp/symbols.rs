@@ -79,7 +79,9 @@ pub fn tac_defs(source: &str) -> Vec<Def> {
             ItemKind::Rules(r) => {
                 out.push(def(Kind::Rules, &r.name, None));
                 out.extend(r.facts.iter().map(|f| def(Kind::Fact, &f.name, within(&r.name))));
-                out.extend(r.rules.iter().filter_map(|rule| rule.name.as_ref()).map(|n| def(Kind::Rule, n, within(&r.name))));
+                out.extend(
+                    r.rules.iter().filter_map(|rule| rule.name.as_ref()).map(|n| def(Kind::Rule, n, within(&r.name))),
+                );
             }
             ItemKind::Sequence(s) => {
                 out.push(def(Kind::Sequence, &s.name, None));
@@ -102,9 +104,7 @@ fn item_statements(kind: &ItemKind) -> Vec<&Stmt> {
         ItemKind::Record { body, .. } | ItemKind::Creature { body, .. } | ItemKind::Handler { body, .. } => {
             body.iter().collect()
         }
-        ItemKind::Machine(m) => {
-            m.states.iter().flat_map(|s| s.entry.iter().chain(&s.tick).chain(&s.exit)).collect()
-        }
+        ItemKind::Machine(m) => m.states.iter().flat_map(|s| s.entry.iter().chain(&s.tick).chain(&s.exit)).collect(),
         ItemKind::Rules(r) => r.rules.iter().flat_map(|r| r.then.iter()).collect(),
         ItemKind::Sequence(s) => s.roles.iter().flat_map(|r| r.body.iter()).collect(),
         ItemKind::Kind(_) | ItemKind::Error => Vec::new(),
@@ -114,12 +114,9 @@ fn item_statements(kind: &ItemKind) -> Vec<&Stmt> {
 fn collect_signals(stmts: Vec<&Stmt>, out: &mut Vec<Def>) {
     for s in stmts {
         match &s.kind {
-            StmtKind::Signal(_, name) => out.push(Def {
-                kind: Kind::Signal,
-                name: name.text.clone(),
-                span: name.span.clone(),
-                within: None,
-            }),
+            StmtKind::Signal(_, name) => {
+                out.push(Def { kind: Kind::Signal, name: name.text.clone(), span: name.span.clone(), within: None })
+            }
             StmtKind::If { then, otherwise, .. } => {
                 collect_signals(then.iter().chain(otherwise.iter().flatten()).collect(), out);
             }

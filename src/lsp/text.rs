@@ -91,7 +91,7 @@ pub fn word_at(text: &str, at: usize) -> Option<(&str, std::ops::Range<usize>)> 
     let start = text[..at].char_indices().rev().take_while(|&(_, c)| is_name_char(c)).last().map_or(at, |(i, _)| i);
     let end = at + text[at..].find(|c: char| !is_name_char(c)).unwrap_or(text.len() - at);
     let word = &text[start..end];
-    (!word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit())).then(|| (word, start..end))
+    (!word.is_empty() && !word.starts_with(|c: char| c.is_ascii_digit())).then_some((word, start..end))
 }
 
 /// The part of the name before byte offset `at` (what completion filters by).
@@ -121,7 +121,7 @@ mod tests {
         // Inside the surrogate pair: the emoji's start.
         let emoji = text.find('😀').unwrap();
         assert_eq!(idx.offset(text, Position::new(1, 7)), emoji);
-        assert_eq!(idx.position_of_line_col(text, 2, 13), Position::new(1, 12));
+        assert_eq!(idx.position_of_line_col(text, 2, 12), Position::new(1, 12));
         assert_eq!(idx.line_range(text, 2), Range::new(Position::new(1, 0), Position::new(1, 19)));
         assert_eq!(idx.position(text, text.len()), Position::new(2, 3));
     }

@@ -97,7 +97,9 @@ fn read_message(input: &mut impl BufRead) -> io::Result<Option<Result<Message, S
     }
     Ok(Some(match serde_json::from_slice::<Message>(&body) {
         Ok(msg) => Ok(msg),
-        Err(e) => Err(format!("not a JSON-RPC message ({e}): {}", String::from_utf8_lossy(&body[..body.len().min(200)]))),
+        Err(e) => {
+            Err(format!("not a JSON-RPC message ({e}): {}", String::from_utf8_lossy(&body[..body.len().min(200)])))
+        }
     }))
 }
 
