@@ -261,7 +261,7 @@ fn check_file(
         "toml" => match scenario::load(f) {
             Err(e) => vec![Finding::scenario(&e)],
             Ok(s) => {
-                let mut found = tac_warnings_in(&s, colour);
+                let mut found = script_warnings_in(&s, host, colour);
                 if let Err(errs) = Runtime::new(s, crate::languages()) {
                     found.extend(errs.iter().map(Finding::script));
                 }
@@ -330,28 +330,28 @@ fn scenario_names(files: &[PathBuf]) -> Vec<(BTreeSet<PathBuf>, tactica_script::
     out
 }
 
-/// The warnings of the scenario's `.tac` files checked against the scenario's own names (a role
-/// no character is tagged for …): loading the scenario reports only errors.
-fn tac_warnings_in(s: &scenario::Scenario, colour: bool) -> Vec<Finding> {
+/// What loading the scenario does not report about its scripts, checked against the scenario's
+/// own names: the warnings of its `.tac` files (a role no character is tagged for …) and the
+/// Lua and Rhai linters' findings (loading compiles those files, and reports only errors).
+fn script_warnings_in(s: &scenario::Scenario, host: &ScriptHost, colour: bool) -> Vec<Finding> {
     let mut api = tactica_script::Api::standard();
     api.declare_world_names(&s.world);
-    let files: std::collections::BTreeSet<&PathBuf> = s
-        .entity_scripts
-        .iter()
-        .flat_map(|e| e.files.iter())
-        .chain(&s.world_scripts)
-        .filter(|f| f.extension().is_some_and(|e| e == "tac"))
-        .collect();
+    let files: std::collections::BTreeSet<&PathBuf> =
+        s.entity_scripts.iter().flat_map(|e| e.files.iter()).chain(&s.world_scripts).collect();
     let mut warnings = Vec::new();
     for f in files {
         let Ok(source) = crate::scenario::files::read_text(f, crate::scenario::files::MAX_SOURCE_BYTES) else {
             continue;
         };
         let name = f.display().to_string();
-        let (_, diagnostics) = tactica_script::check(&name, &source, &api);
-        warnings.extend(
-            diagnostics.iter().filter(|d| !d.is_error()).map(|d| Finding::diagnostic(&name, &source, d, colour)),
-        );
+        if f.extension().is_some_and(|e| e == "tac") {
+            let (_, diagnostics) = tactica_script::check(&name, &source, &api);
+            warnings.extend(
+                diagnostics.iter().filter(|d| !d.is_error()).map(|d| Finding::diagnostic(&name, &source, d, colour)),
+            );
+        } else {
+            warnings.extend(host.lint(f, &source, &api).iter().map(|d| Finding::diagnostic(&name, &source, d, colour)));
+        }
     }
     warnings
 }

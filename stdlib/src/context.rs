@@ -185,7 +185,48 @@ impl<'a> ScriptCtx<'a> {
     pub fn tick(&self) -> u64 {
         self.world.clock().tick()
     }
+
+    /// A script's debug line (`print` in Lua and Rhai, `Print` in `.tac`): a `print` event with
+    /// the script's `file`, the call's `line` and `text`, which narration shows. A script instance
+    /// prints at most [`MAX_PRINTS_PER_TICK`] lines a tick, each cut to [`MAX_PRINT_CHARS`]
+    /// characters; the first print past the cap says so and later ones that tick are dropped, so
+    /// a print in a loop cannot flood the trace. Prints count against the call's output
+    /// allowance like any other command.
+    pub fn print(&mut self, file: &str, line: u32, text: &str) {
+        let tick = i64::try_from(self.tick()).unwrap_or(i64::MAX);
+        let count = match (self.state.get(PRINT_TICK), self.state.get(PRINT_COUNT)) {
+            (Some(Value::Int(t)), Some(Value::Int(n))) if *t == tick => *n,
+            _ => 0,
+        };
+        let limit = i64::from(MAX_PRINTS_PER_TICK);
+        if count > limit {
+            return;
+        }
+        self.state.insert(PRINT_TICK.to_owned(), Value::Int(tick));
+        self.state.insert(PRINT_COUNT.to_owned(), Value::Int(count + 1));
+        let text = if count == limit {
+            format!("[more prints this tick are dropped: at most {MAX_PRINTS_PER_TICK} a tick]")
+        } else if text.chars().count() > MAX_PRINT_CHARS {
+            let cut: String = text.chars().take(MAX_PRINT_CHARS).collect();
+            format!("{cut}…")
+        } else {
+            text.to_owned()
+        };
+        let entity = self.me().map(|_| self.me);
+        let event = EventKind::Print { file: file.to_owned(), line, text };
+        self.commands.push(Command::Emit { entity, event });
+    }
 }
+
+/// How many `print` lines one script instance may write in one tick (see [`ScriptCtx::print`]).
+pub const MAX_PRINTS_PER_TICK: u32 = 20;
+
+/// How many characters of one `print` line reach the trace; the rest is cut and marked `…`.
+pub const MAX_PRINT_CHARS: usize = 200;
+
+/// The state-table keys counting an instance's prints in the current tick.
+const PRINT_TICK: &str = "__print_tick";
+const PRINT_COUNT: &str = "__print_count";
 
 /// The state-table key remembering where the running movement pattern started.
 const PATTERN_ANCHOR: &str = "__pattern_anchor";

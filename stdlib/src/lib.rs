@@ -39,6 +39,7 @@ mod field;
 mod host;
 pub mod lend;
 pub mod limits;
+pub mod lint;
 mod machines;
 pub mod memory;
 mod names;
@@ -52,7 +53,7 @@ mod waypoints;
 
 pub use api::{Api, Global, GlobalSource, HostClosure, HostError, HostFn, HostFnPtr, HostImpl, Param, Symbol};
 pub use attributes::{AttributeSpec, standard_attributes};
-pub use context::{ActionMode, SAY_COOLDOWN_TICKS, ScriptCtx, is_private};
+pub use context::{ActionMode, MAX_PRINT_CHARS, MAX_PRINTS_PER_TICK, SAY_COOLDOWN_TICKS, ScriptCtx, is_private};
 pub use host::found_keyword;
 pub use limits::ScriptLimits;
 pub use machines::STATE_ATTRIBUTE;

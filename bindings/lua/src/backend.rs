@@ -116,6 +116,7 @@ impl LuaBackend {
         let lua = new_state(&self.limits, &meter).map_err(|e| fail(e, &meter))?;
         let issued = Rc::new(Cell::new(false));
         let hidden = self.install_api(&lua, &issued).map_err(|e| fail(e, &meter))?;
+        crate::print::install(&lua, &chunk).map_err(|e| fail(e, &meter))?;
         lua.load(source).set_name(format!("@{chunk}")).set_mode(ChunkMode::Text).exec().map_err(|e| fail(e, &meter))?;
         Ok(Program {
             file: file.to_path_buf(),
@@ -203,6 +204,10 @@ impl ScriptBackend for LuaBackend {
             p.source = source.to_owned();
         }
         result
+    }
+
+    fn lint(&self, _file: &Path, source: &str, api: &Api) -> Vec<tactica_syntax::diagnostics::Diagnostic> {
+        crate::lint::lint(api, source)
     }
 
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {

@@ -33,6 +33,8 @@ mod backend;
 mod convert;
 pub mod data;
 mod error;
+mod lint;
+mod print;
 mod sandbox;
 
 pub use backend::{LuaBackend, SEQUENCE};

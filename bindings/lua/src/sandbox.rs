@@ -38,7 +38,8 @@ impl Meter {
 }
 
 /// Base-library globals a mod never gets: file access, module loading, code loading (`load` could
-/// take a binary chunk) and the collector.
+/// take a binary chunk) and the collector. Lua's `print` (to standard output) is replaced by one
+/// that writes to the trace (`print.rs`).
 const REMOVED_GLOBALS: [&str; 7] = ["dofile", "loadfile", "load", "loadstring", "require", "collectgarbage", "print"];
 
 /// A fresh sandboxed state under `limits`, its hook feeding `meter`.

@@ -81,7 +81,7 @@ impl RhaiBackend {
 
 /// An engine with no file, module, system, time or `eval` access, the limits applied, and the
 /// whole stdlib table registered.
-fn sandboxed_engine(api: Arc<Api>, limits: &ScriptLimits) -> Engine {
+pub(crate) fn sandboxed_engine(api: Arc<Api>, limits: &ScriptLimits) -> Engine {
     let mut engine = Engine::new_raw();
     // The standard package minus time (wall-clock time would break determinism) and blobs.
     for package in [
@@ -97,8 +97,6 @@ fn sandboxed_engine(api: Arc<Api>, limits: &ScriptLimits) -> Engine {
     }
     engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     engine.disable_symbol("eval");
-    engine.on_print(|_| {});
-    engine.on_debug(|_, _, _| {});
     apply_limits(&mut engine, limits);
     engine.register_type_with_name::<RhaiEntity>("Entity");
     engine.register_fn("==", |a: RhaiEntity, b: RhaiEntity| a == b);
@@ -110,6 +108,7 @@ fn sandboxed_engine(api: Arc<Api>, limits: &ScriptLimits) -> Engine {
     engine.register_get("y", |v: &mut RhaiVec2| f64::from(v.0.y));
     engine.register_fn("to_string", |v: &mut RhaiVec2| format!("({}, {})", v.0.x, v.0.y));
     register_api(&mut engine, &api, limits);
+    crate::print::register(&mut engine);
     engine
 }
 
@@ -225,6 +224,10 @@ impl ScriptBackend for RhaiBackend {
             }
             None => Err(vec![ScriptError::new(file, 0, 0, "no such Rhai program")]),
         }
+    }
+
+    fn lint(&self, _file: &Path, source: &str, api: &Api) -> Vec<tactica_syntax::diagnostics::Diagnostic> {
+        crate::lint::lint(&self.engine, api, source)
     }
 
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {

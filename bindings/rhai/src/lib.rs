@@ -4,7 +4,8 @@
 //!
 //! - [`RhaiBackend`]: a [`ScriptBackend`](tactica_stdlib::backend::ScriptBackend) for `.rhai`
 //!   files. One engine built from `Engine::new_raw` plus the core, logic, math, array, map and
-//!   string packages: no `eval`, no `import` (a dummy module resolver), no time, no printing. Every
+//!   string packages: no `eval`, no `import` (a dummy module resolver), no time; `print` and `debug`
+//!   write `print` events to the trace (`print.rs`). Every
 //!   call runs under the one [`ScriptLimits`](tactica_stdlib::ScriptLimits): max operations, call
 //!   levels, and string, array and map size caps in place of a memory limit.
 //! - Every function of the stdlib table is registered by one generic adapter, under its
@@ -30,6 +31,8 @@
 
 mod backend;
 mod convert;
+mod lint;
+mod print;
 mod work;
 
 pub use backend::{RhaiBackend, SEQUENCE};

@@ -190,6 +190,16 @@ pub enum EventKind {
         /// Its data.
         value: Value,
     },
+    /// A script's debug line: `print` in Lua and Rhai, `Print` in `.tac`. Scripts are held to a
+    /// few such lines a tick, each cut to a bounded length (`tactica_stdlib::ScriptCtx::print`).
+    Print {
+        /// The script file's name.
+        file: String,
+        /// 1-based line of the call; 0 when unknown.
+        line: u32,
+        /// What was printed.
+        text: String,
+    },
 }
 
 /// The events of a run, in the order they happened.

@@ -191,10 +191,16 @@ impl Checker<'_> {
             }
         }
         let ret = f.ret.clone();
-        self.emit(
-            Op::Call { f: u32::try_from(index).unwrap_or(u32::MAX), argc: u8::try_from(args.len()).unwrap_or(u8::MAX) },
-            span,
-        );
+        let mut argc = args.len();
+        if super::print::is_print(f) {
+            // `Print` gets its place as two more arguments (check/print.rs).
+            let line = crate::diagnostics::line_col(self.src, span.start).0;
+            let file = Value::Str(self.file_name.clone());
+            self.push_const(file, span, Type::Str);
+            self.push_const(Value::Int(i64::from(line)), span, Type::Int);
+            argc += 2;
+        }
+        self.emit(Op::Call { f: u32::try_from(index).unwrap_or(u32::MAX), argc: u8::try_from(argc).unwrap_or(u8::MAX) }, span);
         ret
     }
 

@@ -4,6 +4,7 @@
 
 mod lower;
 mod names;
+mod print;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -33,8 +34,11 @@ pub fn check(file: &str, src: &str, api: &Api) -> (Option<Script>, Vec<Diagnosti
 
 /// Checks and compiles a parsed program.
 pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Option<Script>, Vec<Diagnostic>) {
+    let api = &print::with_print(api);
     let mut c = Checker {
         api,
+        file_name: std::path::Path::new(file).file_name().map_or_else(|| file.to_owned(), |n| n.to_string_lossy().into_owned()),
+        src,
         names: Names::new(api, program),
         diags: Vec::new(),
         code: Vec::new(),
@@ -108,6 +112,10 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
 /// The walk's state.
 pub(crate) struct Checker<'a> {
     api: &'a Api,
+    /// The file's name, for `Print`'s events.
+    file_name: String,
+    /// The source, for `Print`'s line.
+    src: &'a str,
     names: Names<'a>,
     diags: Vec<Diagnostic>,
     code: Vec<Op>,

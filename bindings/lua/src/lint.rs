@@ -1,0 +1,510 @@
+//! The Lua linter behind `tactica check`: the file is parsed with `full_moon` (a Lua 5.4 parser),
+//! never run, and its syntax tree walked with the script's own names in scope. It reports calls to
+//! functions no one defines (E0011, with the closest API name), API calls with an argument count
+//! no overload takes (E0013), global functions named like a handler no event has (E0074) and reads
+//! of globals the sandbox removed (E0075).
+//!
+//! Names the script defines are never findings: locals (with Lua's scoping: a `local` is seen
+//! from the statement after it, a `local function` from its own body on, parameters and loop
+//! variables in their block) and every global the file assigns or declares anywhere (a global
+//! function may be defined below its first use, or inside another function).
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use full_moon::ast::{
+    Block, Call, Expression, Field, FunctionArgs, FunctionBody, Index, LastStmt, Parameter, Prefix, Stmt, Suffix, TableConstructor,
+    Var,
+};
+use full_moon::node::Node;
+use full_moon::tokenizer::TokenReference;
+use tactica_stdlib::Api;
+use tactica_stdlib::lint::{self, ArgCount};
+use tactica_syntax::diagnostics::Diagnostic;
+
+/// The globals of a script's state besides the API: the base library the sandbox keeps, the
+/// library tables, and `state`.
+const LUA_GLOBALS: &[&str] = &[
+    "assert",
+    "error",
+    "getmetatable",
+    "ipairs",
+    "next",
+    "pairs",
+    "pcall",
+    "print",
+    "rawequal",
+    "rawget",
+    "rawlen",
+    "rawset",
+    "select",
+    "setmetatable",
+    "tonumber",
+    "tostring",
+    "type",
+    "warn",
+    "xpcall",
+    "_G",
+    "_VERSION",
+    "coroutine",
+    "math",
+    "string",
+    "table",
+    "utf8",
+    "state",
+];
+
+/// What the sandbox takes away (`sandbox.rs`: the libraries it never opens and the base
+/// functions it removes), with what each was for.
+const REMOVED: &[(&str, &str)] = &[
+    ("os", "the OS library"),
+    ("io", "the file library"),
+    ("package", "the module library"),
+    ("debug", "the debug library"),
+    ("require", "module loading"),
+    ("dofile", "file loading"),
+    ("loadfile", "file loading"),
+    ("load", "code loading"),
+    ("loadstring", "code loading"),
+    ("collectgarbage", "the collector"),
+];
+
+/// Deeper bracket nesting than Lua itself accepts (its parser stops at 200 levels): such text is
+/// not linted, so no parser recursion can exhaust the stack.
+const MAX_NESTING: usize = 200;
+
+/// The findings in `source` (empty when it does not parse: syntax errors are `compile`'s).
+pub(crate) fn lint(api: &Api, source: &str) -> Vec<Diagnostic> {
+    if nesting(source) > MAX_NESTING {
+        return Vec::new();
+    }
+    // The parser and the walk recurse once per nesting level: a thread with a stack of its own
+    // keeps that off whatever stack the caller runs on.
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("tactica-lua-lint".to_owned())
+            .stack_size(64 << 20)
+            .spawn_scoped(s, || lint_here(api, source))
+            .ok()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    })
+}
+
+/// The deepest bracket nesting of `source`, counted over every `(`, `[` and `{`.
+fn nesting(source: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for b in source.bytes() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+fn lint_here(api: &Api, source: &str) -> Vec<Diagnostic> {
+    let parsed = full_moon::parse_fallible(source, full_moon::LuaVersion::lua54());
+    if !parsed.errors().is_empty() {
+        return Vec::new();
+    }
+    let ast = parsed.ast();
+    let mut globals = Walker::new(api, Pass::Collect);
+    globals.block(ast.nodes());
+    let mut w = Walker::new(api, Pass::Check);
+    w.globals = globals.globals;
+    w.block(ast.nodes());
+    w.diags.sort_by_key(|d| (d.span.start, d.code));
+    w.diags
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Gathers the globals the file defines.
+    Collect,
+    /// Reports.
+    Check,
+}
+
+struct Walker<'a> {
+    api: &'a Api,
+    pass: Pass,
+    /// Globals the file assigns or declares anywhere.
+    globals: BTreeSet<String>,
+    /// The locals in scope, innermost block last.
+    scopes: Vec<Vec<String>>,
+    diags: Vec<Diagnostic>,
+}
+
+fn name_of(t: &TokenReference) -> String {
+    t.token().to_string()
+}
+
+fn span_of(t: &TokenReference) -> Range<usize> {
+    t.token().start_position().bytes()..t.token().end_position().bytes()
+}
+
+impl<'a> Walker<'a> {
+    fn new(api: &'a Api, pass: Pass) -> Self {
+        Walker { api, pass, globals: BTreeSet::new(), scopes: Vec::new(), diags: Vec::new() }
+    }
+
+    fn is_local(&self, name: &str) -> bool {
+        self.scopes.iter().rev().any(|s| s.iter().any(|n| n == name))
+    }
+
+    fn defined(&self, name: &str) -> bool {
+        self.is_local(name) || self.globals.contains(name)
+    }
+
+    fn declare(&mut self, name: String) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(name);
+        }
+    }
+
+    fn report(&mut self, d: Option<Diagnostic>) {
+        if self.pass == Pass::Check
+            && let Some(d) = d
+        {
+            self.diags.push(d);
+        }
+    }
+
+    fn block(&mut self, b: &Block) {
+        self.scopes.push(Vec::new());
+        self.block_inner(b);
+        self.scopes.pop();
+    }
+
+    /// A block's statements in the scope already open (`repeat … until` reads the block's locals
+    /// in its condition).
+    fn block_inner(&mut self, b: &Block) {
+        for s in b.stmts() {
+            self.stmt(s);
+        }
+        if let Some(LastStmt::Return(r)) = b.last_stmt() {
+            for e in r.returns().iter() {
+                self.expr(e);
+            }
+        }
+    }
+
+    /// A global the file defines here: gathered in the first pass; in the second, checked for a
+    /// handler-like name.
+    fn define_global(&mut self, name: &TokenReference, is_function: bool) {
+        let text = name_of(name);
+        if self.is_local(&text) {
+            return;
+        }
+        match self.pass {
+            Pass::Collect => {
+                self.globals.insert(text);
+            }
+            Pass::Check if is_function => {
+                let d = lint::unknown_handler(&text, span_of(name));
+                self.report(d);
+            }
+            Pass::Check => {}
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Assignment(a) => {
+                for e in a.expressions().iter() {
+                    self.expr(e);
+                }
+                let values: Vec<&Expression> = a.expressions().iter().collect();
+                for (i, v) in a.variables().iter().enumerate() {
+                    match v {
+                        Var::Name(n) => {
+                            let is_function = matches!(values.get(i), Some(Expression::Function(_)));
+                            self.define_global(n, is_function);
+                        }
+                        other => self.var(other),
+                    }
+                }
+            }
+            Stmt::Do(d) => self.block(d.block()),
+            Stmt::FunctionCall(c) => self.suffixed(c.prefix(), c.suffixes()),
+            Stmt::FunctionDeclaration(f) => {
+                let names: Vec<&TokenReference> = f.name().names().iter().collect();
+                let method = f.name().method_name().is_some();
+                match names.as_slice() {
+                    [one] if !method => self.define_global(one, true),
+                    [first, ..] => self.read(first),
+                    [] => {}
+                }
+                self.function(f.body(), method);
+            }
+            Stmt::GenericFor(g) => {
+                for e in g.expressions().iter() {
+                    self.expr(e);
+                }
+                self.scopes.push(g.names().iter().map(name_of).collect());
+                self.block(g.block());
+                self.scopes.pop();
+            }
+            Stmt::If(i) => {
+                self.expr(i.condition());
+                self.block(i.block());
+                for e in i.else_if().into_iter().flatten() {
+                    self.expr(e.condition());
+                    self.block(e.block());
+                }
+                if let Some(b) = i.else_block() {
+                    self.block(b);
+                }
+            }
+            Stmt::LocalAssignment(l) => {
+                for e in l.expressions().iter() {
+                    self.expr(e);
+                }
+                for n in l.names().iter() {
+                    self.declare(name_of(n));
+                }
+            }
+            Stmt::LocalFunction(l) => {
+                self.declare(name_of(l.name()));
+                self.function(l.body(), false);
+            }
+            Stmt::NumericFor(n) => {
+                self.expr(n.start());
+                self.expr(n.end());
+                if let Some(step) = n.step() {
+                    self.expr(step);
+                }
+                self.scopes.push(vec![name_of(n.index_variable())]);
+                self.block(n.block());
+                self.scopes.pop();
+            }
+            Stmt::Repeat(r) => {
+                self.scopes.push(Vec::new());
+                self.block_inner(r.block());
+                self.expr(r.until());
+                self.scopes.pop();
+            }
+            Stmt::While(w) => {
+                self.expr(w.condition());
+                self.block(w.block());
+            }
+            _ => {}
+        }
+    }
+
+    fn function(&mut self, body: &FunctionBody, method: bool) {
+        let mut params: Vec<String> = body
+            .parameters()
+            .iter()
+            .filter_map(|p| match p {
+                Parameter::Name(n) => Some(name_of(n)),
+                _ => None,
+            })
+            .collect();
+        if method {
+            params.push("self".to_owned());
+        }
+        self.scopes.push(params);
+        self.block(body.block());
+        self.scopes.pop();
+    }
+
+    fn expr(&mut self, e: &Expression) {
+        match e {
+            Expression::BinaryOperator { lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            Expression::Parentheses { expression, .. } | Expression::UnaryOperator { expression, .. } => {
+                self.expr(expression);
+            }
+            Expression::Function(f) => self.function(f.body(), false),
+            Expression::FunctionCall(c) => self.suffixed(c.prefix(), c.suffixes()),
+            Expression::TableConstructor(t) => self.table(t),
+            Expression::Var(v) => self.var(v),
+            _ => {}
+        }
+    }
+
+    fn table(&mut self, t: &TableConstructor) {
+        for f in t.fields().iter() {
+            match f {
+                Field::ExpressionKey { key, value, .. } => {
+                    self.expr(key);
+                    self.expr(value);
+                }
+                Field::NameKey { value, .. } => self.expr(value),
+                Field::NoKey(v) => self.expr(v),
+                _ => {}
+            }
+        }
+    }
+
+    fn var(&mut self, v: &Var) {
+        match v {
+            Var::Name(n) => self.read(n),
+            Var::Expression(ve) => self.suffixed(ve.prefix(), ve.suffixes()),
+            _ => {}
+        }
+    }
+
+    /// A read of a global or local by name.
+    fn read(&mut self, name: &TokenReference) {
+        let text = name_of(name);
+        if self.defined(&text) {
+            return;
+        }
+        if let Some((_, what)) = REMOVED.iter().find(|(n, _)| *n == text) {
+            let d = lint::removed_global(&text, what, span_of(name));
+            self.report(Some(d));
+        }
+    }
+
+    /// `prefix` followed by indexing and calls: `Say("hi")`, `os.time()`, `t:insert(x)`,
+    /// `f()()`.
+    fn suffixed<'s>(&mut self, prefix: &Prefix, suffixes: impl Iterator<Item = &'s Suffix>) {
+        let suffixes: Vec<&Suffix> = suffixes.collect();
+        match (prefix, suffixes.first()) {
+            (Prefix::Name(n), Some(Suffix::Call(Call::AnonymousCall(args)))) => self.call(n, args),
+            (Prefix::Name(n), first) => {
+                self.read(n);
+                let dumped = matches!(first, Some(Suffix::Index(Index::Dot { name, .. })) if name_of(name) == "dump");
+                if dumped && name_of(n) == "string" && !self.defined("string") {
+                    let span = n.token().start_position().bytes()
+                        ..first.and_then(|s| s.end_position()).map_or(span_of(n).end, |p| p.bytes());
+                    self.report(Some(lint::removed_global("string.dump", "bytecode access", span)));
+                }
+            }
+            (Prefix::Expression(e), _) => self.expr(e),
+            _ => {}
+        }
+        for s in suffixes {
+            match s {
+                Suffix::Call(Call::AnonymousCall(args)) => self.args(args),
+                Suffix::Call(Call::MethodCall(m)) => self.args(m.args()),
+                Suffix::Index(Index::Brackets { expression, .. }) => self.expr(expression),
+                _ => {}
+            }
+        }
+    }
+
+    fn args(&mut self, args: &FunctionArgs) {
+        match args {
+            FunctionArgs::Parentheses { arguments, .. } => {
+                for a in arguments.iter() {
+                    self.expr(a);
+                }
+            }
+            FunctionArgs::TableConstructor(t) => self.table(t),
+            _ => {}
+        }
+    }
+
+    /// A call of a plain name: `name(args)`, `name "text"`, `name { … }` (the arguments are walked
+    /// with the other suffixes).
+    fn call(&mut self, name: &TokenReference, args: &FunctionArgs) {
+        let text = name_of(name);
+        if self.pass == Pass::Collect || self.defined(&text) {
+            return;
+        }
+        if let Some((_, what)) = REMOVED.iter().find(|(n, _)| *n == text) {
+            let d = lint::removed_global(&text, what, span_of(name));
+            self.report(Some(d));
+            return;
+        }
+        let overloads = lint::overloads(self.api, &text);
+        if !overloads.is_empty() {
+            let start = span_of(name).start;
+            let end = args.end_position().map_or(span_of(name).end, |p| p.bytes());
+            let d = lint::check_arity(&overloads, arg_count(args), start..end);
+            self.report(d);
+            return;
+        }
+        if LUA_GLOBALS.contains(&text.as_str()) || self.api.global(&text).is_some() {
+            return;
+        }
+        let d = lint::unknown_function(self.api, &text, span_of(name));
+        self.report(Some(d));
+    }
+}
+
+/// How many values a call passes: a last argument that is a call or `...` may give any number.
+fn arg_count(args: &FunctionArgs) -> ArgCount {
+    match args {
+        FunctionArgs::Parentheses { arguments, .. } => {
+            let n = arguments.len();
+            let open = match arguments.last().map(|p| p.value()) {
+                Some(Expression::FunctionCall(_)) => true,
+                Some(Expression::Symbol(t)) => name_of(t) == "...",
+                _ => false,
+            };
+            if open { ArgCount::AtLeast(n - 1) } else { ArgCount::Exactly(n) }
+        }
+        _ => ArgCount::Exactly(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tactica_syntax::diagnostics::Code;
+
+    fn codes(src: &str) -> Vec<(Code, String)> {
+        lint(&Api::standard(), src).into_iter().map(|d| (d.code, src[d.span.clone()].to_owned())).collect()
+    }
+
+    #[test]
+    fn the_four_mistakes() {
+        assert_eq!(codes("function on_think() Sya('hi') end"), [(Code::UnknownFunction, "Sya".to_owned())]);
+        assert_eq!(codes("function on_think() MoveTo(1, 2, 3) end"), [(Code::WrongArity, "MoveTo(1, 2, 3)".to_owned())]);
+        assert_eq!(codes("function on_thinck() Say('hi') end"), [(Code::UnknownHandler, "on_thinck".to_owned())]);
+        assert_eq!(codes("function on_think() local t = os.time() end"), [(Code::RemovedGlobal, "os".to_owned())]);
+        assert_eq!(codes("function on_think() io.write('x') end"), [(Code::RemovedGlobal, "io".to_owned())]);
+        assert_eq!(codes("local f = require('x')"), [(Code::RemovedGlobal, "require".to_owned())]);
+        assert_eq!(codes("local d = string.dump"), [(Code::RemovedGlobal, "string.dump".to_owned())]);
+        assert_eq!(codes("on_tock = function() end"), [(Code::UnknownHandler, "on_tock".to_owned())]);
+        assert_eq!(codes("function on_think() move_to(1, 2, 3) end")[0].0, Code::WrongArity);
+    }
+
+    #[test]
+    fn what_the_script_defines_is_never_a_finding() {
+        let clean = [
+            "local function on_thinck() end",
+            "local function helper(a) return a end function on_think() helper(1) end",
+            "function on_think() later() end function later() end",
+            "function on_think() local Say = function(a, b, c) end Say(1, 2, 3) end",
+            "function on_think(MoveTo) MoveTo(1, 2, 3) end",
+            "local t = {} table.insert(t, 1) t:insert(2) local s = ('x'):upper() local u = s:lower()",
+            "local os = { time = function() return 1 end } local x = os.time()",
+            "for _, io in ipairs({}) do io.write() end",
+            "function on_think() print('hi', 1) Say(tostring(#state)) end",
+            "local function f(...) MoveTo(...) end",
+            "function on_think() MoveTo(Where()) end function Where() return 1, 2 end",
+            "M = {} function M.on_whatever() end function M:on_thing() self.x = 1 end",
+            "local x <const> = 1 local y = x // 2 goto done ::done::",
+            "repeat local done = true until done",
+            "function on_hear(text) if Ask('name') then Say(text) end end function sequence() end",
+        ];
+        for src in clean {
+            assert_eq!(codes(src), [], "{src}");
+        }
+    }
+
+    #[test]
+    fn a_local_is_seen_only_where_it_is_in_scope() {
+        assert_eq!(codes("do local Sya = print end Sya('x')")[0].0, Code::UnknownFunction);
+        assert_eq!(codes("local x = Sya(1) local function Sya() end").len(), 1);
+    }
+
+    #[test]
+    fn text_that_does_not_parse_finds_nothing() {
+        assert_eq!(codes("function ("), []);
+        assert_eq!(codes(&"(".repeat(100_000)), []);
+        assert_eq!(codes(""), []);
+    }
+}

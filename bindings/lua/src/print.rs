@@ -1,0 +1,32 @@
+//! `print` for Lua scripts: the arguments as Lua's own `print` joins them (`tostring` of each,
+//! separated by tabs) become one `print` event with the script's file and the calling line, which
+//! narration shows (`tactica_stdlib::ScriptCtx::print` holds a script to a few lines a tick).
+//! Outside a call — a file's top level runs when it loads — there is no tick to print in, and the
+//! line goes nowhere.
+
+use mlua::{Lua, Value as LuaValue, Variadic};
+use tactica_stdlib::MAX_PRINT_CHARS;
+use tactica_stdlib::lend::with_lent;
+
+/// Defines `print` in `lua` for the script file `file` (its name, as errors give it).
+pub(crate) fn install(lua: &Lua, file: &str) -> mlua::Result<()> {
+    let file = file.to_owned();
+    let print = lua.create_function(move |lua, args: Variadic<LuaValue>| {
+        // Level 0 is this function; 1 is the script line that called it.
+        let line = lua.inspect_stack(1, |d| d.current_line()).flatten().and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
+        let mut text = String::new();
+        for (i, a) in args.iter().enumerate() {
+            if i > 0 {
+                text.push('\t');
+            }
+            text.push_str(&a.to_string()?);
+            // What is past the cap is cut anyway: stop converting.
+            if text.len() > 4 * MAX_PRINT_CHARS {
+                break;
+            }
+        }
+        with_lent(|ctx| ctx.print(&file, line, &text));
+        Ok(())
+    })?;
+    lua.globals().raw_set("print", print)
+}
