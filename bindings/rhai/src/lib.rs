@@ -30,6 +30,7 @@
 
 mod backend;
 mod convert;
+mod instances;
 mod work;
 
 pub use backend::{RhaiBackend, SEQUENCE};
