@@ -4,7 +4,6 @@
 
 use std::any::TypeId;
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -17,6 +16,7 @@ use tactica_engine::world::EntityId;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Value, is_private, snake_case};
 
+use crate::instances::Instances;
 use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, same_public, to_dynamic};
 use tactica_stdlib::lend::{lend, with_lent};
 
@@ -45,7 +45,7 @@ struct Program {
     /// call left it. It is used again while the host's table still holds the same public entries
     /// (compared in place, nothing converted), so a call whose state did not change converts
     /// nothing either way.
-    states: HashMap<Option<EntityId>, Dynamic>,
+    states: Instances<Dynamic>,
 }
 
 /// The names a call may run: the handlers of every trigger and `sequence`.
@@ -58,7 +58,7 @@ impl Program {
             ast,
             fn_lines: fn_lines(source),
             handlers: Vec::new(),
-            states: HashMap::new(),
+            states: Instances::default(),
         };
         p.index_handlers();
         p
@@ -314,7 +314,7 @@ fn run_call(
 ) -> Result<(), Box<EvalAltResult>> {
     // The map the last call left is `this` again while the host's table still says the same;
     // otherwise (first call, another table, a reload's migration) it is built afresh.
-    let mut this = match p.states.remove(&entity) {
+    let mut this = match p.states.take(entity) {
         Some(d) if d.as_map_ref().is_ok_and(|m| same_public(&m, ctx.state)) => d,
         _ => Dynamic::from_map(
             ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.as_str().into(), to_dynamic(v))).collect(),
@@ -373,10 +373,6 @@ fn run_call(
         };
         ctx.state.retain(|k, _| is_private(k));
         ctx.state.extend(m.into_iter().filter(|(k, _)| !is_private(k)));
-    }
-    if p.states.len() >= 4096 && !p.states.contains_key(&entity) {
-        // Instances come and go with their entities: forget the maps of those gone.
-        p.states.retain(|id, _| id.is_none_or(|id| ctx.world.entity(id).is_some()));
     }
     p.states.insert(entity, this);
     Ok(())
