@@ -1,8 +1,8 @@
 //! `tactica lsp` driven as an editor drives it: the real binary, JSON-RPC with `Content-Length`
 //! framing over pipes. Every read has a timeout, so a server that hangs fails the test.
 //!
-//! `TACTICA_LSP_TRANSCRIPT=FILE` writes what an editor shows during the main session (the text
-//! of docs/editors.md's transcript).
+//! `TACTICA_LSP_TRANSCRIPT=DIR` writes what an editor shows during the `.tac` and the Lua
+//! sessions to `DIR/tac.txt` and `DIR/lua.txt` (docs/editors.md's transcript).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -243,9 +243,9 @@ impl Transcript {
         }
     }
 
-    fn save(&self) {
-        if let Some(path) = std::env::var_os("TACTICA_LSP_TRANSCRIPT") {
-            std::fs::write(path, &self.0).unwrap();
+    fn save(&self, name: &str) {
+        if let Some(dir) = std::env::var_os("TACTICA_LSP_TRANSCRIPT") {
+            std::fs::write(Path::new(&dir).join(name), &self.0).unwrap();
         }
     }
 }
@@ -331,11 +331,12 @@ fn an_editor_session_on_a_tac_file() {
     t.line(format!("    `gate`      →  scenario.toml:{}:{}", key.0 + 1, key.1 + 1));
 
     assert_eq!(ed.shut_down(), 0);
-    t.save();
+    t.save("tac.txt");
 }
 
 #[test]
 fn lua_and_rhai_in_a_scenario_folder() {
+    let mut t = Transcript::default();
     let mut ed = Editor::start();
     ed.initialize();
     let goblin = uri(&fixture("scripts/goblin.lua"));
@@ -364,6 +365,8 @@ fn lua_and_rhai_in_a_scenario_folder() {
     let typo = good.replace("Say(\"Mine, mine.\")", "Say(\"Mine, café 🛡.\") Sya(\"hi\")");
     ed.change(&goblin, 3, &typo);
     let diags = ed.diagnostics(&goblin);
+    t.line("$ code tests/fixtures/lsp/keep/scripts/goblin.lua   # a typo in Lua");
+    t.diagnostics("goblin.lua", &diags);
     let sya = pos(&typo, "Sya", 0);
     assert_eq!(sya.1, 24, "UTF-16 units");
     assert_eq!(diags.len(), 1, "{diags:?}");
@@ -379,6 +382,10 @@ fn lua_and_rhai_in_a_scenario_folder() {
     let items = ed.at("textDocument/completion", &goblin, inside);
     let well = items.as_array().unwrap().iter().find(|i| i["label"] == "well").unwrap();
     assert_eq!(well["insertText"], "well");
+    t.line("\n  completion inside `MoveTo(\"we|ll\")` (the scenario's places):");
+    for i in items.as_array().unwrap().iter().filter(|i| i["detail"] == "place") {
+        t.line(format!("    {:<10} {}", i["label"].as_str().unwrap(), i["detail"].as_str().unwrap()));
+    }
     let items = ed.at("textDocument/completion", &goblin, pos(&good, "Say(", 1));
     let well = items.as_array().unwrap().iter().find(|i| i["label"] == "well").unwrap();
     assert_eq!(well["insertText"], "\"well\"");
@@ -395,6 +402,11 @@ fn lua_and_rhai_in_a_scenario_folder() {
     assert_eq!(ed.diagnostics(&shaman), Vec::<Value>::new());
     let hover = ed.at("textDocument/hover", &shaman, pos(&rhai, "say(", 0));
     assert!(hover["contents"]["value"].as_str().unwrap().contains("Say(text: string)"), "{hover}");
+    let hover = ed.at("textDocument/hover", &goblin, pos(&good, "on_think", 3));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("think ticks"), "{text}");
+    t.line("\n  hover over `on_think`:");
+    t.line(format!("    {}", text.replace('\n', "\n    ")));
     let def = ed.at("textDocument/definition", &goblin, inside);
     let toml = read("scenario.toml");
     let key = pos(&toml, "well =", 0);
@@ -407,7 +419,11 @@ fn lua_and_rhai_in_a_scenario_folder() {
     let tac = read("scripts/guard.tac");
     let sent = pos(&tac, "alarm;", 0);
     assert_eq!(def, json!([{"uri": uri(&fixture("scripts/guard.tac")), "range": range(sent, (sent.0, sent.1 + 5))}]));
+    t.line("\n  go to definition:");
+    t.line(format!("    `\"well\"`   →  scenario.toml:{}:{}", key.0 + 1, key.1 + 1));
+    t.line(format!("    `\"alarm\"`  →  guard.tac:{}:{}   (where `signal alarm;` sends it)", sent.0 + 1, sent.1 + 1));
     assert_eq!(ed.shut_down(), 0);
+    t.save("lua.txt");
 }
 
 #[test]

@@ -32,8 +32,10 @@ at = [3, 1]
 scripts = ["talk.tac"]
 "#;
 
-const LUA: &str = "-- prints twice a think\nfunction on_think()\n  local n = 7\n  print(\"lua sees\", n, true)\n  print()\nend\n";
-const RHAI: &str = "// prints a think\nfn on_think() {\n    let n = 7;\n\n    print(`rhai sees ${n}`);\n    debug(\"dbg\");\n}\n";
+const LUA: &str =
+    "-- prints twice a think\nfunction on_think()\n  local n = 7\n  print(\"lua sees\", n, true)\n  print()\nend\n";
+const RHAI: &str =
+    "// prints a think\nfn on_think() {\n    let n = 7;\n\n    print(`rhai sees ${n}`);\n    debug(\"dbg\");\n}\n";
 const TAC: &str = "kind behaviour;\n// prints a think\nPrint(\"tac sees\");\nPrint(42);\n";
 
 /// The `print` events of a run as (tick, entity, file, line, text).
@@ -57,7 +59,9 @@ fn print_is_an_event_with_file_line_and_text_in_every_language() {
     let path = common::folder("print", SCENARIO, &[("talk.lua", LUA), ("talk.rhai", RHAI), ("talk.tac", TAC)]);
     let rt = common::run_ticks(&path, 1);
     let got = prints(&rt);
-    let want = |entity: &str, file: &str, line: u32, text: &str| (0, entity.to_owned(), file.to_owned(), line, text.to_owned());
+    let want = |entity: &str, file: &str, line: u32, text: &str| {
+        (0, entity.to_owned(), file.to_owned(), line, text.to_owned())
+    };
     assert_eq!(
         got,
         [
@@ -72,7 +76,9 @@ fn print_is_an_event_with_file_line_and_text_in_every_language() {
     // In the trace as `docs/trace.md` shows it, the same on every run.
     let trace = rt.trace();
     assert!(
-        trace.contains(r#"{"tick":0,"entity":"lua","kind":"print","file":"talk.lua","line":4,"text":"lua sees\t7\ttrue"}"#),
+        trace.contains(
+            r#"{"tick":0,"entity":"lua","kind":"print","file":"talk.lua","line":4,"text":"lua sees\t7\ttrue"}"#
+        ),
         "{trace}"
     );
     assert_eq!(common::run_ticks(&path, 1).trace(), trace);
@@ -101,7 +107,8 @@ fn a_print_flood_is_cut_at_the_cap() {
     let tac = "kind behaviour;\nPrint(1); Print(2); Print(3); Print(4); Print(5); Print(6); Print(7); Print(8); Print(9); \
                Print(10); Print(11); Print(12); Print(13); Print(14); Print(15); Print(16); Print(17); Print(18); \
                Print(19); Print(20); Print(21); Print(22);\n";
-    let path = common::folder("print-flood", &scenario, &[("flood.lua", &lua), ("flood.rhai", rhai), ("flood.tac", tac)]);
+    let path =
+        common::folder("print-flood", &scenario, &[("flood.lua", &lua), ("flood.rhai", rhai), ("flood.tac", tac)]);
     let rt = common::run_ticks(&path, 2);
     let got = prints(&rt);
     let cap = MAX_PRINTS_PER_TICK as usize;
