@@ -24,7 +24,8 @@ pub enum ArgCount {
 /// are case-sensitive). Empty when `name` is neither.
 pub fn overloads<'a>(api: &'a Api, name: &str) -> Vec<&'a HostFn> {
     // The table is keyed by lower-case canonical name; an alias drops its underscores.
-    let mut found: Vec<&HostFn> = api.functions(name).filter(|f| f.name == name || snake_case(f.name) == name).collect();
+    let mut found: Vec<&HostFn> =
+        api.functions(name).filter(|f| f.name == name || snake_case(f.name) == name).collect();
     if found.is_empty() && name.contains('_') {
         found = api.functions(&name.replace('_', "")).filter(|f| snake_case(f.name) == name).collect();
     }
@@ -134,9 +135,7 @@ pub fn removed_global(name: &str, what: &str, span: Range<usize>) -> Diagnostic 
         format!("`{name}` is not available to scripts: the sandbox removed it"),
         format!("{what}; this fails when the script runs"),
     )
-    .with_hint(
-        "scripts have no files, OS, modules, clock or debug library: `print` or `Note` show what a script does",
-    )
+    .with_hint("scripts have no files, OS, modules, clock or debug library: `print` or `Note` show what a script does")
 }
 
 #[cfg(test)]

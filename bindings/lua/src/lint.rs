@@ -13,8 +13,8 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use full_moon::ast::{
-    Block, Call, Expression, Field, FunctionArgs, FunctionBody, Index, LastStmt, Parameter, Prefix, Stmt, Suffix, TableConstructor,
-    Var,
+    Block, Call, Expression, Field, FunctionArgs, FunctionBody, Index, LastStmt, Parameter, Prefix, Stmt, Suffix,
+    TableConstructor, Var,
 };
 use full_moon::node::Node;
 use full_moon::tokenizer::TokenReference;
@@ -461,7 +461,10 @@ mod tests {
     #[test]
     fn the_four_mistakes() {
         assert_eq!(codes("function on_think() Sya('hi') end"), [(Code::UnknownFunction, "Sya".to_owned())]);
-        assert_eq!(codes("function on_think() MoveTo(1, 2, 3) end"), [(Code::WrongArity, "MoveTo(1, 2, 3)".to_owned())]);
+        assert_eq!(
+            codes("function on_think() MoveTo(1, 2, 3) end"),
+            [(Code::WrongArity, "MoveTo(1, 2, 3)".to_owned())]
+        );
         assert_eq!(codes("function on_thinck() Say('hi') end"), [(Code::UnknownHandler, "on_thinck".to_owned())]);
         assert_eq!(codes("function on_think() local t = os.time() end"), [(Code::RemovedGlobal, "os".to_owned())]);
         assert_eq!(codes("function on_think() io.write('x') end"), [(Code::RemovedGlobal, "io".to_owned())]);

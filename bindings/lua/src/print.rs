@@ -13,7 +13,8 @@ pub(crate) fn install(lua: &Lua, file: &str) -> mlua::Result<()> {
     let file = file.to_owned();
     let print = lua.create_function(move |lua, args: Variadic<LuaValue>| {
         // Level 0 is this function; 1 is the script line that called it.
-        let line = lua.inspect_stack(1, |d| d.current_line()).flatten().and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
+        let line =
+            lua.inspect_stack(1, |d| d.current_line()).flatten().and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
         let mut text = String::new();
         for (i, a) in args.iter().enumerate() {
             if i > 0 {

@@ -189,8 +189,8 @@ fn fn_name_span(source: &str, name: &str) -> Option<Range<usize>> {
         at = start + 2;
         let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
         let commented = source[line_start..start].contains("//");
-        let before_ok = !commented
-            && source[..start].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        let before_ok =
+            !commented && source[..start].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
         let after = &source[at..];
         let trimmed = after.trim_start();
         if before_ok && trimmed.len() < after.len() && trimmed.starts_with(name) {

@@ -200,7 +200,10 @@ impl Checker<'_> {
             self.push_const(Value::Int(i64::from(line)), span, Type::Int);
             argc += 2;
         }
-        self.emit(Op::Call { f: u32::try_from(index).unwrap_or(u32::MAX), argc: u8::try_from(argc).unwrap_or(u8::MAX) }, span);
+        self.emit(
+            Op::Call { f: u32::try_from(index).unwrap_or(u32::MAX), argc: u8::try_from(argc).unwrap_or(u8::MAX) },
+            span,
+        );
         ret
     }
 

@@ -37,7 +37,9 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
     let api = &print::with_print(api);
     let mut c = Checker {
         api,
-        file_name: std::path::Path::new(file).file_name().map_or_else(|| file.to_owned(), |n| n.to_string_lossy().into_owned()),
+        file_name: std::path::Path::new(file)
+            .file_name()
+            .map_or_else(|| file.to_owned(), |n| n.to_string_lossy().into_owned()),
         src,
         names: Names::new(api, program),
         diags: Vec::new(),
