@@ -471,3 +471,34 @@ fn exit_without_shutdown_is_exit_code_1() {
     ed.initialize();
     assert_eq!(ed.wait(), 1);
 }
+
+#[test]
+fn every_shipped_example_script_opens_clean() {
+    // What `tactica check examples` says of them, the server says too: no errors, with each
+    // scenario's names (a `.tac` script naming a place of its scenario is fine).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "tac" || e == "lua" || e == "rhai") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    let mut ed = Editor::start();
+    ed.initialize();
+    for f in &files {
+        let u = uri(f);
+        let language = f.extension().unwrap().to_str().unwrap();
+        ed.open(&u, language, &std::fs::read_to_string(f).unwrap());
+        let errors: Vec<Value> = ed.diagnostics(&u).into_iter().filter(|d| d["severity"] == 1).collect();
+        assert_eq!(errors, Vec::<Value>::new(), "{}", f.display());
+    }
+    assert_eq!(ed.shut_down(), 0);
+}
