@@ -124,3 +124,12 @@ fn a_print_flood_is_cut_at_the_cap() {
     assert!(lua_line.ends_with('…'));
     assert_eq!(got.iter().find(|p| p.1 == "rhai").unwrap().4, "0");
 }
+
+#[test]
+fn a_lua_sequence_prints_from_its_coroutine_with_its_line() {
+    let scenario = "name = \"seq\"\nmap = \"map.txt\"\nticks = 3\n\n[[entities]]\nname = \"scout\"\nkind = \"goblin\"\nat = [1, 1]\nspeed = 4.0\nscripts = [\"scout.lua\"]\n";
+    let lua = "function sequence()\n  print(\"off\")\n  MoveTo(3, 1)\n  local idle = IsIdle()\n  print(\"there\", idle)\nend\n";
+    let rt = common::run_ticks(&common::folder("print-sequence", scenario, &[("scout.lua", lua)]), 40);
+    let got: Vec<(u32, String)> = prints(&rt).into_iter().map(|p| (p.3, p.4)).collect();
+    assert_eq!(got, [(2, "off".to_owned()), (5, "there\ttrue".to_owned())]);
+}

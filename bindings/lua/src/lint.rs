@@ -226,6 +226,17 @@ impl<'a> Walker<'a> {
                             let is_function = matches!(values.get(i), Some(Expression::Function(_)));
                             self.define_global(n, is_function);
                         }
+                        // `_G.name = …` defines a global too.
+                        Var::Expression(ve) if matches!(ve.prefix(), Prefix::Name(g) if name_of(g) == "_G") => {
+                            let mut suffixes = ve.suffixes();
+                            match (suffixes.next(), suffixes.next()) {
+                                (Some(Suffix::Index(Index::Dot { name, .. })), None) => {
+                                    let is_function = matches!(values.get(i), Some(Expression::Function(_)));
+                                    self.define_global(name, is_function);
+                                }
+                                _ => self.var(v),
+                            }
+                        }
                         other => self.var(other),
                     }
                 }
@@ -471,6 +482,7 @@ mod tests {
         assert_eq!(codes("local f = require('x')"), [(Code::RemovedGlobal, "require".to_owned())]);
         assert_eq!(codes("local d = string.dump"), [(Code::RemovedGlobal, "string.dump".to_owned())]);
         assert_eq!(codes("on_tock = function() end"), [(Code::UnknownHandler, "on_tock".to_owned())]);
+        assert_eq!(codes("_G.on_tock = function() end"), [(Code::UnknownHandler, "on_tock".to_owned())]);
         assert_eq!(codes("function on_think() move_to(1, 2, 3) end")[0].0, Code::WrongArity);
     }
 
@@ -492,6 +504,7 @@ mod tests {
             "local x <const> = 1 local y = x // 2 goto done ::done::",
             "repeat local done = true until done",
             "function on_hear(text) if Ask('name') then Say(text) end end function sequence() end",
+            "_G.helper = function() end function on_think() helper() end",
         ];
         for src in clean {
             assert_eq!(codes(src), [], "{src}");
