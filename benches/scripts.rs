@@ -127,6 +127,11 @@ impl Native {
     }
 }
 
+/// How a summary line says whether a target is met.
+fn verdict(met: bool) -> &'static str {
+    if met { "met" } else { "NOT met" }
+}
+
 fn median(mut f: impl FnMut(), runs: usize) -> Duration {
     let mut times: Vec<Duration> = (0..runs)
         .map(|_| {
@@ -200,10 +205,14 @@ fn per_entity_tick(c: &mut Criterion) {
     .as_nanos() as f64
         / n;
     eprintln!(
-        "entity-tick medians (ns per entity-tick): native {t_native:.0}, tac {t_tac:.0} ({:.1}x), lua {t_lua:.0} ({:.1}x), rhai {t_rhai:.0} ({:.1}x)",
+        "entity-tick medians (ns per entity-tick): native {t_native:.0}, tac {t_tac:.0} ({:.1}x), lua {t_lua:.0} ({:.1}x), rhai {t_rhai:.0} ({:.1}x); \
+         targets (issue 23): tac <= 2x native {}, lua <= 300 ns {}, rhai <= 600 ns {}",
         t_tac / t_native,
         t_lua / t_native,
-        t_rhai / t_native
+        t_rhai / t_native,
+        verdict(t_tac <= 2.0 * t_native),
+        verdict(t_lua <= 300.0),
+        verdict(t_rhai <= 600.0)
     );
 }
 
@@ -574,10 +583,13 @@ fn sort_userdata(c: &mut Criterion) {
         3,
     ));
     eprintln!(
-        "sort userdata medians (ms): raw mlua {raw_lua:.1}, tactica lua {our_lua:.1} ({:.2}x raw), raw rhai {raw_rhai:.1}, tactica rhai {our_rhai:.1} ({:.2}x raw), tac {tac_ms:.1} ({:.2}x raw mlua)",
+        "sort userdata medians (ms): raw mlua {raw_lua:.1}, tactica lua {our_lua:.1} ({:.2}x raw), raw rhai {raw_rhai:.1}, tactica rhai {our_rhai:.1} ({:.2}x raw), tac {tac_ms:.1} ({:.2}x raw mlua); \
+         targets (issue 23): lua <= 1.5x raw mlua {}, rhai <= 1.1x raw rhai {}",
         our_lua / raw_lua,
         our_rhai / raw_rhai,
-        tac_ms / raw_lua
+        tac_ms / raw_lua,
+        verdict(our_lua <= 1.5 * raw_lua),
+        verdict(our_rhai <= 1.1 * raw_rhai)
     );
 }
 

@@ -234,7 +234,7 @@ impl Script {
             }
             role_ctx.finish();
             if let Some(pc) = vm.suspended {
-                keep.push(RoleCursor { pc, locals: vm.locals, ..c });
+                keep.push(RoleCursor { pc, locals: std::mem::take(&mut vm.locals), ..c });
             }
         }
         inst.roles = keep;
@@ -480,7 +480,7 @@ impl Script {
             }
             ctx.finish();
             if let Some(pc) = vm.suspended {
-                cursors.push(RoleCursor { entity: *entity, scope: scope.to_owned(), pc, locals: vm.locals });
+                cursors.push(RoleCursor { entity: *entity, scope: scope.to_owned(), pc, locals: std::mem::take(&mut vm.locals) });
             }
         }
         Ok(cursors)

@@ -44,15 +44,46 @@ pub(crate) struct Vm<'s> {
     pub(crate) suspended: Option<usize>,
 }
 
+thread_local! {
+    /// The value stacks and locals of finished runs, reused by the next (a run per entity-tick
+    /// would otherwise allocate both every time). A run inside a run (a sequence started from a
+    /// script) takes another pair.
+    static BUFFERS: std::cell::RefCell<Vec<(Vec<Value>, Vec<Value>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for Vm<'_> {
+    fn drop(&mut self) {
+        let (mut stack, mut locals) = (std::mem::take(&mut self.stack), std::mem::take(&mut self.locals));
+        if stack.capacity() + locals.capacity() > 4096 {
+            return;
+        }
+        stack.clear();
+        locals.clear();
+        let _ = BUFFERS.try_with(|b| {
+            if let Ok(mut b) = b.try_borrow_mut()
+                && b.len() < 8
+            {
+                b.push((stack, locals));
+            }
+        });
+    }
+}
+
 impl<'s> Vm<'s> {
     pub fn new(script: &'s Script, limits: ScriptLimits) -> Self {
+        let (stack, mut locals) = BUFFERS
+            .try_with(|b| b.try_borrow_mut().ok().and_then(|mut b| b.pop()))
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| (Vec::with_capacity(16), Vec::new()));
+        locals.resize(script.n_locals as usize, Value::Nil);
         Vm {
             script,
             limits,
             steps: 0,
             edge_mode: false,
-            stack: Vec::with_capacity(16),
-            locals: vec![Value::Nil; script.n_locals as usize],
+            stack,
+            locals,
             role_mark: None,
             suspended: None,
         }
@@ -125,12 +156,13 @@ impl<'s> Vm<'s> {
                     self.script.api.set_attribute(ctx, &name, v).map_err(|e| self.host_error(pc - 1, &e))?;
                 }
                 Op::Call { f, argc } => {
+                    // The arguments are read in place off the stack (no `Vec` per call).
                     let at = self.stack.len().saturating_sub(argc as usize);
-                    let args = self.stack.split_off(at);
                     let Some(host) = self.script.api.function(f as usize) else {
                         return Err(self.error_at(pc - 1, Code::HostError, "the host function is gone"));
                     };
-                    let v = host.call(ctx, &args).map_err(|e| self.host_error(pc - 1, &e))?;
+                    let v = host.call(ctx, &self.stack[at..]).map_err(|e| self.host_error(pc - 1, &e))?;
+                    self.stack.truncate(at);
                     self.stack.push(v);
                 }
                 Op::Pop => {

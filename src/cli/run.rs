@@ -48,6 +48,20 @@ pub struct RunArgs {
     /// With `--render`: draw every this many ticks.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub render_every: u64,
+    /// Time every tick phase, language, script file, handler and host function, and print the
+    /// tables (and the ticks over budget) at the end (docs/profile.md).
+    #[arg(long)]
+    pub profile: bool,
+    /// With `--profile`: the frame budget in milliseconds a tick is listed against (default 16.6).
+    #[arg(long, value_name = "MS", value_parser = frame_budget)]
+    pub frame_budget: Option<f64>,
+}
+
+fn frame_budget(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(ms) if ms.is_finite() && ms > 0.0 && ms < 1e9 => Ok(ms),
+        _ => Err(format!("`{text}` is not a frame budget: give milliseconds, a number above 0 (e.g. 16.6)")),
+    }
 }
 
 fn watch(rt: &Runtime) -> anyhow::Result<FileWatcher> {
@@ -76,6 +90,12 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         (None, false) => rt.scenario_ticks(),
     };
     let watcher = if args.watch { Some(watch(&rt)?) } else { None };
+    if let Some(ms) = args.frame_budget {
+        rt.set_frame_budget(Duration::from_secs_f64(ms / 1e3));
+    }
+    if args.profile {
+        rt.enable_profile();
+    }
     let trace_to_stdout = args.trace.as_deref() == Some(Path::new("-"));
     // With the trace on standard output, what people read goes to standard error.
     let mut out: Box<dyn Write> =
@@ -160,6 +180,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "{} frames written to {}", frames.count(), dir.display())?;
     }
     writeln!(out, "trace sha256 {}", crate::runtime::trace_hash(&trace))?;
+    if let Some(profile) = rt.profile() {
+        write!(out, "\n{}", profile.report())?;
+    }
     // 130 is what shells report for a program ended by Ctrl-C.
     Ok(if stopped_early {
         ExitCode::from(130)

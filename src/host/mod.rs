@@ -35,6 +35,9 @@ pub struct Instance {
     pub state: Table,
     /// Behaviour scripts think every this many ticks.
     pub think_every: u32,
+    /// … on the ticks whose number leaves this remainder divided by `think_every` (0: ticks 0,
+    /// N, 2N …). A crowd staggers its members' phases so they do not all think on one tick.
+    pub think_phase: u32,
     /// The tick of its last call and the bytes it handed the world in that tick.
     output: (u64, usize),
 }
@@ -149,6 +152,7 @@ impl ScriptHost {
             program,
             state: Table::new(),
             think_every: think_every.max(1),
+            think_phase: 0,
             output: (0, 0),
         });
         Ok(())
@@ -166,8 +170,31 @@ impl ScriptHost {
             program,
             state: Table::new(),
             think_every: think_every.max(1),
+            think_phase: 0,
             output: (0, 0),
         });
+    }
+
+    /// Sets the tick within its think interval on which `instance` thinks (see
+    /// [`Instance::think_phase`]); taken modulo the interval.
+    pub fn set_think_phase(&mut self, instance: usize, phase: u32) {
+        if let Some(i) = self.instances.get_mut(instance) {
+            i.think_phase = phase % i.think_every;
+        }
+    }
+
+    /// Whether `instance` thinks on `tick`.
+    pub fn thinks_on(&self, instance: usize, tick: u64) -> bool {
+        self.instances.get(instance).is_some_and(|i| tick % u64::from(i.think_every) == u64::from(i.think_phase))
+    }
+
+    /// The language of `instance`: its backend's first extension (`tac`, `lua`, `rhai`), or
+    /// `native` for a Rust behaviour.
+    pub fn language_of(&self, instance: usize) -> &'static str {
+        match self.instances.get(instance).and_then(|i| i.backend) {
+            Some(b) => self.backends[b].extensions().first().copied().unwrap_or("?"),
+            None => "native",
+        }
     }
 
     /// The attached instances, in attach order (the order they run in).

@@ -5,8 +5,10 @@
 //! trace written and hashed as it goes).
 
 mod embed;
+pub mod profile;
 mod stream;
 
+pub use profile::{Overrun, Phase, Profile};
 pub use stream::TraceSink;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -52,6 +54,21 @@ pub struct Runtime {
     /// Instances whose think (or world tick) the budget put off, in the order it did: they go
     /// first next tick, longest waiting first.
     owed: Vec<usize>,
+    /// The profiler, when a game or `--profile` asked for one.
+    profiler: Option<Box<Profiler>>,
+    /// The time a whole tick may take before the profiler lists it as an overrun.
+    frame_budget: std::time::Duration,
+}
+
+/// The profile and what it needs while a tick runs.
+struct Profiler {
+    profile: Profile,
+    /// This tick's script calls: instance, handler, time.
+    calls: Vec<(usize, &'static str, std::time::Duration)>,
+    /// This tick's host calls, taken from the stdlib's recorder.
+    host_calls: Vec<(&'static str, std::time::Duration)>,
+    /// Each instance's file as the trace names it (filled as instances first run).
+    files: Vec<Option<String>>,
 }
 
 impl Runtime {
@@ -75,6 +92,8 @@ impl Runtime {
                 if let Err(e) = host.attach(Some(s.entity), f, s.think_every) {
                     failed.insert(f.clone());
                     errors.extend(e);
+                } else if s.think_phase != 0 {
+                    host.set_think_phase(host.instances().len() - 1, s.think_phase);
                 }
             }
         }
@@ -104,6 +123,8 @@ impl Runtime {
             stream: stream::Stream::default(),
             script_budget: None,
             owed: Vec::new(),
+            profiler: None,
+            frame_budget: profile::DEFAULT_FRAME_BUDGET,
         })
     }
 
@@ -149,14 +170,22 @@ impl Runtime {
 
     /// Plays one tick.
     pub fn tick(&mut self) {
+        let mut laps = self.profiler.as_ref().map(|_| profile::PhaseClock::start());
+        let lap = |laps: &mut Option<profile::PhaseClock>, phase: Phase| {
+            if let Some(l) = laps {
+                l.lap(phase);
+            }
+        };
         let tick = self.world.clock().tick();
         self.world.update();
+        lap(&mut laps, Phase::Update);
         let tick_start = self.world.log().len();
         let heard = self.player_says.remove(&tick).unwrap_or_default();
         let (encountered, hearers) = self.perceive_player();
+        lap(&mut laps, Phase::Perceive);
         let mut commands = CommandBuffer::default();
         let mut failures: Vec<(Option<EntityId>, ScriptError)> = Vec::new();
-        let Runtime { world, host, previous, spawned, reloaded, script_budget, owed, .. } = self;
+        let Runtime { world, host, previous, spawned, reloaded, script_budget, owed, profiler, .. } = self;
         let reloaded = std::mem::take(reloaded);
         let started = std::time::Instant::now();
         // With a budget, the instances put off last tick go first, so none waits for ever.
@@ -167,15 +196,20 @@ impl Runtime {
         let first = std::mem::take(owed);
         let count = host.instances().len();
         let order = first.into_iter().chain((0..count).filter(move |i| !owed_before.contains(i)));
+        let mut calls = profiler.as_mut().map(|p| std::mem::take(&mut p.calls));
+        if profiler.is_some() {
+            tactica_stdlib::profile::record(true);
+        }
         world.lend(|world, rng| {
             let events: &[Event] = world.log().range(previous.0..previous.1);
             // At least one routine think runs each tick, so a tiny budget still makes progress.
             let mut thought = false;
+            let mut triggers = Vec::new();
             for i in order {
                 let over = thought && script_budget.is_some_and(|b| started.elapsed() >= b);
                 let inst = &host.instances()[i];
                 let entity = inst.entity;
-                let mut triggers = Vec::new();
+                triggers.clear();
                 if i >= *spawned {
                     triggers.push(Trigger::Spawn);
                 } else if reloaded.contains(&i) {
@@ -186,10 +220,10 @@ impl Runtime {
                         if encountered.contains(&id) {
                             triggers.push(Trigger::Encounter);
                         }
-                        if hearers.as_ref().is_none_or(|h| h.contains(&id)) {
+                        if !heard.is_empty() && hearers.as_ref().is_none_or(|h| h.contains(&id)) {
                             triggers.extend(heard.iter().cloned().map(Trigger::Hear));
                         }
-                        if tick.is_multiple_of(u64::from(inst.think_every)) || put_off.contains(&i) {
+                        if host.thinks_on(i, tick) || put_off.contains(&i) {
                             triggers.push(Trigger::Think);
                         }
                     }
@@ -197,6 +231,9 @@ impl Runtime {
                         triggers.extend(heard.iter().cloned().map(Trigger::Hear));
                         triggers.push(Trigger::Tick);
                     }
+                }
+                if triggers.is_empty() {
+                    continue;
                 }
                 // Over the budget, the routine think or world tick waits for the next tick;
                 // one-off triggers (spawn, reload, encounter, hear) still run.
@@ -207,7 +244,12 @@ impl Runtime {
                 }
                 thought |= routine && !over;
                 for t in &triggers {
-                    if let Err(e) = host.run(i, world, rng, t, events, &mut commands) {
+                    let call_start = calls.as_ref().map(|_| std::time::Instant::now());
+                    let result = host.run(i, world, rng, t, events, &mut commands);
+                    if let (Some(calls), Some(t0)) = (calls.as_mut(), call_start) {
+                        calls.push((i, profile::handler_name(t), t0.elapsed()));
+                    }
+                    if let Err(e) = result {
                         failures.push((entity, e));
                         break; // stopped for this tick
                     }
@@ -215,6 +257,13 @@ impl Runtime {
             }
             *spawned = host.instances().len();
         });
+        if let Some(p) = profiler {
+            tactica_stdlib::profile::record(false);
+            if let Some(calls) = calls {
+                p.calls = calls;
+            }
+        }
+        lap(&mut laps, Phase::Scripts);
         for (entity, e) in failures {
             if let Some(limit_ms) = e.watchdog {
                 self.world.record(entity, EventKind::Watchdog { file: self.display_path(&e.file), limit_ms });
@@ -228,11 +277,83 @@ impl Runtime {
             self.world.record(entity, kind);
         }
         self.world.apply(commands);
-        self.world.run_actions();
-        self.world.detect_events();
+        lap(&mut laps, Phase::Apply);
+        self.world.plan_paths();
+        lap(&mut laps, Phase::Path);
+        self.world.walk_actions();
+        lap(&mut laps, Phase::Walk);
+        self.world.steer_agents();
+        lap(&mut laps, Phase::Steer);
+        self.world.detect_region_events();
+        lap(&mut laps, Phase::Events);
+        self.world.update_tactical();
+        lap(&mut laps, Phase::Field);
         self.world.end_tick();
         self.previous = (tick_start, self.world.log().len());
         self.stream_events(tick_start);
+        lap(&mut laps, Phase::Trace);
+        if let Some(laps) = laps {
+            self.end_profiled_tick(tick, &laps);
+        }
+    }
+
+    /// Files the profiler's records of the tick that just ended.
+    fn end_profiled_tick(&mut self, tick: u64, laps: &profile::PhaseClock) {
+        let Some(mut p) = self.profiler.take() else { return };
+        let mut per_language: BTreeMap<&'static str, (std::time::Duration, u64)> = BTreeMap::new();
+        let calls = std::mem::take(&mut p.calls);
+        for &(i, handler, took) in &calls {
+            if p.files.len() <= i {
+                p.files.resize(i + 1, None);
+            }
+            if p.files[i].is_none() {
+                let file = self.host.instances().get(i).map(|inst| self.display_path(&inst.file));
+                p.files[i] = Some(file.unwrap_or_default());
+            }
+            let file = p.files[i].as_deref().unwrap_or_default();
+            p.profile.add_call(file, handler, took);
+            let slot = per_language.entry(self.host.language_of(i)).or_default();
+            slot.0 += took;
+            slot.1 += 1;
+        }
+        for (language, (took, n)) in per_language {
+            p.profile.add_language_tick(language, took, n);
+        }
+        p.calls = calls;
+        p.calls.clear();
+        tactica_stdlib::profile::take(&mut p.host_calls);
+        p.profile.add_host_calls(&p.host_calls);
+        p.host_calls.clear();
+        p.profile.end_tick(tick, laps, self.script_budget, self.owed.len());
+        self.profiler = Some(p);
+    }
+
+    /// Starts the profiler (afresh if it was running): from the next tick on, the time of every
+    /// phase, script call and host call is recorded (see [`profile`]). Traces do not change.
+    pub fn enable_profile(&mut self) {
+        let mut profile = Profile::new();
+        profile.set_frame_budget(self.frame_budget);
+        self.profiler =
+            Some(Box::new(Profiler { profile, calls: Vec::new(), host_calls: Vec::new(), files: Vec::new() }));
+    }
+
+    /// Stops the profiler and hands back what it recorded.
+    pub fn disable_profile(&mut self) -> Option<Profile> {
+        self.profiler.take().map(|p| p.profile)
+    }
+
+    /// What the profiler has recorded so far; `None` when it is off.
+    pub fn profile(&self) -> Option<&Profile> {
+        self.profiler.as_ref().map(|p| &p.profile)
+    }
+
+    /// Sets the frame budget the profiler lists overrunning ticks against (default
+    /// [`profile::DEFAULT_FRAME_BUDGET`], 16.6 ms). It only measures: nothing is put off for it.
+    pub fn set_frame_budget(&mut self, budget: std::time::Duration) {
+        self.frame_budget = budget;
+        if let Some(p) = &mut self.profiler {
+            p.profile.set_frame_budget(budget);
+        }
     }
 
     /// Which entities the player has just come into range and sight of (edge-triggered), and who

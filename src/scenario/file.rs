@@ -52,6 +52,9 @@ pub struct ScenarioFile {
     /// The entities.
     #[serde(default)]
     pub entities: Vec<Spanned<EntitySpec>>,
+    /// Many characters from one description (`[[crowd]]`, see `crowd.rs`).
+    #[serde(default)]
+    pub crowd: Vec<Spanned<super::crowd::CrowdSpec>>,
     /// What the game does during the run.
     #[serde(default)]
     pub timeline: Vec<Spanned<TimelineEntry>>,

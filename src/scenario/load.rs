@@ -49,6 +49,8 @@ pub struct EntityScripts {
     pub files: Vec<PathBuf>,
     /// Behaviour scripts think every this many ticks.
     pub think_every: u32,
+    /// … on the ticks that leave this remainder (a crowd staggers its members; 0 otherwise).
+    pub think_phase: u32,
 }
 
 /// Parses scenario text; `file` names it in errors. Unknown keys and ill-typed values are errors
@@ -92,7 +94,28 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
                 .hint("folders are relative to the scenario's own")
         })?;
     }
-    Builder { text: &text, file: path, dir, folders }.build(parsed)
+    Builder { text: &text, file: path, dir, folders, map: None }.build(parsed)
+}
+
+/// Loads a scenario file as [`load`] does, but on `map` instead of the map the file names (a
+/// benchmark playing a scenario on a map from elsewhere, a game that generated its level). The
+/// file's `map` key is not read; every position, place and region is checked against `map`, and
+/// crowds are placed on its open cells. The scenario has no map file then (no map reloads).
+pub fn load_with_map(path: &Path, map: Map) -> Result<Scenario, ScenarioError> {
+    let text = read_text(path, MAX_SCENARIO_BYTES)
+        .map_err(|why| ScenarioError::new(path, SourcePos::default(), format!("the scenario {why}")))?;
+    let parsed = parse(&text, path)?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut folders = Folders::new(dir);
+    for folder in &parsed.allow_folders {
+        folders.allow(dir, folder.get_ref()).map_err(|why| {
+            ScenarioError::new(path, SourcePos::of(&text, folder.span().start), why)
+                .hint("folders are relative to the scenario's own")
+        })?;
+    }
+    let mut scenario = Builder { text: &text, file: path, dir, folders, map: Some(map) }.build(parsed)?;
+    scenario.map_file = None;
+    Ok(scenario)
 }
 
 struct Builder<'a> {
@@ -100,6 +123,8 @@ struct Builder<'a> {
     file: &'a Path,
     dir: &'a Path,
     folders: Folders,
+    /// A map given in place of the file's (see [`load_with_map`]).
+    map: Option<Map>,
 }
 
 impl Builder<'_> {
@@ -108,7 +133,10 @@ impl Builder<'_> {
     }
 
     fn build(&self, f: ScenarioFile) -> Result<Scenario, ScenarioError> {
-        let map = self.load_map(&f.map)?;
+        let map = match &self.map {
+            Some(map) => map.clone(),
+            None => self.load_map(&f.map)?,
+        };
         let rate = *f.tick_rate.get_ref();
         if !(1..=1000).contains(&rate) {
             return Err(self.err(&f.tick_rate, format!("tick_rate must be 1 to 1000, not {rate}")));
@@ -186,13 +214,17 @@ impl Builder<'_> {
                     .hint("think_every = 1 thinks every tick, 2 every other tick, and so on"));
             }
             if !files.is_empty() {
-                entity_scripts.push(EntityScripts { entity: id, files, think_every: spec.think_every });
+                entity_scripts.push(EntityScripts { entity: id, files, think_every: spec.think_every, think_phase: 0 });
             }
         }
+        let place = super::crowd::Place { text: self.text, file: self.file };
+        entity_scripts
+            .extend(super::crowd::spawn(&f.crowd, &mut world, f.seed, &place, |s| self.script(&scripts_dir, s))?);
         let world_scripts = f.scripts.iter().map(|s| self.script(&scripts_dir, s)).collect::<Result<Vec<_>, _>>()?;
         let player = match &f.player {
             Some(p) => Some(world.find(p.get_ref()).ok_or_else(|| {
-                let names: Vec<&str> = f.entities.iter().map(|e| e.get_ref().name.as_str()).collect();
+                let mut names: Vec<&str> = f.entities.iter().map(|e| e.get_ref().name.as_str()).collect();
+                names.extend(f.crowd.iter().map(|c| c.get_ref().name.get_ref().as_str()));
                 with_suggestion(self.err(p, format!("no entity is named `{}`", p.get_ref())), p.get_ref(), &names)
             })?),
             None => None,

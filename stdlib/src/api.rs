@@ -132,7 +132,7 @@ impl HostFn {
     /// fails it when what it handed the world went over the call's allowance (the command it
     /// tried to issue is already dropped, so a loop of `Note`s cannot fill the memory).
     pub fn call(&self, ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
-        let out = self.imp.run(ctx, args)?;
+        let out = crate::profile::timed(self.name, || self.imp.run(ctx, args))?;
         match ctx.commands.take_refusal() {
             Some(reason) => Err(HostError::OverAllowance { function: self.name, reason }),
             None => Ok(out),

@@ -45,6 +45,7 @@ pub mod memory;
 mod names;
 mod nav;
 mod positions;
+pub mod profile;
 pub mod reach;
 mod reference;
 mod steer;

@@ -8,46 +8,21 @@ use std::rc::Rc;
 
 use mlua::chunk::ChunkMode;
 use mlua::thread::ThreadStatus;
-use mlua::{Function, Lua, Thread, Value as LuaValue, Variadic};
+use mlua::{Function, Lua, LuaString, Thread, Value as LuaValue, Variadic, ffi};
 use tactica_engine::world::EntityId;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Type, Value, is_private, snake_case};
 
-use crate::convert::{from_lua, to_lua};
+use crate::convert::{from_lua, same_public, to_lua};
 use crate::error::script_error;
+use crate::host::{Group, Shared, arity_error};
+use crate::instances::Instances;
 use crate::sandbox::{Meter, new_state};
 use tactica_stdlib::lend::{lend, with_lent};
 
 /// The name of the coroutine a script may define: started when its entity spawns, it issues
 /// actions one after another and, before any query, waits until they have finished.
 pub const SEQUENCE: &str = "sequence";
-
-/// The Lua wrappers around the host table. `H` is reachable only as an upvalue here: scripts can
-/// neither replace the host entry point nor call it with a forged function index.
-const WRAPPERS: &str = r"
-local H, groups = ...
-local running, yield = coroutine.running, coroutine.yield
-for _, g in ipairs(groups) do
-  local idx = g.index
-  local f
-  if g.query then
-    f = function(...)
-      if H.seq ~= nil and running() == H.seq and H.pending() then yield() end
-      return H.call(idx, ...)
-    end
-  else
-    f = function(...) return H.call(idx, ...) end
-  end
-  for _, name in ipairs(g.names) do _G[name] = f end
-end
-";
-
-/// One overloaded name of the table: the indices of its overloads in [`Api::function`].
-#[derive(Debug, Clone)]
-struct Group {
-    overloads: Vec<usize>,
-    name: &'static str,
-}
 
 /// Lua as a Tactica script language.
 pub struct LuaBackend {
@@ -75,14 +50,47 @@ struct Program {
     source: String,
     lua: Lua,
     meter: Rc<Meter>,
-    hidden: mlua::Table,
+    /// What the host closures of this state share (the running sequence among it).
+    shared: Rc<Shared>,
     /// Whether this call has issued an action (a sequence's next query waits for it).
     issued: Rc<Cell<bool>>,
     /// Handlers seen so far with the line they start on (asking Lua for a function's debug info
     /// on every call was a good part of the per-call cost). A script that redefines a handler
     /// gets the new one: the entry is checked against the global each call.
-    handlers: BTreeMap<&'static str, (Function, u32)>,
+    /// `None`: the file defines no such handler (its global is nil).
+    handlers: BTreeMap<&'static str, Option<(Function, u32)>>,
     sequences: BTreeMap<EntityId, (Thread, u64)>,
+    /// The globals table and the names a call looks up in it, made once per state (not a registry
+    /// read and a string interned per call).
+    globals: mlua::Table,
+    keys: Keys,
+    /// The message handler routine calls run under (see [`crate::host::traceback`]).
+    traceback: Function,
+    /// Per instance (its entity; `None` for a world script): the `state` table the last call left.
+    /// It is handed to the next call as it is while the host's table still holds the same public
+    /// entries, so a call whose state did not change converts nothing.
+    states: Instances<mlua::Table>,
+}
+
+
+/// Interned names: `state` and the handlers.
+struct Keys {
+    state: LuaString,
+    handlers: Vec<(&'static str, LuaString)>,
+}
+
+impl Keys {
+    fn new(lua: &Lua) -> mlua::Result<Keys> {
+        let names = ["on_spawn", "on_think", "on_encounter", "on_hear", "on_tick", "on_reload", SEQUENCE];
+        Ok(Keys {
+            state: lua.create_string("state")?,
+            handlers: names.iter().map(|&n| Ok((n, lua.create_string(n)?))).collect::<mlua::Result<_>>()?,
+        })
+    }
+
+    fn handler(&self, name: &'static str) -> Option<&LuaString> {
+        self.handlers.iter().find(|(n, _)| *n == name).map(|(_, k)| k)
+    }
 }
 
 impl LuaBackend {
@@ -93,7 +101,9 @@ impl LuaBackend {
             if groups.iter().any(|g| g.name.eq_ignore_ascii_case(f.name)) {
                 continue;
             }
-            groups.push(Group { overloads: api.function_indices(f.name).to_vec(), name: f.name });
+            let overloads = api.function_indices(f.name).to_vec();
+            let query = overloads.iter().any(|&k| api.function(k).is_some_and(|f| f.ret != Type::Nil));
+            groups.push(Group { overloads, name: f.name, query });
         }
         LuaBackend { api: Rc::new(api), groups: Rc::new(groups), limits, programs: Vec::new() }
     }
@@ -115,55 +125,83 @@ impl LuaBackend {
         let fail = |e: mlua::Error, meter: &Meter| vec![script_error(file, &chunk, source, &e, meter.last_line.get())];
         let lua = new_state(&self.limits, &meter).map_err(|e| fail(e, &meter))?;
         let issued = Rc::new(Cell::new(false));
-        let hidden = self.install_api(&lua, &issued).map_err(|e| fail(e, &meter))?;
+        let shared =
+            Rc::new(Shared::new(Rc::clone(&self.api), Rc::clone(&self.groups), self.limits, Rc::clone(&issued)));
+        self.install_api(&lua, &shared).map_err(|e| fail(e, &meter))?;
+        let traceback = crate::host::traceback_handler(&lua, &shared).map_err(|e| fail(e, &meter))?;
         crate::print::install(&lua, &chunk).map_err(|e| fail(e, &meter))?;
         lua.load(source).set_name(format!("@{chunk}")).set_mode(ChunkMode::Text).exec().map_err(|e| fail(e, &meter))?;
+        let keys = Keys::new(&lua).map_err(|e| fail(e, &meter))?;
         Ok(Program {
+            globals: lua.globals(),
+            keys,
+            traceback,
+            states: Instances::default(),
             file: file.to_path_buf(),
             chunk,
             source: source.to_owned(),
             lua,
             meter,
-            hidden,
+            shared,
             issued,
             handlers: BTreeMap::new(),
             sequences: BTreeMap::new(),
         })
     }
 
-    /// Defines every function of the table (canonical name and snake_case alias) as a Lua
-    /// wrapper over the one hidden entry point `H.call`. `H.call` and `H.pending` are made once per
-    /// state and reach the call's context through [`lend`](crate::lend): outside a call (while the
+    /// Defines every function of the table, under its canonical name and its snake_case alias,
+    /// as a C closure reading its arguments off the stack (`host.rs`), made once per state. They
+    /// reach the call's context through [`lend`](tactica_stdlib::lend): outside a call (while the
     /// file loads) they fail.
-    fn install_api(&self, lua: &Lua, issued: &Rc<Cell<bool>>) -> mlua::Result<mlua::Table> {
-        let hidden = lua.create_table()?;
+    fn install_api(&self, lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
         let not_lent =
             || mlua::Error::runtime("host functions can only be called from a handler (on_think …), not while loading");
         let (api, groups, limits, flag) =
-            (Rc::clone(&self.api), Rc::clone(&self.groups), self.limits, Rc::clone(issued));
-        let call = lua.create_function(move |lua, (idx, args): (usize, Variadic<LuaValue>)| {
+            (Rc::clone(&self.api), Rc::clone(&self.groups), self.limits, Rc::clone(&shared.issued));
+        // The general path, for arguments the closures do not read themselves (tables …).
+        let slow = lua.create_function(move |lua, (idx, args): (usize, Variadic<LuaValue>)| {
             with_lent(|ctx| host_call(lua, &api, &groups, &limits, ctx, &flag, idx, &args))
                 .unwrap_or_else(|| Err(not_lent()))
         })?;
-        let flag = Rc::clone(issued);
-        let pending = lua.create_function(move |_, ()| {
-            with_lent(|ctx| flag.get() || ctx.me().is_some_and(|e| !e.actions.is_idle())).ok_or_else(not_lent)
-        })?;
-        hidden.set("call", call)?;
-        hidden.set("pending", pending)?;
-        let groups = lua.create_table()?;
+        // Results other than nil, booleans and numbers; it also keeps `shared` alive as long as
+        // the state (every closure holds it as an upvalue).
+        let keep = Rc::clone(shared);
+        let push = lua.create_function(move |lua, ()| to_lua(lua, &keep.out.take()))?;
+        // The metatables that mark handles and vectors.
+        let metatable = |v: LuaValue| -> mlua::Result<*const std::ffi::c_void> {
+            // SAFETY: reads the metatable of the one argument and leaves a light userdata.
+            let p: LuaValue = unsafe {
+                lua.exec_raw(v, |l| {
+                    let p = if ffi::lua_getmetatable(l, 1) != 0 { ffi::lua_topointer(l, -1) } else { std::ptr::null() };
+                    ffi::lua_settop(l, 0);
+                    ffi::lua_pushlightuserdata(l, p.cast_mut());
+                })
+            }?;
+            Ok(match p {
+                LuaValue::LightUserData(p) => p.0.cast_const(),
+                _ => std::ptr::null(),
+            })
+        };
+        shared.entity_mt.set(metatable(to_lua(lua, &Value::Entity(EntityId::default()))?)?);
+        shared.vec2_mt.set(metatable(to_lua(lua, &Value::Vec2(glam::Vec2::ZERO))?)?);
+        let globals = lua.globals();
         for (i, g) in self.groups.iter().enumerate() {
-            let t = lua.create_table()?;
-            t.set("index", i)?;
-            let query = g.overloads.iter().any(|&k| self.api.function(k).is_some_and(|f| f.ret != Type::Nil));
-            t.set("query", query)?;
+            // SAFETY: `slow` and `push` are arguments 1 and 2; the closure replaces them as the
+            // one result. `shared` outlives the closure: `push`, one of its upvalues, owns it.
+            let f: Function = unsafe {
+                lua.exec_raw((&slow, &push), |l| {
+                    crate::host::push_closure(l, Rc::as_ptr(shared), i, 1, 2);
+                    ffi::lua_replace(l, 1);
+                    ffi::lua_settop(l, 1);
+                })
+            }?;
             let alias = snake_case(g.name);
-            let names = if alias == g.name { vec![g.name.to_owned()] } else { vec![g.name.to_owned(), alias] };
-            t.set("names", names)?;
-            groups.raw_push(t)?;
+            globals.raw_set(g.name, &f)?;
+            if alias != g.name {
+                globals.raw_set(alias, &f)?;
+            }
         }
-        lua.load(WRAPPERS).set_name("=[tactica api]").call::<()>((hidden.clone(), groups))?;
-        Ok(hidden)
+        Ok(())
     }
 }
 
@@ -227,8 +265,8 @@ impl ScriptBackend for LuaBackend {
     }
 }
 
-/// One call: lends the context to `H.call` for its duration, swaps the instance's state table in
-/// and out, and runs the handler (and the sequence coroutine) the trigger asks for.
+/// One call: lends the context to `H.call` for its duration, hands the instance's state table
+/// in and takes it back, and runs the handler (and the sequence coroutine) the trigger asks for.
 fn run_call(
     p: &mut Program,
     limits: &ScriptLimits,
@@ -236,37 +274,57 @@ fn run_call(
     trigger: &Trigger,
     entity: Option<EntityId>,
 ) -> mlua::Result<()> {
-    let Program { lua, hidden, sequences, meter, issued, handlers, .. } = p;
+    if let Some(done) = fast_call(p, limits, ctx, trigger, entity)? {
+        return done;
+    }
+    let Program { lua, shared, sequences, meter, issued, handlers, globals, keys, states, .. } = p;
     // Host functions only ever write private keys, so the public part of `ctx.state` stays what
     // the call started with until the end: nothing needs copying to restore it after a failure.
-    let state = lua.create_table_with_capacity(0, ctx.state.len())?;
-    for (k, v) in ctx.state.iter().filter(|(k, _)| !is_private(k)) {
-        state.raw_set(k.as_str(), to_lua(lua, v)?)?;
-    }
-    lua.globals().raw_set("state", state)?;
+    // The table the last call left is used again while it still says what the host's does.
+    let state = match states.take(entity) {
+        Some(t) if same_public(&t, ctx.state) => t,
+        _ => {
+            let state = lua.create_table_with_capacity(0, ctx.state.len())?;
+            for (k, v) in ctx.state.iter().filter(|(k, _)| !is_private(k)) {
+                state.raw_set(k.as_str(), to_lua(lua, v)?)?;
+            }
+            state
+        }
+    };
+    globals.raw_set(&keys.state, &state)?;
     issued.set(false);
     let tick = ctx.tick();
     let outcome = lend(ctx, || -> mlua::Result<()> {
-        let globals = lua.globals();
         let handlers = RefCell::new(handlers);
         // Until the hook sees a line, an error without a place (out of memory) is reported at
         // the line where the running handler starts.
         let handler = |name: &'static str| -> mlua::Result<Option<Function>> {
-            match globals.raw_get::<LuaValue>(name)? {
+            let value = match keys.handler(name) {
+                Some(key) => globals.raw_get::<LuaValue>(key)?,
+                None => globals.raw_get::<LuaValue>(name)?,
+            };
+            match value {
                 LuaValue::Function(f) => {
                     let mut cache = handlers.borrow_mut();
                     let line = match cache.get(name) {
-                        Some((known, line)) if *known == f => *line,
+                        Some(Some((known, line))) if *known == f => *line,
                         _ => {
                             let line = f.info().line_defined.and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
-                            cache.insert(name, (f.clone(), line));
+                            cache.insert(name, Some((f.clone(), line)));
                             line
                         }
                     };
                     meter.last_line.set(line);
                     Ok(Some(f))
                 }
-                _ => Ok(None),
+                LuaValue::Nil => {
+                    handlers.borrow_mut().insert(name, None);
+                    Ok(None)
+                }
+                _ => {
+                    handlers.borrow_mut().remove(name);
+                    Ok(None)
+                }
             }
         };
         let set_mode = |mode| {
@@ -284,18 +342,20 @@ fn run_call(
                     let thread = lua.create_thread(seq)?;
                     sequences.insert(id, (thread, tick));
                     set_mode(ActionMode::Enqueue);
-                    resume(hidden, sequences, id, tick)?;
+                    resume(shared, sequences, id, tick)?;
                     set_mode(ActionMode::Request);
                 }
             }
             Trigger::Think => {
-                if let Some(id) = entity {
+                if let Some(id) = entity
+                    && sequences.get(&id).is_some_and(|(_, at)| *at < tick)
+                {
                     // Ready once the actions it queued have been applied (a later tick) and run out.
                     let idle =
                         with_lent(|c: &mut ScriptCtx<'_>| c.me().is_some_and(|e| e.actions.is_idle())) == Some(true);
-                    if idle && sequences.get(&id).is_some_and(|(_, at)| *at < tick) {
+                    if idle {
                         set_mode(ActionMode::Enqueue);
-                        resume(hidden, sequences, id, tick)?;
+                        resume(shared, sequences, id, tick)?;
                         set_mode(ActionMode::Request);
                     }
                 }
@@ -316,7 +376,7 @@ fn run_call(
             Trigger::Reload => {
                 // The new code migrates the state the old code left: `on_reload(state)`.
                 if let Some(f) = handler(trigger.handler())? {
-                    f.call::<()>(lua.globals().raw_get::<LuaValue>("state")?)?;
+                    f.call::<()>(globals.raw_get::<LuaValue>(&keys.state)?)?;
                 }
             }
         }
@@ -324,9 +384,18 @@ fn run_call(
         Ok(())
     });
     // The script may have replaced `state` wholesale; whatever table it holds now is kept.
-    let kept = match lua.globals().raw_get::<LuaValue>("state")? {
+    let now = globals.raw_get::<LuaValue>(&keys.state)?;
+    if outcome.is_ok()
+        && let LuaValue::Table(t) = &now
+        && same_public(t, ctx.state)
+    {
+        // Nothing changed (compared in place): nothing to convert or write back.
+        keep_state(states, ctx, entity, t.clone());
+        return outcome;
+    }
+    let kept = match &now {
         LuaValue::Nil => Value::Map(Table::new()),
-        v => from_lua(&v, limits, 0).map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?,
+        v => from_lua(v, limits, 0).map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?,
     };
     match kept {
         // A failed call keeps the state it started with, plus what host functions recorded.
@@ -334,6 +403,9 @@ fn run_call(
         Value::Map(m) => {
             ctx.state.retain(|k, _| is_private(k));
             ctx.state.extend(m.into_iter().filter(|(k, _)| !is_private(k)));
+            if let LuaValue::Table(t) = now {
+                keep_state(states, ctx, entity, t);
+            }
         }
         other => {
             return Err(mlua::Error::runtime(format!("`state` must stay a table, not a {}", other.value_type())));
@@ -342,9 +414,244 @@ fn run_call(
     outcome
 }
 
+/// Keeps `table` as the state table `entity`'s next call starts from.
+fn keep_state(states: &mut Instances<mlua::Table>, _ctx: &ScriptCtx<'_>, entity: Option<EntityId>, table: mlua::Table) {
+    states.insert(entity, table);
+}
+
+/// A routine call (think without a sequence to resume, encounter, tick, hear) in one step on
+/// the Lua stack ([`routine`]): the handler the host already knows, the state table the last call left, and
+/// nothing converted when the state did not change. `None`: this call takes the general path
+/// (a handler not seen yet or not a function, a sequence to resume, another trigger, a failure).
+fn fast_call(
+    p: &mut Program,
+    limits: &ScriptLimits,
+    ctx: &mut ScriptCtx<'_>,
+    trigger: &Trigger,
+    entity: Option<EntityId>,
+) -> mlua::Result<Option<mlua::Result<()>>> {
+    let arg = match trigger {
+        Trigger::Hear(text) => Some(text.as_str()),
+        Trigger::Think | Trigger::Encounter | Trigger::Tick => None,
+        Trigger::Spawn | Trigger::Reload => return Ok(None),
+    };
+    let Program { lua, sequences, meter, issued, handlers, keys, traceback, states, globals, .. } = p;
+    if let (Trigger::Think, Some(id)) = (trigger, entity)
+        && sequences.contains_key(&id)
+    {
+        return Ok(None);
+    }
+    let name = trigger.handler();
+    let (Some(known), Some(key)) = (handlers.get(name), keys.handler(name)) else { return Ok(None) };
+    let known = known.as_ref().map(|(f, line)| {
+        meter.last_line.set(*line);
+        f
+    });
+    let public = ctx.state.keys().filter(|k| !is_private(k)).count();
+    let mut fresh = false;
+    for _ in 0..2 {
+        if states.get(entity).is_none_or(|t| public != 0 && !same_public(t, ctx.state)) {
+            let state = lua.create_table_with_capacity(0, public)?;
+            for (k, v) in ctx.state.iter().filter(|(k, _)| !is_private(k)) {
+                state.raw_set(k.as_str(), to_lua(lua, v)?)?;
+            }
+            states.insert(entity, state);
+            fresh = true;
+        }
+        let Some(state) = states.get(entity) else { return Ok(None) };
+        let expect_empty = public == 0 && !fresh;
+        issued.set(false);
+        let result = lend(ctx, || {
+            let r = routine(lua, (&keys.state, key, known, state, arg, &*traceback), expect_empty);
+            with_lent(|c: &mut ScriptCtx<'_>| c.flush_pattern());
+            r
+        });
+        let (code, now) = match result {
+            Ok(r) => r,
+            // A failure keeps the state the call started with, as on the general path (which
+            // also reports a `state` that can no longer cross before the failure itself).
+            Err(e) => {
+                states.take(entity);
+                match globals.raw_get::<LuaValue>(&keys.state)? {
+                    LuaValue::Nil => {}
+                    v => match from_lua(&v, limits, 0).map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))? {
+                        Value::Map(_) => {}
+                        other => {
+                            return Err(mlua::Error::runtime(format!(
+                                "`state` must stay a table, not a {}",
+                                other.value_type()
+                            )));
+                        }
+                    },
+                }
+                return Ok(Some(Err(e)));
+            }
+        };
+        match code {
+            0 => {
+                if public != 0 {
+                    ctx.state.retain(|k, _| is_private(k));
+                }
+                return Ok(Some(Ok(())));
+            }
+            3 => {
+                if !same_public(state, ctx.state) {
+                    let table = LuaValue::Table(state.clone());
+                    write_back(&table, limits, ctx)?;
+                }
+                return Ok(Some(Ok(())));
+            }
+            4 => {
+                write_back(&now, limits, ctx)?;
+                match now {
+                    LuaValue::Table(t) => states.insert(entity, t),
+                    _ => drop(states.take(entity)),
+                }
+                return Ok(Some(Ok(())));
+            }
+            // The table was not what the host expected: made afresh, once.
+            2 => drop(states.take(entity)),
+            _ => return Ok(None),
+        }
+    }
+    Ok(None)
+}
+
+/// One routine call on the Lua stack, with no Lua code of ours between the host and the handler
+/// (whose every instruction would pass the budget's count hook): checks the handler is still the
+/// one the host knows (so it knows its line), checks a state table the host expects empty still
+/// is, hands it in as `state`, runs the handler under the same message handler as
+/// [`Function::call`] and says what became of `state`: 0 the same table and empty, 3 the same
+/// table with entries (the host compares them), 4 another value (returned). 1 and 2 run nothing:
+/// the handler changed, or the table is no longer empty.
+fn routine(
+    lua: &Lua,
+    args: (&LuaString, &LuaString, Option<&Function>, &mlua::Table, Option<&str>, &Function),
+    expect_empty: bool,
+) -> mlua::Result<(u8, LuaValue)> {
+    let (state_key, name, known, state, arg, traceback) = args;
+    lua.exec_raw_lua(|raw| {
+        // SAFETY: the values are pushed by mlua; `do_routine` runs under `lua_pcall` (with the
+        // message handler `Function::call` uses), so every Lua error it or the handler raises
+        // is caught there; the stack is put back as it was.
+        unsafe {
+            let l = raw.state();
+            let top = ffi::lua_gettop(l);
+            if ffi::lua_checkstack(l, 20) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            let pushed = (|| -> mlua::Result<()> {
+                raw.push(traceback)?;
+                ffi::lua_pushcfunction(l, do_routine);
+                raw.push(state_key)?;
+                raw.push(name)?;
+                raw.push(known)?;
+                raw.push(state)?;
+                raw.push(arg)?;
+                ffi::lua_pushboolean(l, std::ffi::c_int::from(expect_empty));
+                Ok(())
+            })();
+            if let Err(e) = pushed {
+                ffi::lua_settop(l, top);
+                return Err(e);
+            }
+            let status = ffi::lua_pcall(l, 6, 2, top + 1);
+            let result = if status == ffi::LUA_OK {
+                let value = raw.pop_value();
+                let code = ffi::lua_tointegerx(l, -1, std::ptr::null_mut());
+                Ok((u8::try_from(code).unwrap_or(1), value))
+            } else {
+                // As `Function::call` reports them (mlua's `pop_error`).
+                let value = raw.pop_value();
+                let text = |v: &LuaValue| match v {
+                    LuaValue::String(s) => s.to_string_lossy(),
+                    other => other.to_string().unwrap_or_else(|_| format!("<{}>", other.type_name())),
+                };
+                Err(match value {
+                    LuaValue::Error(e) => *e,
+                    v if status == ffi::LUA_ERRMEM => mlua::Error::MemoryError(text(&v)),
+                    v => mlua::Error::RuntimeError(text(&v)),
+                })
+            };
+            ffi::lua_settop(l, top);
+            result
+        }
+    })
+}
+
+/// [`routine`]'s work on the Lua stack. Arguments: 1 the key `state`, 2 the handler's name, 3
+/// the handler the host knows, 4 the state table, 5 the handler's argument, 6 whether the table
+/// must be empty. Results: the code and (for 4) the new `state`.
+unsafe extern "C-unwind" fn do_routine(l: *mut ffi::lua_State) -> std::ffi::c_int {
+    // SAFETY: stack operations on the arguments only; this frame owns nothing, so the errors
+    // the handler raises may pass through it to the caller's `lua_pcall`.
+    unsafe {
+        let done = |code: ffi::lua_Integer, value: Option<std::ffi::c_int>| {
+            match value {
+                Some(i) => ffi::lua_pushvalue(l, i),
+                None => ffi::lua_pushnil(l),
+            }
+            ffi::lua_pushinteger(l, code);
+            ffi::lua_rotate(l, -2, 1);
+            2
+        };
+        ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS); // 7: _G
+        ffi::lua_pushvalue(l, 2);
+        ffi::lua_rawget(l, 7); // 8: the handler now
+        if ffi::lua_rawequal(l, 8, 3) == 0 {
+            return done(1, None);
+        }
+        if ffi::lua_toboolean(l, 6) != 0 {
+            ffi::lua_pushnil(l);
+            if ffi::lua_next(l, 4) != 0 {
+                ffi::lua_settop(l, 8);
+                return done(2, None);
+            }
+        }
+        ffi::lua_pushvalue(l, 1);
+        ffi::lua_pushvalue(l, 4);
+        ffi::lua_rawset(l, 7);
+        if ffi::lua_type(l, 8) != ffi::LUA_TNIL {
+            ffi::lua_pushvalue(l, 8);
+            if ffi::lua_type(l, 5) == ffi::LUA_TNIL {
+                ffi::lua_callk(l, 0, 0, 0, None);
+            } else {
+                ffi::lua_pushvalue(l, 5);
+                ffi::lua_callk(l, 1, 0, 0, None);
+            }
+        }
+        ffi::lua_settop(l, 8);
+        ffi::lua_pushvalue(l, 1);
+        ffi::lua_rawget(l, 7); // 9: `state` now
+        if ffi::lua_rawequal(l, 9, 4) == 0 {
+            return done(4, Some(9));
+        }
+        ffi::lua_pushnil(l);
+        let code = if ffi::lua_next(l, 9) == 0 { 0 } else { 3 };
+        ffi::lua_settop(l, 9);
+        done(code, None)
+    }
+}
+
+/// The public part of the host's table becomes what `state` (the global after a call) holds.
+fn write_back(state: &LuaValue, limits: &ScriptLimits, ctx: &mut ScriptCtx<'_>) -> mlua::Result<()> {
+    let kept = match state {
+        LuaValue::Nil => Value::Map(Table::new()),
+        v => from_lua(v, limits, 0).map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?,
+    };
+    match kept {
+        Value::Map(m) => {
+            ctx.state.retain(|k, _| is_private(k));
+            ctx.state.extend(m.into_iter().filter(|(k, _)| !is_private(k)));
+            Ok(())
+        }
+        other => Err(mlua::Error::runtime(format!("`state` must stay a table, not a {}", other.value_type()))),
+    }
+}
+
 /// Resumes `id`'s sequence coroutine; drops it once it has finished or failed.
 fn resume(
-    hidden: &mlua::Table,
+    shared: &Shared,
     sequences: &mut BTreeMap<EntityId, (Thread, u64)>,
     id: EntityId,
     tick: u64,
@@ -354,9 +661,10 @@ fn resume(
         sequences.remove(&id);
         return Ok(());
     }
-    hidden.raw_set("seq", thread.clone())?;
+    // The host closures' queries wait (yield) only inside this thread.
+    shared.seq.set(thread.to_pointer());
     let result = thread.resume::<()>(());
-    hidden.raw_set("seq", LuaValue::Nil)?;
+    shared.seq.set(std::ptr::null());
     if result.is_err() || thread.status() != ThreadStatus::Resumable {
         sequences.remove(&id);
     } else {
@@ -396,14 +704,4 @@ fn host_call(
         issued.set(true);
     }
     to_lua(lua, &out)
-}
-
-/// "`MoveTo` takes 1 or 2 arguments, got 3".
-fn arity_error(api: &Api, group: &Group, got: usize) -> String {
-    let mut counts: Vec<usize> =
-        group.overloads.iter().filter_map(|&i| api.function(i)).map(|f| f.params.len()).collect();
-    counts.sort_unstable();
-    counts.dedup();
-    let list: Vec<String> = counts.iter().map(usize::to_string).collect();
-    format!("`{}` takes {} argument(s), got {got}", group.name, list.join(" or "))
 }

@@ -47,8 +47,10 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
         Value::Int(i) => LuaValue::Integer(*i),
         Value::Float(f) => LuaValue::Number(*f),
         Value::Str(s) => LuaValue::String(lua.create_string(s)?),
-        Value::Vec2(p) => LuaValue::UserData(lua.create_userdata(LuaVec2(*p))?),
-        Value::Entity(id) => LuaValue::UserData(lua.create_userdata(LuaEntity(*id))?),
+        Value::Vec2(p) => LuaValue::UserData(tagged(lua, lua.create_userdata(LuaVec2(*p))?, crate::host::vec2_bits(*p))?),
+        Value::Entity(id) => {
+            LuaValue::UserData(tagged(lua, lua.create_userdata(LuaEntity(*id))?, crate::host::entity_bits(*id))?)
+        }
         Value::List(items) => {
             let t = lua.create_table_with_capacity(items.len(), 0)?;
             for (i, item) in items.iter().enumerate() {
@@ -58,6 +60,20 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
         }
         Value::Map(map) => LuaValue::Table(table_to_lua(lua, map)?),
     })
+}
+
+/// `ud` with its value also as the integer in its first user value, where the host closures
+/// read it off the stack without going through mlua (`host.rs`).
+fn tagged(lua: &Lua, ud: AnyUserData, bits: i64) -> mlua::Result<AnyUserData> {
+    // SAFETY: sets the user value of the one argument and leaves nothing.
+    unsafe {
+        lua.exec_raw::<()>(&ud, |l| {
+            mlua::ffi::lua_pushinteger(l, bits);
+            mlua::ffi::lua_setiuservalue(l, 1, 1);
+            mlua::ffi::lua_settop(l, 0);
+        })
+    }?;
+    Ok(ud)
 }
 
 /// A host table as a Lua table.
@@ -139,6 +155,65 @@ fn table_from_lua(t: &mlua::Table, limits: &ScriptLimits, depth: usize) -> Resul
     }
     list.sort_by_key(|(i, _)| *i);
     Ok(Value::List(list.into_iter().map(|(_, v)| v).collect()))
+}
+
+/// Whether `v` converts to exactly `x` ([`from_lua`]`(v) == x`, floats bit for bit), decided in
+/// place without converting; `false` when unsure (the caller then converts). `depth` bounds
+/// the walk as [`from_lua`]'s does (a cyclic table is never the same as a host value).
+pub(crate) fn same(v: &LuaValue, x: &Value, depth: usize) -> bool {
+    match (v, x) {
+        (LuaValue::Boolean(a), Value::Bool(b)) => a == b,
+        (LuaValue::Integer(a), Value::Int(b)) => a == b,
+        (LuaValue::Number(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+        (LuaValue::String(a), Value::Str(b)) => *a.as_bytes() == *b.as_bytes(),
+        (LuaValue::UserData(ud), Value::Entity(id)) => ud.borrow::<LuaEntity>().is_ok_and(|e| e.0 == *id),
+        (LuaValue::UserData(ud), Value::Vec2(p)) => {
+            ud.borrow::<LuaVec2>().is_ok_and(|q| q.0.to_array().map(f32::to_bits) == p.to_array().map(f32::to_bits))
+        }
+        (LuaValue::Table(t), Value::List(items)) if depth < MAX_DEPTH && !items.is_empty() => {
+            t.raw_len() == items.len() && same_entries(t, depth, |k| match k {
+                LuaValue::Integer(i) => usize::try_from(*i).ok().and_then(|i| i.checked_sub(1)).and_then(|i| items.get(i)),
+                _ => None,
+            }) == Some(items.len())
+        }
+        (LuaValue::Table(t), Value::Map(m)) if depth < MAX_DEPTH => {
+            same_entries(t, depth, |k| match k {
+                LuaValue::String(s) => std::str::from_utf8(&s.as_bytes()).ok().and_then(|s| m.get(s)),
+                _ => None,
+            }) == Some(m.len())
+        }
+        _ => false,
+    }
+}
+
+/// The number of entries of `t` when each is [`same`] as what `host` gives for its key, else
+/// `None`.
+fn same_entries<'h>(t: &mlua::Table, depth: usize, host: impl Fn(&LuaValue) -> Option<&'h Value>) -> Option<usize> {
+    let mut n = 0usize;
+    let mut ok = true;
+    let _ = t.for_each::<LuaValue, LuaValue>(|k, v| {
+        n += 1;
+        if host(&k).is_some_and(|x| same(&v, x, depth + 1)) {
+            Ok(())
+        } else {
+            ok = false;
+            Err(mlua::Error::runtime("differs"))
+        }
+    });
+    ok.then_some(n)
+}
+
+/// Whether the Lua table `t` holds exactly the public (not `__`) entries of `table`: what the
+/// end of a call would write back is already there.
+pub(crate) fn same_public(t: &mlua::Table, table: &Table) -> bool {
+    let public = table.iter().filter(|(k, _)| !tactica_stdlib::is_private(k)).count();
+    same_entries(t, 0, |k| match k {
+        LuaValue::String(s) => std::str::from_utf8(&s.as_bytes())
+            .ok()
+            .filter(|s| !tactica_stdlib::is_private(s))
+            .and_then(|s| table.get(s)),
+        _ => None,
+    }) == Some(public)
 }
 
 #[cfg(test)]

@@ -33,6 +33,8 @@ mod backend;
 mod convert;
 pub mod data;
 mod error;
+mod host;
+mod instances;
 mod lint;
 mod print;
 mod sandbox;

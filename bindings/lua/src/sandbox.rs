@@ -32,7 +32,10 @@ impl Meter {
         self.lua_heap_at_start.set(lua_heap);
         self.ops.set(0);
         self.watchdog_fired.set(false);
-        self.started.set(Some(std::time::Instant::now()));
+        // The clock is first read at the hook's first periodic check (6,400 instructions in),
+        // not on every call: a call that short is not what the watchdog is for, and reading the
+        // clock was a good part of a short call's cost.
+        self.started.set(None);
         self.allocated_at_start.set(tactica_stdlib::memory::Usage::now());
     }
 }
@@ -174,7 +177,13 @@ fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Re
         // The clock is read every 64th hook call (6,400 instructions): cheap, and soon enough.
         if let Some(wall) = max_wall
             && periodic
-            && meter.started.get().is_some_and(|t| t.elapsed() > wall)
+            && match meter.started.get() {
+                Some(t) => t.elapsed() > wall,
+                None => {
+                    meter.started.set(Some(std::time::Instant::now()));
+                    false
+                }
+            }
         {
             meter.watchdog_fired.set(true);
             return Err(mlua::Error::runtime(format!(

@@ -12,10 +12,12 @@ use rhai::packages::{
     MoreStringPackage, Package,
 };
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
+use tactica_engine::world::EntityId;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
-use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Value, is_private, snake_case};
+use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Value, is_private, snake_case};
 
-use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, table_to_map, to_dynamic};
+use crate::instances::Instances;
+use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, same_public, to_dynamic};
 use tactica_stdlib::lend::{lend, with_lent};
 
 /// The function a script may define to run once when its entity spawns, every action it issues
@@ -36,6 +38,43 @@ struct Program {
     /// function (too many operations, stack overflow, data too large) without a place, and these
     /// name the handler that was running.
     fn_lines: Vec<(String, u32)>,
+    /// The handlers the file defines, with their arities, found once per compile (not by walking
+    /// the AST's functions on every call).
+    handlers: Vec<(&'static str, usize)>,
+    /// Per instance (its entity; `None` for a world script): the state map `this` as the last
+    /// call left it. It is used again while the host's table still holds the same public entries
+    /// (compared in place, nothing converted), so a call whose state did not change converts
+    /// nothing either way.
+    states: Instances<Dynamic>,
+}
+
+/// The names a call may run: the handlers of every trigger and `sequence`.
+const HANDLER_NAMES: [&str; 7] = ["on_spawn", "on_think", "on_encounter", "on_hear", "on_tick", "on_reload", SEQUENCE];
+
+impl Program {
+    fn new(file: &Path, ast: AST, source: &str) -> Self {
+        let mut p = Program {
+            file: file.to_path_buf(),
+            ast,
+            fn_lines: fn_lines(source),
+            handlers: Vec::new(),
+            states: Instances::default(),
+        };
+        p.index_handlers();
+        p
+    }
+
+    fn index_handlers(&mut self) {
+        self.handlers = self
+            .ast
+            .iter_functions()
+            .filter_map(|f| HANDLER_NAMES.iter().find(|&&n| n == f.name).map(|&n| (n, f.params.len())))
+            .collect();
+    }
+
+    fn has(&self, name: &str, arity: usize) -> bool {
+        self.handlers.iter().any(|&(n, a)| n == name && a == arity)
+    }
 }
 
 /// The line of every `fn NAME(` in `source`.
@@ -161,15 +200,22 @@ fn host_call(
     let pos = nc.call_position();
     let fail = |m: String| Box::new(EvalAltResult::ErrorRuntime(m.into(), pos));
     let f = api.function(index).ok_or_else(|| fail("no such host function".to_owned()))?;
-    let values = args
-        .iter()
-        .enumerate()
-        .map(|(i, a)| from_dynamic(a, limits, 0).map_err(|e| format!("`{}` argument {}: {e}", f.name, i + 1)))
-        .collect::<Result<Vec<Value>, String>>()
-        .map_err(fail)?;
-    let out = with_lent(|ctx| f.call(ctx, &values))
-        .ok_or_else(|| fail(format!("`{}` can only be called from a handler (on_think …)", f.name)))?
-        .map_err(|e| fail(e.to_string()))?;
+    let arg = |i: usize| {
+        from_dynamic(args[i], limits, 0).map_err(|e| fail(format!("`{}` argument {}: {e}", f.name, i + 1)))
+    };
+    let run = |values: &[Value]| {
+        with_lent(|ctx| f.call(ctx, values))
+            .ok_or_else(|| fail(format!("`{}` can only be called from a handler (on_think …)", f.name)))?
+            .map_err(|e| fail(e.to_string()))
+    };
+    // Up to three arguments are converted onto the stack, not into a `Vec`.
+    let out = match args.len() {
+        0 => run(&[])?,
+        1 => run(&[arg(0)?])?,
+        2 => run(&[arg(0)?, arg(1)?])?,
+        3 => run(&[arg(0)?, arg(1)?, arg(2)?])?,
+        n => run(&(0..n).map(arg).collect::<Result<Vec<Value>, _>>()?)?,
+    };
     Ok(to_dynamic(&out))
 }
 
@@ -210,7 +256,7 @@ impl ScriptBackend for RhaiBackend {
 
     fn compile(&mut self, file: &Path, source: &str) -> Result<ProgramId, Vec<ScriptError>> {
         let ast = self.load(file, source)?;
-        self.programs.push(Program { file: file.to_path_buf(), ast, fn_lines: fn_lines(source) });
+        self.programs.push(Program::new(file, ast, source));
         Ok(ProgramId(u32::try_from(self.programs.len() - 1).unwrap_or(u32::MAX)))
     }
 
@@ -220,6 +266,7 @@ impl ScriptBackend for RhaiBackend {
             Some(p) => {
                 p.ast = ast;
                 p.fn_lines = fn_lines(source);
+                p.index_handlers();
                 Ok(())
             }
             None => Err(vec![ScriptError::new(file, 0, 0, "no such Rhai program")]),
@@ -231,15 +278,15 @@ impl ScriptBackend for RhaiBackend {
     }
 
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {
-        let Some(p) = self.programs.get(program.0 as usize) else {
+        let Some(p) = self.programs.get_mut(program.0 as usize) else {
             return Err(ScriptError::new("rhai", 0, 0, "no such Rhai program"));
         };
         let trigger = call.trigger.clone();
-        let is_entity = call.entity.is_some();
+        let entity = call.entity;
         let mut ctx = call.ctx();
         let running = Cell::new("");
         crate::work::start_call();
-        let result = run_call(&self.engine, &self.limits, p, &mut ctx, &trigger, is_entity, &running);
+        let result = run_call(&self.engine, &self.limits, p, &mut ctx, &trigger, entity, &running);
         ctx.finish();
         result.map_err(|e| {
             let mut err = run_error(&p.file, &e);
@@ -259,22 +306,30 @@ impl ScriptBackend for RhaiBackend {
 fn run_call(
     engine: &Engine,
     limits: &ScriptLimits,
-    p: &Program,
+    p: &mut Program,
     ctx: &mut ScriptCtx<'_>,
     trigger: &Trigger,
-    is_entity: bool,
+    entity: Option<EntityId>,
     running: &Cell<&'static str>,
 ) -> Result<(), Box<EvalAltResult>> {
-    let public: Table = ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
-    let mut this = Dynamic::from_map(table_to_map(&public));
-    let has = |name: &str, arity: usize| p.ast.iter_functions().any(|f| f.name == name && f.params.len() == arity);
+    // The map the last call left is `this` again while the host's table still says the same;
+    // otherwise (first call, another table, a reload's migration) it is built afresh.
+    let mut this = match p.states.take(entity) {
+        Some(d) if d.as_map_ref().is_ok_and(|m| same_public(&m, ctx.state)) => d,
+        _ => Dynamic::from_map(
+            ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.as_str().into(), to_dynamic(v))).collect(),
+        ),
+    };
+    let program: &Program = p;
+    let has = |name: &str, arity: usize| program.has(name, arity);
     let mut scope = Scope::new();
     let result = lend(ctx, || -> Result<(), Box<EvalAltResult>> {
         let mut call =
             |name: &'static str, args: Vec<Dynamic>, this: &mut Dynamic| -> Result<Dynamic, Box<EvalAltResult>> {
                 running.set(name);
-                let options = CallFnOptions::new().eval_ast(false).rewind_scope(true).bind_this_ptr(this);
-                engine.call_fn_with_options::<Dynamic>(options, &mut scope, &p.ast, name, args)
+                // The AST's top level ran once at compile; a fresh scope is empty, so nothing to rewind.
+                let options = CallFnOptions::new().eval_ast(false).rewind_scope(false).bind_this_ptr(this);
+                engine.call_fn_with_options::<Dynamic>(options, &mut scope, &program.ast, name, args)
             };
         let handler = trigger.handler();
         match trigger {
@@ -298,7 +353,7 @@ fn run_call(
                 }
             }
         }
-        if *trigger == Trigger::Spawn && is_entity && has(SEQUENCE, 0) {
+        if *trigger == Trigger::Spawn && entity.is_some() && has(SEQUENCE, 0) {
             set_mode(ActionMode::Enqueue);
             let r = call(SEQUENCE, Vec::new(), &mut this);
             set_mode(ActionMode::Request);
@@ -306,15 +361,20 @@ fn run_call(
         }
         Ok(())
     });
+    // A failed call keeps the state it started with (and its map is built afresh next time).
     result?;
-    let kept = from_dynamic(&this, limits, 0).map_err(|e| {
-        Box::new(EvalAltResult::ErrorRuntime(format!("`this` (the state map): {e}").into(), Position::NONE))
-    })?;
-    let Value::Map(m) = kept else {
-        return Err(Box::new(EvalAltResult::ErrorRuntime("`this` must stay a map".into(), Position::NONE)));
-    };
-    ctx.state.retain(|k, _| is_private(k));
-    ctx.state.extend(m.into_iter().filter(|(k, _)| !is_private(k)));
+    // Unchanged (compared in place): nothing to convert or write back.
+    if !this.as_map_ref().is_ok_and(|m| same_public(&m, ctx.state)) {
+        let kept = from_dynamic(&this, limits, 0).map_err(|e| {
+            Box::new(EvalAltResult::ErrorRuntime(format!("`this` (the state map): {e}").into(), Position::NONE))
+        })?;
+        let Value::Map(m) = kept else {
+            return Err(Box::new(EvalAltResult::ErrorRuntime("`this` must stay a map".into(), Position::NONE)));
+        };
+        ctx.state.retain(|k, _| is_private(k));
+        ctx.state.extend(m.into_iter().filter(|(k, _)| !is_private(k)));
+    }
+    p.states.insert(entity, this);
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! vectors as custom types that scripts can hold and compare but never build.
 
 use glam::Vec2;
-use rhai::{Array, Dynamic, Map};
+use rhai::{Dynamic, Map};
 use tactica_engine::world::EntityId;
 use tactica_stdlib::{ScriptLimits, Table, Value};
 
@@ -39,9 +39,16 @@ pub(crate) fn table_to_map(map: &Table) -> Map {
 }
 
 /// A Rhai value as a host value: unit, bools, numbers, strings, characters, arrays, maps, handles
-/// and vectors cross; function pointers and other types are refused.
+/// and vectors cross; function pointers and other types are refused. Read in place: nothing is
+/// cloned but the parts that become the host value (a handle or a number costs no allocation).
 pub(crate) fn from_dynamic(d: &Dynamic, limits: &ScriptLimits, depth: usize) -> Result<Value, String> {
-    let d = d.flatten_clone();
+    if d.is_shared() {
+        // A captured variable: read it once, as a plain value.
+        return from_dynamic(&d.flatten_clone(), limits, depth);
+    }
+    if let Some(e) = d.read_lock::<RhaiEntity>() {
+        return Ok(Value::Entity(e.0));
+    }
     if d.is_unit() {
         return Ok(Value::Nil);
     }
@@ -57,42 +64,71 @@ pub(crate) fn from_dynamic(d: &Dynamic, limits: &ScriptLimits, depth: usize) -> 
     if let Ok(c) = d.as_char() {
         return Ok(Value::Str(c.to_string()));
     }
-    if d.is_string() {
-        let s = d.into_string().unwrap_or_default();
+    if let Ok(s) = d.as_immutable_string_ref() {
         if limits.string_limit().is_some_and(|max| s.len() > max) {
             return Err(format!("a string of {} bytes is over the limit of {}", s.len(), limits.max_string_len));
         }
-        return Ok(Value::Str(s));
+        return Ok(Value::Str(s.as_str().to_owned()));
     }
     if depth >= MAX_DEPTH && (d.is_array() || d.is_map()) {
         return Err(format!("values nested deeper than {MAX_DEPTH} cannot cross into the host"));
     }
     let too_many = |n: usize| limits.collection_limit().is_some_and(|max| n > max);
-    if d.is_array() {
-        let items = d.cast::<Array>();
+    if let Ok(items) = d.as_array_ref() {
         if too_many(items.len()) {
             return Err(format!("an array of {} items is over the limit", items.len()));
         }
         return items.iter().map(|x| from_dynamic(x, limits, depth + 1)).collect::<Result<_, _>>().map(Value::List);
     }
-    if d.is_map() {
-        let map = d.cast::<Map>();
+    if let Ok(map) = d.as_map_ref() {
         if too_many(map.len()) {
             return Err(format!("a map of {} entries is over the limit", map.len()));
         }
         let mut out = Table::new();
-        for (k, v) in &map {
+        for (k, v) in map.iter() {
             out.insert(k.to_string(), from_dynamic(v, limits, depth + 1)?);
         }
         return Ok(Value::Map(out));
     }
-    if let Some(e) = d.clone().try_cast::<RhaiEntity>() {
-        return Ok(Value::Entity(e.0));
-    }
-    if let Some(p) = d.clone().try_cast::<RhaiVec2>() {
+    if let Some(p) = d.read_lock::<RhaiVec2>() {
         return Ok(Value::Vec2(p.0));
     }
     Err(format!("a value of type {} cannot cross into the host", d.type_name()))
+}
+
+/// Whether `d` converts to exactly `v` ([`from_dynamic`]`(d) == v`, floats bit for bit), decided
+/// in place without converting. `false` when unsure (a shared value): the caller then converts.
+pub(crate) fn same(d: &Dynamic, v: &Value) -> bool {
+    if d.is_shared() {
+        return false;
+    }
+    match v {
+        Value::Nil => d.is_unit(),
+        Value::Bool(b) => d.as_bool() == Ok(*b),
+        Value::Int(i) => d.as_int() == Ok(*i),
+        Value::Float(f) => d.as_float().is_ok_and(|x| x.to_bits() == f.to_bits()),
+        Value::Str(s) => d.as_immutable_string_ref().is_ok_and(|x| x.as_str() == s),
+        Value::Vec2(p) => d.read_lock::<RhaiVec2>().is_some_and(|x| x.0.to_array().map(f32::to_bits) == p.to_array().map(f32::to_bits)),
+        Value::Entity(id) => d.read_lock::<RhaiEntity>().is_some_and(|x| x.0 == *id),
+        Value::List(items) => {
+            d.as_array_ref().is_ok_and(|a| a.len() == items.len() && a.iter().zip(items).all(|(x, y)| same(x, y)))
+        }
+        Value::Map(m) => d.as_map_ref().is_ok_and(|x| {
+            x.len() == m.len() && m.iter().all(|(k, v)| x.get(k.as_str()).is_some_and(|d| same(d, v)))
+        }),
+    }
+}
+
+/// Whether the object map `map` holds exactly the public (not `__`) entries of `table`.
+pub(crate) fn same_public(map: &Map, table: &Table) -> bool {
+    let mut n = 0;
+    for (k, v) in table.iter().filter(|(k, _)| !tactica_stdlib::is_private(k)) {
+        n += 1;
+        if !map.get(k.as_str()).is_some_and(|d| same(d, v)) {
+            return false;
+        }
+    }
+    n == map.len()
 }
 
 #[cfg(test)]

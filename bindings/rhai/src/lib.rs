@@ -31,6 +31,7 @@
 
 mod backend;
 mod convert;
+mod instances;
 mod lint;
 mod print;
 mod work;

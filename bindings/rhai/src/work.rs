@@ -38,7 +38,10 @@ thread_local! {
 /// Starts the accounting of a call.
 pub(crate) fn start_call() {
     CALL_START.with(|c| c.set(memory::Usage::now()));
-    CALL_STARTED.with(|c| c.set(Some(Instant::now())));
+    // The clock is first read at the first watchdog check (1,024 operations in), not on every
+    // call: a call that short cannot be what the watchdog is for, and reading the clock was a
+    // good part of a short call's cost.
+    CALL_STARTED.with(|c| c.set(None));
     WORK.with(|w| w.set(0));
     WATCHDOG_FIRED.with(|f| f.set(false));
 }
@@ -62,7 +65,13 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
         engine.on_progress(move |ops| {
             if let Some(wall) = max_wall
                 && ops.is_multiple_of(1024)
-                && CALL_STARTED.with(Cell::get).is_some_and(|t| t.elapsed() > wall)
+                && CALL_STARTED.with(|c| match c.get() {
+                    Some(t) => t.elapsed() > wall,
+                    None => {
+                        c.set(Some(Instant::now()));
+                        false
+                    }
+                })
             {
                 WATCHDOG_FIRED.with(|f| f.set(true));
                 return Some(Dynamic::from(format!(

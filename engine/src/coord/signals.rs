@@ -1,6 +1,6 @@
 //! Scoped signals.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The signals sent so far, each in a scope (a group or a sequence instance) so that two squads
 /// running the same script do not release each other.
@@ -9,23 +9,32 @@ use std::collections::BTreeSet;
 /// that wait as soon as it starts (000 §6.4.3).
 #[derive(Debug, Clone, Default)]
 pub struct Signals {
-    sent: BTreeSet<(String, String)>,
+    /// By scope, the ids sent in it: a wait asks on every tick it waits, so the question is
+    /// answered by two lookups by `&str`, with nothing allocated.
+    sent: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Signals {
     /// Marks `id` as sent in `scope`. Returns `false` if it already was.
     pub fn send(&mut self, scope: &str, id: &str) -> bool {
-        self.sent.insert((scope.to_owned(), id.to_owned()))
+        match self.sent.get_mut(scope) {
+            Some(ids) if ids.contains(id) => false,
+            Some(ids) => ids.insert(id.to_owned()),
+            None => {
+                self.sent.insert(scope.to_owned(), BTreeSet::from([id.to_owned()]));
+                true
+            }
+        }
     }
 
     /// Whether `id` has been sent in `scope`.
     pub fn is_sent(&self, scope: &str, id: &str) -> bool {
-        self.sent.contains(&(scope.to_owned(), id.to_owned()))
+        self.sent.get(scope).is_some_and(|ids| ids.contains(id))
     }
 
     /// Forgets every signal of `scope` (a sequence does this when it starts).
     pub fn clear_scope(&mut self, scope: &str) {
-        self.sent.retain(|(s, _)| s != scope);
+        self.sent.remove(scope);
     }
 }
 

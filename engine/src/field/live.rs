@@ -437,20 +437,39 @@ impl TacticalMaps {
     fn update_derived(&mut self) {
         let layers = self.influence.layers();
         let kinds = &self.spec.layers;
+        // Only what the scenario keeps is computed: a crowd's influence moves every tick, and a
+        // whole-map layer nobody reads is a whole-map pass wasted per team per tick.
+        let derived = [
+            LayerKind::Security,
+            LayerKind::Balance,
+            LayerKind::Vulnerability,
+            LayerKind::Tension,
+            LayerKind::Frontier,
+            LayerKind::Control,
+        ];
+        if !derived.iter().any(|k| kinds.contains(k)) {
+            return;
+        }
         let Ok(ctl) = control(layers) else { return };
         let mut out: Vec<(String, Layer)> = Vec::new();
         for (t, team) in self.spec.teams.iter().enumerate() {
             if kinds.contains(&LayerKind::Security) {
                 out.push((format!("security.{team}"), security(&ctl, t)));
             }
-            if let (true, Ok(l)) = (kinds.contains(&LayerKind::Balance), balance(layers, t)) {
+            if kinds.contains(&LayerKind::Balance)
+                && let Ok(l) = balance(layers, t)
+            {
                 out.push((format!("balance.{team}"), l));
             }
-            if let (true, Ok(l)) = (kinds.contains(&LayerKind::Vulnerability), vulnerability(layers, t)) {
+            if kinds.contains(&LayerKind::Vulnerability)
+                && let Ok(l) = vulnerability(layers, t)
+            {
                 out.push((format!("vulnerability.{team}"), l));
             }
         }
-        if let (true, Ok(l)) = (kinds.contains(&LayerKind::Tension), tension(layers)) {
+        if kinds.contains(&LayerKind::Tension)
+            && let Ok(l) = tension(layers)
+        {
             out.push(("tension".into(), l));
         }
         if kinds.contains(&LayerKind::Frontier) {

@@ -32,6 +32,7 @@ use std::collections::BTreeMap;
 pub use components::Components;
 use glam::IVec2;
 pub use plan::{Plan, PlanState};
+use slotmap::SecondaryMap;
 
 use crate::field::TacticalMaps;
 use crate::grid::Map;
@@ -107,10 +108,12 @@ impl Default for NavConfig {
 pub struct Navigator {
     config: NavConfig,
     queue: PathQueue,
-    plans: BTreeMap<EntityId, Plan>,
+    /// Each walker's plan. Looked up several times per walker per tick, so by slot, not by a
+    /// tree search; nothing iterates it in an order that matters (only to drop the dead).
+    plans: SecondaryMap<EntityId, Plan>,
     /// The last goal each character was told it cannot reach, and on which map: asking again
     /// for the same goal on the same map fails without a search or a second report.
-    refused: BTreeMap<EntityId, (IVec2, u64)>,
+    refused: SecondaryMap<EntityId, (IVec2, u64)>,
     map_version: u64,
     /// The map's connected areas as of `map_version`.
     components: Components,
@@ -147,8 +150,8 @@ impl Navigator {
         Navigator {
             config,
             queue: PathQueue::new(config.max_active, config.quantum),
-            plans: BTreeMap::new(),
-            refused: BTreeMap::new(),
+            plans: SecondaryMap::new(),
+            refused: SecondaryMap::new(),
             map_version: 0,
             components: Components::default(),
             hpa: None,
@@ -188,7 +191,7 @@ impl Navigator {
 
     /// A character's current plan, if it is moving.
     pub fn plan(&self, id: EntityId) -> Option<&Plan> {
-        self.plans.get(&id)
+        self.plans.get(id)
     }
 
     /// Every plan made before this call is out of date: the map changed (to `map`) anywhere.
@@ -343,7 +346,7 @@ impl Navigator {
 
     /// Drops `id`'s plan and its search, if any.
     pub(crate) fn forget(&mut self, id: EntityId) {
-        if let Some(plan) = self.plans.remove(&id)
+        if let Some(plan) = self.plans.remove(id)
             && let PlanState::Pending(r) = plan.state
         {
             self.queue.cancel(r);
@@ -354,7 +357,7 @@ impl Navigator {
 
     /// The plan of `id`, mutably.
     pub(crate) fn plan_mut(&mut self, id: EntityId) -> Option<&mut Plan> {
-        self.plans.get_mut(&id)
+        self.plans.get_mut(id)
     }
 
     /// Takes the finished search `request` of `id`'s plan out of the queue (`None` while it is
@@ -367,7 +370,7 @@ impl Navigator {
         match self.queue.state(request) {
             Some(RequestState::Found { .. } | RequestState::Failed(_)) => {
                 let route = self.queue.take_route(request);
-                if let Some(plan) = self.plans.get_mut(&id).filter(|p| p.state == PlanState::Pending(request)) {
+                if let Some(plan) = self.plans.get_mut(id).filter(|p| p.state == PlanState::Pending(request)) {
                     plan.via = route;
                 }
                 self.queue.take(request)
@@ -385,16 +388,16 @@ impl Navigator {
 
     /// Whether `id` was told it cannot reach `goal` on the map as it is.
     pub fn refused(&self, id: EntityId, goal: IVec2) -> bool {
-        self.refused.get(&id) == Some(&(goal, self.map_version))
+        self.refused.get(id) == Some(&(goal, self.map_version))
     }
 
     /// Drops the plans of entities that are gone.
     pub(crate) fn retain(&mut self, mut alive: impl FnMut(EntityId) -> bool) {
-        let gone: Vec<EntityId> = self.plans.keys().copied().filter(|&id| !alive(id)).collect();
+        let gone: Vec<EntityId> = self.plans.keys().filter(|&id| !alive(id)).collect();
         for id in gone {
             self.forget(id);
         }
-        self.refused.retain(|&id, _| alive(id));
+        self.refused.retain(|id, _| alive(id));
         self.held.retain(|&id, _| alive(id));
     }
 }

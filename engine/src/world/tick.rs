@@ -167,11 +167,20 @@ impl World {
     /// Phase 4: every entity, in key order, works through its action queue. Moves plan through
     /// the navigation service: first every character whose running move lacks an up-to-date plan
     /// asks for one, then the tick's search budget is spent, then everyone walks.
+    ///
+    /// It is [`World::plan_paths`], [`World::walk_actions`] and [`World::steer_agents`] in that
+    /// order; a runtime that times the phases calls the three itself.
     pub fn run_actions(&mut self) {
+        self.plan_paths();
+        self.walk_actions();
+        self.steer_agents();
+    }
+
+    /// Phase 4a: position queries are served, every character whose running move lacks an
+    /// up-to-date plan asks for one, and the navigation service spends the tick's search budget.
+    pub fn plan_paths(&mut self) {
         self.run_position_queries();
-        let tick = self.clock.tick();
-        let dt = self.clock.dt();
-        let World { entities, map, log, signals, steering, nav, tactical, rng, .. } = self;
+        let World { entities, map, nav, tactical, .. } = self;
         nav.retain(|id| entities.contains_key(id));
         for (id, e) in entities.iter() {
             match move_goal(e) {
@@ -181,19 +190,45 @@ impl World {
             }
         }
         nav.update(map, tactical.as_deref());
+    }
+
+    /// Phase 4b: every entity, in key order, works through its action queue (instants, waits,
+    /// sleeps, walking its plans).
+    pub fn walk_actions(&mut self) {
+        let tick = self.clock.tick();
+        let dt = self.clock.dt();
+        let World { entities, map, log, signals, steering, nav, .. } = self;
         let standing = Standing::of(entities, steering, nav.config().blocked_ticks);
         for (id, e) in entities.iter_mut() {
             run_queue(id, e, map, log, signals, nav, &standing, tick, dt);
         }
+    }
+
+    /// Phase 4c: every steered entity decides from one snapshot, then all move.
+    pub fn steer_agents(&mut self) {
+        let tick = self.clock.tick();
+        let dt = self.clock.dt();
+        let World { entities, map, log, steering, rng, .. } = self;
         steering.tick(entities, map, log, rng, tick, dt);
     }
 
     /// Phase 5: entities that crossed a region border this tick get `enter`/`exit` events — once,
     /// on the tick they cross, not on every tick they stay (edge-triggered). Then the tactical maps
     /// and senses take in where everyone now stands and what happened this tick.
+    ///
+    /// It is [`World::detect_region_events`] then [`World::update_tactical`].
     pub fn detect_events(&mut self) {
+        self.detect_region_events();
+        self.update_tactical();
+    }
+
+    /// Phase 5a: edge-triggered region `enter`/`exit` events.
+    pub fn detect_region_events(&mut self) {
         let tick = self.clock.tick();
         let World { entities, regions, log, .. } = self;
+        if regions.is_empty() {
+            return;
+        }
         for (_, e) in entities.iter_mut() {
             let cell = e.cell();
             for (name, region) in regions.iter() {
@@ -208,7 +243,6 @@ impl World {
                 }
             }
         }
-        self.update_tactical();
     }
 
     /// Phase 6: the clock moves to the next tick.

@@ -1,0 +1,43 @@
+//! Timing host functions for a profiler, at near-zero cost when nobody asks.
+//!
+//! [`HostFn::call`](crate::HostFn::call) — the one way every language calls into the host —
+//! checks one thread-local flag. While a profiler has switched recording on for this thread
+//! ([`record`]), each call's name and wall-clock time is appended to a thread-local list that the
+//! profiler takes with [`take`]; otherwise the flag is the only cost. The runtime switches it on
+//! around its scripts phase only, so nothing else on the thread is recorded.
+
+use std::cell::{Cell, RefCell};
+use std::time::{Duration, Instant};
+
+thread_local! {
+    static ON: Cell<bool> = const { Cell::new(false) };
+    static CALLS: RefCell<Vec<(&'static str, Duration)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Switches recording of host calls on this thread on or off.
+pub fn record(on: bool) {
+    ON.with(|f| f.set(on));
+}
+
+/// Whether host calls on this thread are being recorded.
+pub fn recording() -> bool {
+    ON.with(Cell::get)
+}
+
+/// Moves the calls recorded so far (name, time) into `into`, oldest first.
+pub fn take(into: &mut Vec<(&'static str, Duration)>) {
+    CALLS.with(|c| into.append(&mut c.borrow_mut()));
+}
+
+/// Runs `f`, recording its time under `name` when recording is on.
+#[inline]
+pub(crate) fn timed<R>(name: &'static str, f: impl FnOnce() -> R) -> R {
+    if !recording() {
+        return f();
+    }
+    let start = Instant::now();
+    let out = f();
+    let took = start.elapsed();
+    CALLS.with(|c| c.borrow_mut().push((name, took)));
+    out
+}
