@@ -422,6 +422,11 @@ fn lua_and_rhai_in_a_scenario_folder() {
     t.line("\n  go to definition:");
     t.line(format!("    `\"well\"`   →  scenario.toml:{}:{}", key.0 + 1, key.1 + 1));
     t.line(format!("    `\"alarm\"`  →  guard.tac:{}:{}   (where `signal alarm;` sends it)", sent.0 + 1, sent.1 + 1));
+    // A Lua file no scenario lists is not a Tactica script: the server leaves it alone.
+    let loose = uri(&fixture("../loose.lua"));
+    ed.open(&loose, "lua", "Sya(\"hi\")\nlocal x = = 1\n");
+    assert_eq!(ed.diagnostics(&loose), Vec::<Value>::new());
+    assert_eq!(ed.at("textDocument/hover", &loose, (0, 1)), Value::Null);
     assert_eq!(ed.shut_down(), 0);
     t.save("lua.txt");
 }

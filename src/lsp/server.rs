@@ -159,12 +159,14 @@ impl Server {
         }
     }
 
-    /// The scenario of a document and the API it is checked against.
+    /// The scenario of a document and its language. `.tac` files are served anywhere (against
+    /// the standard API outside a scenario); Lua and Rhai files only when a scenario lists them,
+    /// since any other Lua file in the workspace is not a Tactica script.
     fn context(&mut self, uri: &Uri) -> Option<(Option<Rc<Project>>, Lang)> {
         let doc = self.docs.get(uri)?;
         let lang = Lang::of(&doc.ext)?;
         let project = doc.path.clone().and_then(|p| self.projects.for_script(&p));
-        Some((project, lang))
+        (lang == Lang::Tac || project.is_some()).then_some((project, lang))
     }
 
     /// The diagnostics notification for `uri` (none for a closed or unknown document).
