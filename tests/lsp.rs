@@ -30,7 +30,9 @@ impl Editor {
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            // The server's log (skipped messages) goes to the test's stderr; a pipe nobody reads
+            // could fill and stall it.
+            .stderr(Stdio::inherit())
             .spawn()
             .expect("start tactica lsp");
         let stdout = child.stdout.take().unwrap();
