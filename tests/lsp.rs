@@ -1,8 +1,8 @@
 //! `tactica lsp` driven as an editor drives it: the real binary, JSON-RPC with `Content-Length`
 //! framing over pipes. Every read has a timeout, so a server that hangs fails the test.
 //!
-//! `TACTICA_LSP_TRANSCRIPT=FILE` writes what an editor shows during the main session (the text
-//! of docs/editors.md's transcript).
+//! `TACTICA_LSP_TRANSCRIPT=DIR` writes what an editor shows during the `.tac` and the Lua
+//! sessions to `DIR/tac.txt` and `DIR/lua.txt` (docs/editors.md's transcript).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -30,7 +30,9 @@ impl Editor {
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            // The server's log (skipped messages) goes to the test's stderr; a pipe nobody reads
+            // could fill and stall it.
+            .stderr(Stdio::inherit())
             .spawn()
             .expect("start tactica lsp");
         let stdout = child.stdout.take().unwrap();
@@ -243,9 +245,9 @@ impl Transcript {
         }
     }
 
-    fn save(&self) {
-        if let Some(path) = std::env::var_os("TACTICA_LSP_TRANSCRIPT") {
-            std::fs::write(path, &self.0).unwrap();
+    fn save(&self, name: &str) {
+        if let Some(dir) = std::env::var_os("TACTICA_LSP_TRANSCRIPT") {
+            std::fs::write(Path::new(&dir).join(name), &self.0).unwrap();
         }
     }
 }
@@ -331,11 +333,12 @@ fn an_editor_session_on_a_tac_file() {
     t.line(format!("    `gate`      →  scenario.toml:{}:{}", key.0 + 1, key.1 + 1));
 
     assert_eq!(ed.shut_down(), 0);
-    t.save();
+    t.save("tac.txt");
 }
 
 #[test]
 fn lua_and_rhai_in_a_scenario_folder() {
+    let mut t = Transcript::default();
     let mut ed = Editor::start();
     ed.initialize();
     let goblin = uri(&fixture("scripts/goblin.lua"));
@@ -364,6 +367,8 @@ fn lua_and_rhai_in_a_scenario_folder() {
     let typo = good.replace("Say(\"Mine, mine.\")", "Say(\"Mine, café 🛡.\") Sya(\"hi\")");
     ed.change(&goblin, 3, &typo);
     let diags = ed.diagnostics(&goblin);
+    t.line("$ code tests/fixtures/lsp/keep/scripts/goblin.lua   # a typo in Lua");
+    t.diagnostics("goblin.lua", &diags);
     let sya = pos(&typo, "Sya", 0);
     assert_eq!(sya.1, 24, "UTF-16 units");
     assert_eq!(diags.len(), 1, "{diags:?}");
@@ -379,6 +384,10 @@ fn lua_and_rhai_in_a_scenario_folder() {
     let items = ed.at("textDocument/completion", &goblin, inside);
     let well = items.as_array().unwrap().iter().find(|i| i["label"] == "well").unwrap();
     assert_eq!(well["insertText"], "well");
+    t.line("\n  completion inside `MoveTo(\"we|ll\")` (the scenario's places):");
+    for i in items.as_array().unwrap().iter().filter(|i| i["detail"] == "place") {
+        t.line(format!("    {:<10} {}", i["label"].as_str().unwrap(), i["detail"].as_str().unwrap()));
+    }
     let items = ed.at("textDocument/completion", &goblin, pos(&good, "Say(", 1));
     let well = items.as_array().unwrap().iter().find(|i| i["label"] == "well").unwrap();
     assert_eq!(well["insertText"], "\"well\"");
@@ -395,6 +404,11 @@ fn lua_and_rhai_in_a_scenario_folder() {
     assert_eq!(ed.diagnostics(&shaman), Vec::<Value>::new());
     let hover = ed.at("textDocument/hover", &shaman, pos(&rhai, "say(", 0));
     assert!(hover["contents"]["value"].as_str().unwrap().contains("Say(text: string)"), "{hover}");
+    let hover = ed.at("textDocument/hover", &goblin, pos(&good, "on_think", 3));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("think ticks"), "{text}");
+    t.line("\n  hover over `on_think`:");
+    t.line(format!("    {}", text.replace('\n', "\n    ")));
     let def = ed.at("textDocument/definition", &goblin, inside);
     let toml = read("scenario.toml");
     let key = pos(&toml, "well =", 0);
@@ -407,7 +421,16 @@ fn lua_and_rhai_in_a_scenario_folder() {
     let tac = read("scripts/guard.tac");
     let sent = pos(&tac, "alarm;", 0);
     assert_eq!(def, json!([{"uri": uri(&fixture("scripts/guard.tac")), "range": range(sent, (sent.0, sent.1 + 5))}]));
+    t.line("\n  go to definition:");
+    t.line(format!("    `\"well\"`   →  scenario.toml:{}:{}", key.0 + 1, key.1 + 1));
+    t.line(format!("    `\"alarm\"`  →  guard.tac:{}:{}   (where `signal alarm;` sends it)", sent.0 + 1, sent.1 + 1));
+    // A Lua file no scenario lists is not a Tactica script: the server leaves it alone.
+    let loose = uri(&fixture("../loose.lua"));
+    ed.open(&loose, "lua", "Sya(\"hi\")\nlocal x = = 1\n");
+    assert_eq!(ed.diagnostics(&loose), Vec::<Value>::new());
+    assert_eq!(ed.at("textDocument/hover", &loose, (0, 1)), Value::Null);
     assert_eq!(ed.shut_down(), 0);
+    t.save("lua.txt");
 }
 
 #[test]
@@ -454,4 +477,35 @@ fn exit_without_shutdown_is_exit_code_1() {
     let mut ed = Editor::start();
     ed.initialize();
     assert_eq!(ed.wait(), 1);
+}
+
+#[test]
+fn every_shipped_example_script_opens_clean() {
+    // What `tactica check examples` says of them, the server says too: no errors, with each
+    // scenario's names (a `.tac` script naming a place of its scenario is fine).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|e| e == "tac" || e == "lua" || e == "rhai") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    let mut ed = Editor::start();
+    ed.initialize();
+    for f in &files {
+        let u = uri(f);
+        let language = f.extension().unwrap().to_str().unwrap();
+        ed.open(&u, language, &std::fs::read_to_string(f).unwrap());
+        let errors: Vec<Value> = ed.diagnostics(&u).into_iter().filter(|d| d["severity"] == 1).collect();
+        assert_eq!(errors, Vec::<Value>::new(), "{}", f.display());
+    }
+    assert_eq!(ed.shut_down(), 0);
 }

@@ -21,6 +21,15 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// The name of a Markdown code block in this language.
+    fn fence(self) -> &'static str {
+        match self {
+            Lang::Tac => "```tactica\n",
+            Lang::Lua => "```lua\n",
+            Lang::Rhai => "```rhai\n",
+        }
+    }
+
     /// The language of extension `ext`.
     pub fn of(ext: &str) -> Option<Lang> {
         match ext {
@@ -46,7 +55,7 @@ fn functions<'a>(api: &'a Api, word: &str, lang: Lang) -> Vec<&'a tactica_stdlib
 pub fn hover(api: &Api, word: &str, lang: Lang, after_on: bool) -> Option<String> {
     let fns = functions(api, word, lang);
     if let Some(first) = fns.first() {
-        let mut md = String::from("```tactica\n");
+        let mut md = String::from(lang.fence());
         for f in &fns {
             let _ = writeln!(md, "{}{}", f.signature(), returns(&f.ret));
         }
@@ -60,15 +69,20 @@ pub fn hover(api: &Api, word: &str, lang: Lang, after_on: bool) -> Option<String
     // `on think` in `.tac`, `on_think` in Lua and Rhai.
     let handler = if after_on { format!("on_{}", word.to_ascii_lowercase()) } else { word.to_owned() };
     if let Some((name, param, doc)) = HANDLERS.iter().find(|(n, _, _)| *n == handler) {
-        return Some(format!("```tactica\n{name}({param})\n```\n\nA handler: {doc}"));
+        return Some(format!("{}{name}({param})\n```\n\nA handler: {doc}", lang.fence()));
     }
     if let Some((_, g)) = api.global(word) {
-        return Some(format!("```tactica\n{}: {}\n```\n\n{}", g.name, g.ty, g.doc));
+        return Some(format!("{}{}: {}\n```\n\n{}", lang.fence(), g.name, g.ty, g.doc));
     }
     if let Some(a) = api.attribute(word) {
         return Some(format!(
-            "```tactica\n{}: {} ({}..={})\n```\n\nAn attribute: {}",
-            a.name, a.ty, a.min, a.max, a.doc
+            "{}{}: {} ({}..={})\n```\n\nAn attribute: {}",
+            lang.fence(),
+            a.name,
+            a.ty,
+            a.min,
+            a.max,
+            a.doc
         ));
     }
     if let Some(s) = api.symbol(word) {
@@ -77,10 +91,10 @@ pub fn hover(api: &Api, word: &str, lang: Lang, after_on: bool) -> Option<String
             "kind" => "a kind of character".to_owned(),
             family => format!("a named value of the `{family}` family"),
         };
-        return Some(format!("```tactica\n{}: {}\n```\n\n`{}` is {what}.", s.name, s.family, s.name));
+        return Some(format!("{}{}: {}\n```\n\n`{}` is {what}.", lang.fence(), s.name, s.family, s.name));
     }
     if let Some(s) = api.signals().iter().find(|s| s.eq_ignore_ascii_case(word)) {
-        return Some(format!("```tactica\nsignal {s}\n```\n\nA signal the scenario's scripts send or wait for."));
+        return Some(format!("{}signal {s}\n```\n\nA signal the scenario's scripts send or wait for.", lang.fence()));
     }
     None
 }

@@ -80,7 +80,11 @@ fn run(connection: &Connection) -> u8 {
                     shut_down = true;
                     Response::new_ok(req.id, ())
                 } else {
-                    server.request(req)
+                    let (id, method) = (req.id.clone(), req.method.clone());
+                    // A bug in an answer costs that answer, not the session.
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.request(req))).unwrap_or_else(
+                        |_| Response::new_err(id, ErrorCode::InternalError as i32, format!("{method} failed")),
+                    )
                 };
                 if connection.sender.send(response.into()).is_err() {
                     return 1;
@@ -91,7 +95,8 @@ fn run(connection: &Connection) -> u8 {
                 if shut_down {
                     continue;
                 }
-                for out in server.notification(n) {
+                let published = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.notification(n)));
+                for out in published.unwrap_or_default() {
                     if connection.sender.send(out.into()).is_err() {
                         return 1;
                     }

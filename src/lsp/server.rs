@@ -159,12 +159,14 @@ impl Server {
         }
     }
 
-    /// The scenario of a document and the API it is checked against.
+    /// The scenario of a document and its language. `.tac` files are served anywhere (against
+    /// the standard API outside a scenario); Lua and Rhai files only when a scenario lists them,
+    /// since any other Lua file in the workspace is not a Tactica script.
     fn context(&mut self, uri: &Uri) -> Option<(Option<Rc<Project>>, Lang)> {
         let doc = self.docs.get(uri)?;
         let lang = Lang::of(&doc.ext)?;
         let project = doc.path.clone().and_then(|p| self.projects.for_script(&p));
-        Some((project, lang))
+        (lang == Lang::Tac || project.is_some()).then_some((project, lang))
     }
 
     /// The diagnostics notification for `uri` (none for a closed or unknown document).
@@ -192,8 +194,7 @@ impl Server {
         let Some(doc) = self.docs.get(uri) else { return Value::Null };
         let at = doc.index.offset(&doc.text, pos);
         let Some((word, span)) = word_at(&doc.text, at) else { return Value::Null };
-        let before = doc.text[..span.start].trim_end();
-        let after_on = lang == Lang::Tac && before.len() >= 2 && before[before.len() - 2..].eq_ignore_ascii_case("on");
+        let after_on = lang == Lang::Tac && follows_on(&doc.text[..span.start]);
         let api = project.as_ref().map_or(&self.standard, |p| &p.api);
         let text = api_docs::hover(api, word, lang, after_on).or_else(|| {
             // A name the file itself defines.
@@ -264,6 +265,14 @@ impl Server {
     }
 }
 
+/// Whether `before` ends with the word `on` (and blanks): `on think`, where `think` is a handler.
+fn follows_on(before: &str) -> bool {
+    let before = before.trim_end();
+    let Some(start) = before.len().checked_sub(2) else { return false };
+    before.get(start..).is_some_and(|w| w.eq_ignore_ascii_case("on"))
+        && !before[..start].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+}
+
 fn to_value(locations: Vec<Location>) -> Value {
     serde_json::to_value(GotoDefinitionResponse::Array(locations)).unwrap_or(Value::Null)
 }
@@ -329,6 +338,15 @@ fn to_lsp(f: &Finding, doc: &Doc) -> Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_word_before_a_handler() {
+        assert!(follows_on("once on "));
+        assert!(follows_on("ON\n  "));
+        assert!(!follows_on("moon "));
+        assert!(!follows_on("☕ "));
+        assert!(!follows_on("n"));
+    }
 
     #[test]
     fn strings_under_the_cursor() {
