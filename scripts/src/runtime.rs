@@ -9,7 +9,7 @@ use tactica_stdlib::{ActionMode, ScriptCtx, ScriptLimits};
 
 use crate::code::{HandlerEvent, Script};
 use crate::diagnostics::Code;
-use crate::vm::{RuntimeError, Vm};
+use crate::vm::{RuntimeError, Scratch, Vm};
 
 /// What a file is attached to an entity as; it decides when the top-level statements run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +68,8 @@ pub struct Instance {
     roles: Vec<RoleCursor>,
     /// The tick roles last moved on (they move on at most once a tick).
     roles_tick: Option<u64>,
+    /// The VM's buffers between runs.
+    scratch: Scratch,
 }
 
 /// Where a suspended sequence role goes on from.
@@ -192,6 +194,7 @@ impl Script {
             table: Table::new(),
             roles: Vec::new(),
             roles_tick: None,
+            scratch: Scratch::default(),
         }
     }
 
@@ -234,7 +237,7 @@ impl Script {
             }
             role_ctx.finish();
             if let Some(pc) = vm.suspended {
-                keep.push(RoleCursor { pc, locals: std::mem::take(&mut vm.locals), ..c });
+                keep.push(RoleCursor { pc, locals: vm.locals, ..c });
             }
         }
         inst.roles = keep;
@@ -255,10 +258,11 @@ impl Script {
             *inst = self.instantiate();
         }
         let mark = ctx.commands.len();
-        let mut vm = Vm::new(self, limits);
+        let mut vm = Vm::with_buffers(self, limits, std::mem::take(&mut inst.scratch));
         let mut report = RunReport::default();
         let result = self.run_inner(&mut vm, inst, kind, trigger, ctx, &mut report);
         report.steps = vm.steps;
+        inst.scratch = vm.into_buffers();
         match result {
             Ok(()) => {
                 ctx.finish();
@@ -480,7 +484,7 @@ impl Script {
             }
             ctx.finish();
             if let Some(pc) = vm.suspended {
-                cursors.push(RoleCursor { entity: *entity, scope: scope.to_owned(), pc, locals: std::mem::take(&mut vm.locals) });
+                cursors.push(RoleCursor { entity: *entity, scope: scope.to_owned(), pc, locals: vm.locals });
             }
         }
         Ok(cursors)

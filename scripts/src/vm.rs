@@ -28,6 +28,33 @@ pub struct RuntimeError {
     pub column: u32,
 }
 
+/// A VM's value stack and locals kept between runs in an [`Instance`], so a run per entity-tick
+/// allocates neither. Always empty between runs: it is no part of the instance's state (every
+/// two compare equal, a clone starts without).
+#[derive(Default)]
+pub(crate) struct Scratch {
+    stack: Vec<Value>,
+    locals: Vec<Value>,
+}
+
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Scratch::default()
+    }
+}
+
+impl PartialEq for Scratch {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Scratch")
+    }
+}
+
 /// One run of the VM: the budget is shared by every chunk the run executes.
 pub(crate) struct Vm<'s> {
     pub script: &'s Script,
@@ -44,38 +71,17 @@ pub(crate) struct Vm<'s> {
     pub(crate) suspended: Option<usize>,
 }
 
-thread_local! {
-    /// The value stacks and locals of finished runs, reused by the next (a run per entity-tick
-    /// would otherwise allocate both every time). A run inside a run (a sequence started from a
-    /// script) takes another pair.
-    static BUFFERS: std::cell::RefCell<Vec<(Vec<Value>, Vec<Value>)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-impl Drop for Vm<'_> {
-    fn drop(&mut self) {
-        let (mut stack, mut locals) = (std::mem::take(&mut self.stack), std::mem::take(&mut self.locals));
-        if stack.capacity() + locals.capacity() > 4096 {
-            return;
-        }
-        stack.clear();
-        locals.clear();
-        let _ = BUFFERS.try_with(|b| {
-            if let Ok(mut b) = b.try_borrow_mut()
-                && b.len() < 8
-            {
-                b.push((stack, locals));
-            }
-        });
-    }
-}
-
 impl<'s> Vm<'s> {
     pub fn new(script: &'s Script, limits: ScriptLimits) -> Self {
-        let (stack, mut locals) = BUFFERS
-            .try_with(|b| b.try_borrow_mut().ok().and_then(|mut b| b.pop()))
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| (Vec::with_capacity(16), Vec::new()));
+        Vm::with_buffers(script, limits, Scratch::default())
+    }
+
+    /// A VM on the buffers an earlier run left (see [`Scratch`]).
+    pub(crate) fn with_buffers(script: &'s Script, limits: ScriptLimits, scratch: Scratch) -> Self {
+        let Scratch { mut stack, mut locals } = scratch;
+        if stack.capacity() == 0 {
+            stack.reserve(16);
+        }
         locals.resize(script.n_locals as usize, Value::Nil);
         Vm {
             script,
@@ -87,6 +93,13 @@ impl<'s> Vm<'s> {
             role_mark: None,
             suspended: None,
         }
+    }
+
+    /// The buffers, emptied, for the next run.
+    pub(crate) fn into_buffers(mut self) -> Scratch {
+        self.stack.clear();
+        self.locals.clear();
+        Scratch { stack: std::mem::take(&mut self.stack), locals: std::mem::take(&mut self.locals) }
     }
 
     pub fn error_at(&self, pc: usize, code: Code, message: impl Into<String>) -> RuntimeError {
@@ -187,6 +200,15 @@ impl<'s> Vm<'s> {
                     self.stack.push(r);
                 }
                 Op::Binary(op) => {
+                    // Comparing numbers (most conditions) needs no call and nothing dropped.
+                    let n = self.stack.len();
+                    if n >= 2
+                        && let Some(r) = compare_numbers(op, &self.stack[n - 2], &self.stack[n - 1])
+                    {
+                        self.stack.pop();
+                        self.stack[n - 2] = r;
+                        continue;
+                    }
                     let b = self.pop();
                     let a = self.pop();
                     let r = binary(op, &a, &b).map_err(|(code, m)| self.error_at(pc - 1, code, m))?;
@@ -368,6 +390,32 @@ fn text_of(v: &Value) -> Option<String> {
         Value::Int(_) | Value::Float(_) | Value::Bool(_) => Some(v.to_string()),
         _ => None,
     }
+}
+
+/// [`binary`] for `<`, `<=`, `>`, `>=` on two numbers; `None` for anything else.
+#[inline]
+fn compare_numbers(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
+    if let (Value::Int(x), Value::Int(y)) = (a, b) {
+        return Some(Value::Bool(match op {
+            BinOp::Lt => x < y,
+            BinOp::Le => x <= y,
+            BinOp::Gt => x > y,
+            BinOp::Ge => x >= y,
+            _ => return None,
+        }));
+    }
+    let (x, y) = match (a, b) {
+        (Value::Float(x), Value::Float(y)) => (*x, *y),
+        (Value::Float(_) | Value::Int(_), Value::Float(_) | Value::Int(_)) => (a.as_f64()?, b.as_f64()?),
+        _ => return None,
+    };
+    Some(Value::Bool(match op {
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::Ge => x >= y,
+        _ => return None,
+    }))
 }
 
 fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, (Code, String)> {

@@ -58,14 +58,15 @@ struct Program {
     /// on every call was a good part of the per-call cost). A script that redefines a handler
     /// gets the new one: the entry is checked against the global each call.
     /// `None`: the file defines no such handler (its global is nil).
-    handlers: BTreeMap<&'static str, Option<(Function, u32)>>,
+    /// By [`HANDLER_NAMES`] index; `None` not looked up yet.
+    handlers: [Option<Option<(Function, u32)>>; 7],
     sequences: BTreeMap<EntityId, (Thread, u64)>,
     /// The globals table and the names a call looks up in it, made once per state (not a registry
     /// read and a string interned per call).
     globals: mlua::Table,
     keys: Keys,
-    /// The message handler routine calls run under (see [`crate::host::traceback`]).
-    traceback: Function,
+    /// The C closure routine calls run through ([`do_routine`]).
+    runner: Function,
     /// Per instance (its entity; `None` for a world script): the `state` table the last call left.
     /// It is handed to the next call as it is while the host's table still holds the same public
     /// entries, so a call whose state did not change converts nothing.
@@ -73,23 +74,30 @@ struct Program {
 }
 
 
-/// Interned names: `state` and the handlers.
+/// The handlers a call may run, in the order the host's caches keep them.
+const HANDLER_NAMES: [&str; 7] = ["on_spawn", "on_think", "on_encounter", "on_hear", "on_tick", "on_reload", SEQUENCE];
+
+/// Where `name` (one of [`HANDLER_NAMES`]) is kept.
+fn handler_slot(name: &str) -> usize {
+    HANDLER_NAMES.iter().position(|n| *n == name).unwrap_or(0)
+}
+
+/// Interned names: `state` and the handlers (by [`HANDLER_NAMES`] index).
 struct Keys {
     state: LuaString,
-    handlers: Vec<(&'static str, LuaString)>,
+    handlers: Vec<LuaString>,
 }
 
 impl Keys {
     fn new(lua: &Lua) -> mlua::Result<Keys> {
-        let names = ["on_spawn", "on_think", "on_encounter", "on_hear", "on_tick", "on_reload", SEQUENCE];
         Ok(Keys {
             state: lua.create_string("state")?,
-            handlers: names.iter().map(|&n| Ok((n, lua.create_string(n)?))).collect::<mlua::Result<_>>()?,
+            handlers: HANDLER_NAMES.iter().map(|&n| lua.create_string(n)).collect::<mlua::Result<_>>()?,
         })
     }
 
     fn handler(&self, name: &'static str) -> Option<&LuaString> {
-        self.handlers.iter().find(|(n, _)| *n == name).map(|(_, k)| k)
+        self.handlers.get(handler_slot(name))
     }
 }
 
@@ -128,14 +136,16 @@ impl LuaBackend {
         let shared =
             Rc::new(Shared::new(Rc::clone(&self.api), Rc::clone(&self.groups), self.limits, Rc::clone(&issued)));
         self.install_api(&lua, &shared).map_err(|e| fail(e, &meter))?;
-        let traceback = crate::host::traceback_handler(&lua, &shared).map_err(|e| fail(e, &meter))?;
         crate::print::install(&lua, &chunk).map_err(|e| fail(e, &meter))?;
         lua.load(source).set_name(format!("@{chunk}")).set_mode(ChunkMode::Text).exec().map_err(|e| fail(e, &meter))?;
         let keys = Keys::new(&lua).map_err(|e| fail(e, &meter))?;
+        let runner = crate::host::traceback_handler(&lua, &shared)
+            .and_then(|traceback| make_runner(&lua, &keys, &traceback))
+            .map_err(|e| fail(e, &meter))?;
         Ok(Program {
             globals: lua.globals(),
             keys,
-            traceback,
+            runner,
             states: Instances::default(),
             file: file.to_path_buf(),
             chunk,
@@ -144,7 +154,7 @@ impl LuaBackend {
             meter,
             shared,
             issued,
-            handlers: BTreeMap::new(),
+            handlers: Default::default(),
             sequences: BTreeMap::new(),
         })
     }
@@ -306,11 +316,12 @@ fn run_call(
             match value {
                 LuaValue::Function(f) => {
                     let mut cache = handlers.borrow_mut();
-                    let line = match cache.get(name) {
+                    let slot = &mut cache[handler_slot(name)];
+                    let line = match slot {
                         Some(Some((known, line))) if *known == f => *line,
                         _ => {
                             let line = f.info().line_defined.and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
-                            cache.insert(name, Some((f.clone(), line)));
+                            *slot = Some(Some((f.clone(), line)));
                             line
                         }
                     };
@@ -318,11 +329,11 @@ fn run_call(
                     Ok(Some(f))
                 }
                 LuaValue::Nil => {
-                    handlers.borrow_mut().insert(name, None);
+                    handlers.borrow_mut()[handler_slot(name)] = Some(None);
                     Ok(None)
                 }
                 _ => {
-                    handlers.borrow_mut().remove(name);
+                    handlers.borrow_mut()[handler_slot(name)] = None;
                     Ok(None)
                 }
             }
@@ -435,14 +446,19 @@ fn fast_call(
         Trigger::Think | Trigger::Encounter | Trigger::Tick => None,
         Trigger::Spawn | Trigger::Reload => return Ok(None),
     };
-    let Program { lua, sequences, meter, issued, handlers, keys, traceback, states, globals, .. } = p;
+    let Program { lua, sequences, meter, issued, handlers, keys, runner, states, globals, .. } = p;
     if let (Trigger::Think, Some(id)) = (trigger, entity)
         && sequences.contains_key(&id)
     {
         return Ok(None);
     }
-    let name = trigger.handler();
-    let (Some(known), Some(key)) = (handlers.get(name), keys.handler(name)) else { return Ok(None) };
+    let slot = match trigger {
+        Trigger::Think => 1,
+        Trigger::Encounter => 2,
+        Trigger::Hear(_) => 3,
+        _ => 4,
+    };
+    let Some(known) = &handlers[slot] else { return Ok(None) };
     let known = known.as_ref().map(|(f, line)| {
         meter.last_line.set(*line);
         f
@@ -462,7 +478,7 @@ fn fast_call(
         let expect_empty = public == 0 && !fresh;
         issued.set(false);
         let result = lend(ctx, || {
-            let r = routine(lua, (&keys.state, key, known, state, arg, &*traceback), expect_empty);
+            let r = routine(lua, runner, slot, known, state, arg, expect_empty);
             with_lent(|c: &mut ScriptCtx<'_>| c.flush_pattern());
             r
         });
@@ -526,14 +542,17 @@ fn fast_call(
 /// the handler changed, or the table is no longer empty.
 fn routine(
     lua: &Lua,
-    args: (&LuaString, &LuaString, Option<&Function>, &mlua::Table, Option<&str>, &Function),
+    runner: &Function,
+    slot: usize,
+    known: Option<&Function>,
+    state: &mlua::Table,
+    arg: Option<&str>,
     expect_empty: bool,
 ) -> mlua::Result<(u8, LuaValue)> {
-    let (state_key, name, known, state, arg, traceback) = args;
     lua.exec_raw_lua(|raw| {
-        // SAFETY: the values are pushed by mlua; `do_routine` runs under `lua_pcall` (with the
-        // message handler `Function::call` uses), so every Lua error it or the handler raises
-        // is caught there; the stack is put back as it was.
+        // SAFETY: the values are pushed by mlua; `do_routine` runs under `lua_pcall`, so every
+        // Lua error it raises is caught there (the handler's own are caught inside it); the
+        // stack is put back as it was.
         unsafe {
             let l = raw.state();
             let top = ffi::lua_gettop(l);
@@ -541,10 +560,8 @@ fn routine(
                 return Err(mlua::Error::StackError);
             }
             let pushed = (|| -> mlua::Result<()> {
-                raw.push(traceback)?;
-                ffi::lua_pushcfunction(l, do_routine);
-                raw.push(state_key)?;
-                raw.push(name)?;
+                raw.push(runner)?;
+                ffi::lua_pushinteger(l, slot as ffi::lua_Integer);
                 raw.push(known)?;
                 raw.push(state)?;
                 raw.push(arg)?;
@@ -555,36 +572,51 @@ fn routine(
                 ffi::lua_settop(l, top);
                 return Err(e);
             }
-            let status = ffi::lua_pcall(l, 6, 2, top + 1);
-            let result = if status == ffi::LUA_OK {
+            let status = ffi::lua_pcall(l, 5, 2, 0);
+            let (status, value, code) = if status == ffi::LUA_OK {
                 let value = raw.pop_value();
                 let code = ffi::lua_tointegerx(l, -1, std::ptr::null_mut());
-                Ok((u8::try_from(code).unwrap_or(1), value))
+                if code >= 10 { ((code - 10) as std::ffi::c_int, value, None) } else { (ffi::LUA_OK, value, Some(code)) }
             } else {
-                // As `Function::call` reports them (mlua's `pop_error`).
-                let value = raw.pop_value();
-                let text = |v: &LuaValue| match v {
-                    LuaValue::String(s) => s.to_string_lossy(),
-                    other => other.to_string().unwrap_or_else(|_| format!("<{}>", other.type_name())),
-                };
-                Err(match value {
-                    LuaValue::Error(e) => *e,
-                    v if status == ffi::LUA_ERRMEM => mlua::Error::MemoryError(text(&v)),
-                    v => mlua::Error::RuntimeError(text(&v)),
-                })
+                (status, raw.pop_value(), None)
             };
             ffi::lua_settop(l, top);
-            result
+            match code {
+                Some(code) => Ok((u8::try_from(code).unwrap_or(1), value)),
+                // As `Function::call` reports them (mlua's `pop_error`).
+                None => {
+                    let text = |v: &LuaValue| match v {
+                        LuaValue::String(s) => s.to_string_lossy(),
+                        other => other.to_string().unwrap_or_else(|_| format!("<{}>", other.type_name())),
+                    };
+                    Err(match value {
+                        LuaValue::Error(e) => *e,
+                        v if status == ffi::LUA_ERRMEM => mlua::Error::MemoryError(text(&v)),
+                        v => mlua::Error::RuntimeError(text(&v)),
+                    })
+                }
+            }
         }
     })
 }
 
-/// [`routine`]'s work on the Lua stack. Arguments: 1 the key `state`, 2 the handler's name, 3
-/// the handler the host knows, 4 the state table, 5 the handler's argument, 6 whether the table
-/// must be empty. Results: the code and (for 4) the new `state`.
+/// The C closure [`routine`] calls: upvalue 1 the key `state`, 2 the message handler, 3.. the
+/// handlers' names (by [`HANDLER_NAMES`] index).
+fn make_runner(lua: &Lua, keys: &Keys, traceback: &Function) -> mlua::Result<Function> {
+    let mut upvalues = vec![LuaValue::String(keys.state.clone()), LuaValue::Function(traceback.clone())];
+    upvalues.extend(keys.handlers.iter().cloned().map(LuaValue::String));
+    let n = upvalues.len() as std::ffi::c_int;
+    // SAFETY: the arguments become the closure's upvalues, in order.
+    unsafe { lua.exec_raw(mlua::MultiValue::from_iter(upvalues), |l| ffi::lua_pushcclosure(l, do_routine, n)) }
+}
+
+/// [`routine`]'s work on the Lua stack. Arguments: 1 the handler's slot, 2 the handler the host
+/// knows, 3 the state table, 4 the handler's argument, 5 whether the table must be empty.
+/// Results: the code (10 + the status when the handler failed) and (for 4) the new `state` or
+/// (for a failure) the error.
 unsafe extern "C-unwind" fn do_routine(l: *mut ffi::lua_State) -> std::ffi::c_int {
-    // SAFETY: stack operations on the arguments only; this frame owns nothing, so the errors
-    // the handler raises may pass through it to the caller's `lua_pcall`.
+    // SAFETY: stack operations on the arguments and upvalues only; this frame owns nothing, so
+    // an error (out of memory) may pass through it to the caller's `lua_pcall`.
     unsafe {
         let done = |code: ffi::lua_Integer, value: Option<std::ffi::c_int>| {
             match value {
@@ -595,40 +627,46 @@ unsafe extern "C-unwind" fn do_routine(l: *mut ffi::lua_State) -> std::ffi::c_in
             ffi::lua_rotate(l, -2, 1);
             2
         };
-        ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS); // 7: _G
-        ffi::lua_pushvalue(l, 2);
-        ffi::lua_rawget(l, 7); // 8: the handler now
-        if ffi::lua_rawequal(l, 8, 3) == 0 {
+        let slot = ffi::lua_tointegerx(l, 1, std::ptr::null_mut()) as std::ffi::c_int;
+        ffi::lua_rawgeti(l, ffi::LUA_REGISTRYINDEX, ffi::LUA_RIDX_GLOBALS); // 6: _G
+        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(3 + slot));
+        ffi::lua_rawget(l, 6); // 7: the handler now
+        if ffi::lua_rawequal(l, 7, 2) == 0 {
             return done(1, None);
         }
-        if ffi::lua_toboolean(l, 6) != 0 {
+        if ffi::lua_toboolean(l, 5) != 0 {
             ffi::lua_pushnil(l);
-            if ffi::lua_next(l, 4) != 0 {
-                ffi::lua_settop(l, 8);
+            if ffi::lua_next(l, 3) != 0 {
+                ffi::lua_settop(l, 7);
                 return done(2, None);
             }
         }
-        ffi::lua_pushvalue(l, 1);
-        ffi::lua_pushvalue(l, 4);
-        ffi::lua_rawset(l, 7);
-        if ffi::lua_type(l, 8) != ffi::LUA_TNIL {
-            ffi::lua_pushvalue(l, 8);
-            if ffi::lua_type(l, 5) == ffi::LUA_TNIL {
-                ffi::lua_callk(l, 0, 0, 0, None);
+        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));
+        ffi::lua_pushvalue(l, 3);
+        ffi::lua_rawset(l, 6);
+        if ffi::lua_type(l, 7) != ffi::LUA_TNIL {
+            ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2)); // 8: the message handler
+            ffi::lua_pushvalue(l, 7);
+            let nargs = if ffi::lua_type(l, 4) == ffi::LUA_TNIL {
+                0
             } else {
-                ffi::lua_pushvalue(l, 5);
-                ffi::lua_callk(l, 1, 0, 0, None);
+                ffi::lua_pushvalue(l, 4);
+                1
+            };
+            let status = ffi::lua_pcallk(l, nargs, 0, 8, 0, None);
+            if status != ffi::LUA_OK {
+                return done(10 + ffi::lua_Integer::from(status), Some(-1));
             }
         }
-        ffi::lua_settop(l, 8);
-        ffi::lua_pushvalue(l, 1);
-        ffi::lua_rawget(l, 7); // 9: `state` now
-        if ffi::lua_rawequal(l, 9, 4) == 0 {
-            return done(4, Some(9));
+        ffi::lua_settop(l, 7);
+        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));
+        ffi::lua_rawget(l, 6); // 8: `state` now
+        if ffi::lua_rawequal(l, 8, 3) == 0 {
+            return done(4, Some(8));
         }
         ffi::lua_pushnil(l);
-        let code = if ffi::lua_next(l, 9) == 0 { 0 } else { 3 };
-        ffi::lua_settop(l, 9);
+        let code = if ffi::lua_next(l, 8) == 0 { 0 } else { 3 };
+        ffi::lua_settop(l, 8);
         done(code, None)
     }
 }

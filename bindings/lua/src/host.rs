@@ -210,21 +210,6 @@ unsafe fn raise(l: *mut lua_State, shared: &Shared) -> c_int {
     }
 }
 
-/// The arguments of a call that are read off the stack directly.
-enum Args {
-    Few([Value; 3], usize),
-    Many(Vec<Value>),
-}
-
-impl Args {
-    fn as_slice(&self) -> &[Value] {
-        match self {
-            Args::Few(a, n) => &a[..*n],
-            Args::Many(v) => v,
-        }
-    }
-}
-
 /// Reads the arguments, runs the host function and pushes a plain result. Every Rust value it
 /// makes is gone when it returns.
 unsafe fn call(l: *mut lua_State, shared: &Shared, index: usize) -> Step {
@@ -236,23 +221,67 @@ unsafe fn call(l: *mut lua_State, shared: &Shared, index: usize) -> Step {
     let Some(group) = shared.groups.get(index) else { return fail("no such host function".to_owned()) };
     let nargs = unsafe { ffi::lua_gettop(l) };
     let n = usize::try_from(nargs).unwrap_or(0);
-    let mut args = if n <= 3 { Args::Few(Default::default(), n) } else { Args::Many(Vec::with_capacity(n)) };
-    for i in 0..n {
-        let v = match unsafe { read(l, i as c_int + 1, shared) } {
-            Some(Ok(v)) => v,
-            Some(Err(e)) => return fail(format!("`{}` argument {}: {e}", group.name, i + 1)),
-            None => return Step::Slow,
-        };
-        match &mut args {
-            Args::Few(a, _) => a[i] = v,
-            Args::Many(a) => a.push(v),
-        }
-    }
     let api = &shared.api;
     let Some(f) = group.overloads.iter().filter_map(|&i| api.function(i)).find(|f| f.params.len() == n) else {
+        // Arguments the general path would refuse are reported first, as it does.
+        for i in 0..n {
+            match unsafe { read(l, i as c_int + 1, shared) } {
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return fail(format!("`{}` argument {}: {e}", group.name, i + 1)),
+                None => return Step::Slow,
+            }
+        }
         return fail(arity_error(api, group, n));
     };
-    let out = match with_lent(|ctx| f.call(ctx, args.as_slice())) {
+    let arg = |i: usize| match unsafe { read(l, i as c_int + 1, shared) } {
+        Some(Ok(v)) => Ok(v),
+        Some(Err(e)) => Err(fail(format!("`{}` argument {}: {e}", group.name, i + 1))),
+        None => Err(Step::Slow),
+    };
+    let run = |args: &[Value]| with_lent(|ctx| f.call(ctx, args));
+    // Up to three arguments are read onto this stack, not into a `Vec`.
+    let called = match n {
+        0 => run(&[]),
+        // In order: the first argument that fails is the one reported.
+        1 => {
+            let a = match arg(0) {
+                Ok(v) => v,
+                Err(step) => return step,
+            };
+            run(&[a])
+        }
+        2 => {
+            let a = match arg(0) {
+                Ok(v) => v,
+                Err(step) => return step,
+            };
+            let b = match arg(1) {
+                Ok(v) => v,
+                Err(step) => return step,
+            };
+            run(&[a, b])
+        }
+        3 => {
+            let a = match arg(0) {
+                Ok(v) => v,
+                Err(step) => return step,
+            };
+            let b = match arg(1) {
+                Ok(v) => v,
+                Err(step) => return step,
+            };
+            let c = match arg(2) {
+                Ok(v) => v,
+                Err(step) => return step,
+            };
+            run(&[a, b, c])
+        }
+        _ => match (0..n).map(arg).collect::<Result<Vec<Value>, Step>>() {
+            Ok(args) => run(&args),
+            Err(step) => return step,
+        },
+    };
+    let out = match called {
         Some(Ok(v)) => v,
         Some(Err(e)) => return fail(e.to_string()),
         None => {
@@ -261,7 +290,6 @@ unsafe fn call(l: *mut lua_State, shared: &Shared, index: usize) -> Step {
             );
         }
     };
-    drop(args);
     if f.ret == Type::Nil {
         shared.issued.set(true);
     }

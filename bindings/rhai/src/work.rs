@@ -26,7 +26,7 @@ pub(crate) const BYTES_PER_OPERATION: u64 = 16;
 
 thread_local! {
     /// What the allocator counted when the running call started.
-    static CALL_START: Cell<memory::Usage> = Cell::new(memory::Usage::default());
+    static CALL_START: Cell<memory::Usage> = const { Cell::new(memory::Usage { allocated: 0, live: 0 }) };
     /// When the running call started, for the watchdog.
     static CALL_STARTED: Cell<Option<Instant>> = const { Cell::new(None) };
     /// Operations charged by the library functions below in the running call.

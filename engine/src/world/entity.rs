@@ -76,11 +76,17 @@ impl Entity {
     /// Who its scripts' signals reach by default: its squad (`squad:TEAM/SQUAD`), else its team
     /// (`team:TEAM`), else itself alone (`entity:NAME`).
     pub fn signal_scope(&self) -> String {
-        match (self.team.is_empty(), self.squad.is_empty()) {
-            (_, false) => format!("squad:{}/{}", self.team, self.squad),
-            (false, true) => format!("team:{}", self.team),
-            (true, true) => format!("entity:{}", self.name),
+        // Built by hand, not with `format!`: every script call makes one.
+        let parts: [&str; 4] = match (self.team.is_empty(), self.squad.is_empty()) {
+            (_, false) => ["squad:", &self.team, "/", &self.squad],
+            (false, true) => ["team:", &self.team, "", ""],
+            (true, true) => ["entity:", &self.name, "", ""],
+        };
+        let mut scope = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+        for p in parts {
+            scope.push_str(p);
         }
+        scope
     }
 
     /// The grid cell the entity stands in.
