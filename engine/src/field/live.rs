@@ -158,7 +158,8 @@ type FloodInputs = (Vec<(IVec2, usize, u32)>, u64);
 pub struct TacticalMaps {
     spec: FieldSpec,
     influence: InfluenceMap,
-    sources: BTreeMap<EntityId, SourceId>,
+    /// Each member's influence source, by slot: every member is looked up every tick.
+    sources: slotmap::SecondaryMap<EntityId, SourceId>,
     layers: BTreeMap<String, Layer>,
     frag: FragMap,
     decision: DecisionMaps,
@@ -201,7 +202,7 @@ impl TacticalMaps {
     pub fn new(width: u32, height: u32, spec: FieldSpec) -> Self {
         TacticalMaps {
             influence: InfluenceMap::new(width, height, spec.teams.len(), spec.metric),
-            sources: BTreeMap::new(),
+            sources: slotmap::SecondaryMap::new(),
             layers: BTreeMap::new(),
             frag: FragMap::new(width, height, spec.frag_decay),
             decision: DecisionMaps::new(width, height, spec.decision_area),
@@ -390,20 +391,22 @@ impl TacticalMaps {
 
     fn update_sources(&mut self, world: &World) -> usize {
         let mut changes = 0;
-        let gone: Vec<EntityId> = self.sources.keys().filter(|id| world.entity(**id).is_none()).copied().collect();
+        let mut gone: Vec<EntityId> = self.sources.keys().filter(|&id| world.entity(id).is_none()).collect();
+        gone.sort_unstable(); // removed in key order, as ever, so the sums come out the same
+
         for id in gone {
-            if let Some(s) = self.sources.remove(&id) {
+            if let Some(s) = self.sources.remove(id) {
                 let _ = self.influence.remove(s);
                 changes += 1;
             }
         }
         for (id, e) in world.entities() {
             let want = self.source_of(e);
-            let have = self.sources.get(&id).copied();
+            let have = self.sources.get(id).copied();
             match (have, want) {
                 (Some(s), None) => {
                     let _ = self.influence.remove(s);
-                    self.sources.remove(&id);
+                    self.sources.remove(id);
                     changes += 1;
                 }
                 (Some(s), Some(want)) => {
@@ -419,7 +422,7 @@ impl TacticalMaps {
                     };
                     if done.is_err() {
                         let _ = self.influence.remove(s);
-                        self.sources.remove(&id);
+                        self.sources.remove(id);
                     }
                 }
                 (None, Some(want)) => {

@@ -266,7 +266,9 @@ impl PathQueue {
             };
             return Some(RequestState::Searching { expanded });
         }
-        self.waiting.iter().any(|r| r.id == id).then_some(RequestState::Queued)
+        // Requests wait in the order they were submitted, so by rising id: every walker whose
+        // search waits asks each tick, and a scan of a long queue per asker grew with its square.
+        self.waiting.binary_search_by_key(&id, |r| r.id).is_ok().then_some(RequestState::Queued)
     }
 
     /// Takes a finished request's result out of the queue.
