@@ -83,16 +83,7 @@ impl<'s> Vm<'s> {
             stack.reserve(16);
         }
         locals.resize(script.n_locals as usize, Value::Nil);
-        Vm {
-            script,
-            limits,
-            steps: 0,
-            edge_mode: false,
-            stack,
-            locals,
-            role_mark: None,
-            suspended: None,
-        }
+        Vm { script, limits, steps: 0, edge_mode: false, stack, locals, role_mark: None, suspended: None }
     }
 
     /// The buffers, emptied, for the next run.

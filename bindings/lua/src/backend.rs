@@ -73,7 +73,6 @@ struct Program {
     states: Instances<mlua::Table>,
 }
 
-
 /// The handlers a call may run, in the order the host's caches keep them.
 const HANDLER_NAMES: [&str; 7] = ["on_spawn", "on_think", "on_encounter", "on_hear", "on_tick", "on_reload", SEQUENCE];
 
@@ -576,7 +575,11 @@ fn routine(
             let (status, value, code) = if status == ffi::LUA_OK {
                 let value = raw.pop_value();
                 let code = ffi::lua_tointegerx(l, -1, std::ptr::null_mut());
-                if code >= 10 { ((code - 10) as std::ffi::c_int, value, None) } else { (ffi::LUA_OK, value, Some(code)) }
+                if code >= 10 {
+                    ((code - 10) as std::ffi::c_int, value, None)
+                } else {
+                    (ffi::LUA_OK, value, Some(code))
+                }
             } else {
                 (status, raw.pop_value(), None)
             };

@@ -47,7 +47,9 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
         Value::Int(i) => LuaValue::Integer(*i),
         Value::Float(f) => LuaValue::Number(*f),
         Value::Str(s) => LuaValue::String(lua.create_string(s)?),
-        Value::Vec2(p) => LuaValue::UserData(tagged(lua, lua.create_userdata(LuaVec2(*p))?, crate::host::vec2_bits(*p))?),
+        Value::Vec2(p) => {
+            LuaValue::UserData(tagged(lua, lua.create_userdata(LuaVec2(*p))?, crate::host::vec2_bits(*p))?)
+        }
         Value::Entity(id) => {
             LuaValue::UserData(tagged(lua, lua.create_userdata(LuaEntity(*id))?, crate::host::entity_bits(*id))?)
         }
@@ -171,10 +173,13 @@ pub(crate) fn same(v: &LuaValue, x: &Value, depth: usize) -> bool {
             ud.borrow::<LuaVec2>().is_ok_and(|q| q.0.to_array().map(f32::to_bits) == p.to_array().map(f32::to_bits))
         }
         (LuaValue::Table(t), Value::List(items)) if depth < MAX_DEPTH && !items.is_empty() => {
-            t.raw_len() == items.len() && same_entries(t, depth, |k| match k {
-                LuaValue::Integer(i) => usize::try_from(*i).ok().and_then(|i| i.checked_sub(1)).and_then(|i| items.get(i)),
-                _ => None,
-            }) == Some(items.len())
+            t.raw_len() == items.len()
+                && same_entries(t, depth, |k| match k {
+                    LuaValue::Integer(i) => {
+                        usize::try_from(*i).ok().and_then(|i| i.checked_sub(1)).and_then(|i| items.get(i))
+                    }
+                    _ => None,
+                }) == Some(items.len())
         }
         (LuaValue::Table(t), Value::Map(m)) if depth < MAX_DEPTH => {
             same_entries(t, depth, |k| match k {

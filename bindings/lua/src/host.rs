@@ -102,7 +102,8 @@ pub(crate) unsafe fn push_closure(l: *mut lua_State, shared: *const Shared, inde
 unsafe fn upvalues<'s>(l: *mut lua_State) -> (&'s Shared, usize) {
     unsafe {
         let shared = &*ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)).cast::<Shared>();
-        let index = usize::try_from(ffi::lua_tointegerx(l, ffi::lua_upvalueindex(2), std::ptr::null_mut())).unwrap_or(0);
+        let index =
+            usize::try_from(ffi::lua_tointegerx(l, ffi::lua_upvalueindex(2), std::ptr::null_mut())).unwrap_or(0);
         (shared, index)
     }
 }
@@ -285,9 +286,7 @@ unsafe fn call(l: *mut lua_State, shared: &Shared, index: usize) -> Step {
         Some(Ok(v)) => v,
         Some(Err(e)) => return fail(e.to_string()),
         None => {
-            return fail(
-                "host functions can only be called from a handler (on_think …), not while loading".to_owned(),
-            );
+            return fail("host functions can only be called from a handler (on_think …), not while loading".to_owned());
         }
     };
     if f.ret == Type::Nil {

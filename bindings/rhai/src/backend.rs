@@ -16,8 +16,8 @@ use tactica_engine::world::EntityId;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Value, is_private, snake_case};
 
-use crate::instances::Instances;
 use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, same_public, to_dynamic};
+use crate::instances::Instances;
 use tactica_stdlib::lend::{lend, with_lent};
 
 /// The function a script may define to run once when its entity spawns, every action it issues
@@ -200,9 +200,8 @@ fn host_call(
     let pos = nc.call_position();
     let fail = |m: String| Box::new(EvalAltResult::ErrorRuntime(m.into(), pos));
     let f = api.function(index).ok_or_else(|| fail("no such host function".to_owned()))?;
-    let arg = |i: usize| {
-        from_dynamic(args[i], limits, 0).map_err(|e| fail(format!("`{}` argument {}: {e}", f.name, i + 1)))
-    };
+    let arg =
+        |i: usize| from_dynamic(args[i], limits, 0).map_err(|e| fail(format!("`{}` argument {}: {e}", f.name, i + 1)));
     let run = |values: &[Value]| {
         with_lent(|ctx| f.call(ctx, values))
             .ok_or_else(|| fail(format!("`{}` can only be called from a handler (on_think …)", f.name)))?

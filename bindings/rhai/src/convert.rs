@@ -108,14 +108,16 @@ pub(crate) fn same(d: &Dynamic, v: &Value) -> bool {
         Value::Int(i) => d.as_int() == Ok(*i),
         Value::Float(f) => d.as_float().is_ok_and(|x| x.to_bits() == f.to_bits()),
         Value::Str(s) => d.as_immutable_string_ref().is_ok_and(|x| x.as_str() == s),
-        Value::Vec2(p) => d.read_lock::<RhaiVec2>().is_some_and(|x| x.0.to_array().map(f32::to_bits) == p.to_array().map(f32::to_bits)),
+        Value::Vec2(p) => d
+            .read_lock::<RhaiVec2>()
+            .is_some_and(|x| x.0.to_array().map(f32::to_bits) == p.to_array().map(f32::to_bits)),
         Value::Entity(id) => d.read_lock::<RhaiEntity>().is_some_and(|x| x.0 == *id),
         Value::List(items) => {
             d.as_array_ref().is_ok_and(|a| a.len() == items.len() && a.iter().zip(items).all(|(x, y)| same(x, y)))
         }
-        Value::Map(m) => d.as_map_ref().is_ok_and(|x| {
-            x.len() == m.len() && m.iter().all(|(k, v)| x.get(k.as_str()).is_some_and(|d| same(d, v)))
-        }),
+        Value::Map(m) => d
+            .as_map_ref()
+            .is_ok_and(|x| x.len() == m.len() && m.iter().all(|(k, v)| x.get(k.as_str()).is_some_and(|d| same(d, v)))),
     }
 }
 
