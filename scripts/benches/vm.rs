@@ -109,7 +109,7 @@ fn run_native(s: &mut Setup, n: &Native, commands: &mut CommandBuffer, rng: &mut
             let _ = (n.trigger)(&mut ctx, &poison);
         }
         ctx.finish();
-        black_box(&ctx.scope);
+        black_box(&ctx);
     }
 }
 

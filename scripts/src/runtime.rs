@@ -225,7 +225,7 @@ impl Script {
             let mut table = Table::new();
             let mut role_ctx = ScriptCtx::new(ctx.world, c.entity, &mut *ctx.commands, &mut *ctx.rng, &mut table);
             role_ctx.mode = ActionMode::Enqueue;
-            role_ctx.scope = c.scope.clone();
+            role_ctx.set_scope(c.scope.clone());
             let mut vm = Vm::new(self, limits);
             vm.locals = c.locals.clone();
             vm.role_mark = Some(role_ctx.commands.len());
@@ -475,7 +475,7 @@ impl Script {
             let mut table = Table::new();
             let mut ctx = ScriptCtx::new(world, *entity, commands, rng, &mut table);
             ctx.mode = ActionMode::Enqueue;
-            ctx.scope = scope.to_owned();
+            ctx.set_scope(scope);
             let mut vm = Vm::new(self, limits);
             vm.role_mark = Some(ctx.commands.len());
             if let Err(e) = vm.run(*entry, &mut inst, &mut ctx) {

@@ -347,7 +347,7 @@ impl<'s> Vm<'s> {
             ));
         }
         let cast: Vec<(&str, tactica_engine::world::EntityId)> = cast.iter().map(|(r, id)| (r.as_str(), *id)).collect();
-        let scope = ctx.scope.clone();
+        let scope = ctx.scope();
         let cursors = self
             .script
             .start_sequence(name, &scope, &cast, world, ctx.commands, ctx.rng, self.limits)

@@ -41,8 +41,9 @@ pub struct ScriptCtx<'a> {
     pub heard: Option<&'a str>,
     /// The per-instance state table; it lives outside the code, so it survives a reload.
     pub state: &'a mut Table,
-    /// The scope signals and waits use (a sequence instance, or the entity's team).
-    pub scope: String,
+    /// The scope signals and waits use when set (a sequence instance); `None` means the entity's
+    /// own ([`Entity::signal_scope`]), built only when a signal or wait asks for it.
+    scope: Option<String>,
     /// How continuing actions are issued.
     pub mode: ActionMode,
     /// Ticks before the same line may be said again.
@@ -60,7 +61,6 @@ impl<'a> ScriptCtx<'a> {
         rng: &'a mut WorldRng,
         state: &'a mut Table,
     ) -> Self {
-        let scope = world.entity(me).map_or_else(String::new, tactica_engine::world::Entity::signal_scope);
         ScriptCtx {
             world,
             me,
@@ -68,12 +68,26 @@ impl<'a> ScriptCtx<'a> {
             rng,
             heard: None,
             state,
-            scope,
+            scope: None,
             mode: ActionMode::Request,
             say_cooldown: SAY_COOLDOWN_TICKS,
             pattern: Vec::new(),
             cursor: None,
         }
+    }
+
+    /// The scope signals and waits use: the one [`ScriptCtx::set_scope`] gave (a sequence
+    /// instance), else the entity's own ([`Entity::signal_scope`]; empty for no entity).
+    pub fn scope(&self) -> String {
+        match &self.scope {
+            Some(scope) => scope.clone(),
+            None => self.me().map_or_else(String::new, Entity::signal_scope),
+        }
+    }
+
+    /// Sets the scope signals and waits use (a sequence instance's).
+    pub fn set_scope(&mut self, scope: impl Into<String>) {
+        self.scope = Some(scope.into());
     }
 
     /// The scripted entity, if it still exists.

@@ -364,7 +364,7 @@ pub fn sleep(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError
 /// `Signal(id)`.
 pub fn signal(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let id = text_arg("Signal", args, 0, "signal id")?;
-    let scope = ctx.scope.clone();
+    let scope = ctx.scope();
     ctx.perform(Action::Signal { scope, id });
     Ok(Value::Nil)
 }
@@ -373,7 +373,7 @@ pub fn signal(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostErro
 fn named_scope(f: &'static str, ctx: &ScriptCtx<'_>, args: &[Value]) -> Result<String, HostError> {
     let word = text_arg(f, args, 1, "\"squad\", \"team\" or \"world\"")?;
     match word.to_ascii_lowercase().as_str() {
-        "squad" => Ok(ctx.scope.clone()),
+        "squad" => Ok(ctx.scope()),
         "team" => Ok(ctx.me().map_or_else(String::new, |e| {
             if e.team.is_empty() { e.signal_scope() } else { format!("team:{}", e.team) }
         })),
@@ -406,7 +406,7 @@ pub fn wait_in(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostErr
 /// `Wait(id)`.
 pub fn wait(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let id = text_arg("Wait", args, 0, "signal id")?;
-    let scope = ctx.scope.clone();
+    let scope = ctx.scope();
     ctx.act(Action::Wait { scope, id, logged: false });
     Ok(Value::Nil)
 }

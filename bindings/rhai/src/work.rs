@@ -24,25 +24,31 @@ use tactica_stdlib::{ScriptLimits, memory};
 /// Bytes of allocation (or of a string scanned or filled) that cost one operation.
 pub(crate) const BYTES_PER_OPERATION: u64 = 16;
 
-thread_local! {
+/// The running call's accounting, read once per operation by the progress check.
+#[derive(Clone, Copy)]
+struct Account {
     /// What the allocator counted when the running call started.
-    static CALL_START: Cell<memory::Usage> = const { Cell::new(memory::Usage { allocated: 0, live: 0 }) };
+    start: memory::Usage,
+    /// Operations charged by the library functions below in the running call.
+    work: u64,
+}
+
+thread_local! {
+    /// The running call's accounting (one thread-local, so one look-up per operation).
+    static ACCOUNT: Cell<Account> = const { Cell::new(Account { start: memory::Usage { allocated: 0, live: 0 }, work: 0 }) };
     /// When the running call started, for the watchdog.
     static CALL_STARTED: Cell<Option<Instant>> = const { Cell::new(None) };
-    /// Operations charged by the library functions below in the running call.
-    static WORK: Cell<u64> = const { Cell::new(0) };
     /// Whether the watchdog stopped the running call.
     static WATCHDOG_FIRED: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Starts the accounting of a call.
 pub(crate) fn start_call() {
-    CALL_START.with(|c| c.set(memory::Usage::now()));
+    ACCOUNT.with(|a| a.set(Account { start: memory::Usage::now(), work: 0 }));
     // The clock is first read at the first watchdog check (1,024 operations in), not on every
     // call: a call that short cannot be what the watchdog is for, and reading the clock was a
     // good part of a short call's cost.
     CALL_STARTED.with(|c| c.set(None));
-    WORK.with(|w| w.set(0));
     WATCHDOG_FIRED.with(|f| f.set(false));
 }
 
@@ -53,7 +59,11 @@ pub(crate) fn watchdog_fired() -> bool {
 
 /// Charges `units` operations of library work to the running call.
 fn charge(units: u64) {
-    WORK.with(|w| w.set(w.get().saturating_add(units)));
+    ACCOUNT.with(|a| {
+        let mut account = a.get();
+        account.work = account.work.saturating_add(units);
+        a.set(account);
+    });
 }
 
 /// Installs the progress check and the charging library functions on `engine`. `max_string` is
@@ -62,6 +72,10 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
     let counting = memory::installed();
     let (max_ops, max_memory, max_wall) = (limits.ops_limit(), limits.memory_limit(), limits.wall_limit());
     if max_ops.is_some() || max_wall.is_some() || (counting && max_memory.is_some()) {
+        // The limits as plain numbers (no limit: the largest), so an operation compares without
+        // unpacking options; a sum that cannot pass `u64::MAX` never trips the budget.
+        let live_cap = max_memory.map_or(i64::MAX, |max| i64::try_from(max).unwrap_or(i64::MAX));
+        let ops_cap = max_ops.unwrap_or(u64::MAX);
         engine.on_progress(move |ops| {
             if let Some(wall) = max_wall
                 && ops.is_multiple_of(1024)
@@ -79,22 +93,22 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
                     wall.as_millis()
                 )));
             }
-            let used = if counting { CALL_START.with(Cell::get).elapsed() } else { memory::Usage::default() };
-            if let Some(max) = max_memory
-                && used.live > i64::try_from(max).unwrap_or(i64::MAX)
-            {
+            let Account { start, work } = ACCOUNT.with(Cell::get);
+            let used = if counting { start.elapsed() } else { memory::Usage::default() };
+            if used.live > live_cap {
+                let max = max_memory.unwrap_or_default();
                 return Some(Dynamic::from(format!("memory limit of {max} bytes exceeded")));
             }
-            let work = WORK.with(Cell::get);
             let charged = ops + used.allocated / BYTES_PER_OPERATION + work;
-            match max_ops {
-                Some(max) if charged > max => Some(Dynamic::from(format!(
+            if charged > ops_cap {
+                let max = max_ops.unwrap_or_default();
+                return Some(Dynamic::from(format!(
                     "instruction budget of {max} exceeded ({ops} operations, {} bytes allocated at \
                      {BYTES_PER_OPERATION} bytes an operation, {work} operations of library work)",
                     used.allocated
-                ))),
-                _ => None,
+                )));
             }
+            None
         });
     }
     let cap = if max_string == 0 { usize::MAX } else { max_string };
