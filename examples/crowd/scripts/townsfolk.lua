@@ -1,6 +1,7 @@
 -- A townsperson of the crowd (examples/crowd), in Lua. Each think: a stranger it sees near gets
 -- a taunt; an idle townsperson walks on. Squads keep step: the leader signals each leg before
 -- it sets off, the others wait for that leg's signal before they do.
+---@type string[]
 local TAUNTS = { "Move along, stranger.", "Mind your purse.", "We want no trouble here." }
 
 -- A cell within 12 of here, if it can be walked to (else the next think tries again).
