@@ -83,18 +83,7 @@ pub fn parse(text: &str, file: &Path) -> Result<ScenarioFile, ScenarioError> {
 /// Loads a scenario file: parses it, loads its map, checks every position, place, region and
 /// script path, spawns the entities and queues their first actions.
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-    let text = read_text(path, MAX_SCENARIO_BYTES)
-        .map_err(|why| ScenarioError::new(path, SourcePos::default(), format!("the scenario {why}")))?;
-    let parsed = parse(&text, path)?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut folders = Folders::new(dir);
-    for folder in &parsed.allow_folders {
-        folders.allow(dir, folder.get_ref()).map_err(|why| {
-            ScenarioError::new(path, SourcePos::of(&text, folder.span().start), why)
-                .hint("folders are relative to the scenario's own")
-        })?;
-    }
-    Builder { text: &text, file: path, dir, folders, map: None }.build(parsed)
+    load_on(path, None)
 }
 
 /// Loads a scenario file as [`load`] does, but on `map` instead of the map the file names (a
@@ -102,6 +91,12 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
 /// file's `map` key is not read; every position, place and region is checked against `map`, and
 /// crowds are placed on its open cells. The scenario has no map file then (no map reloads).
 pub fn load_with_map(path: &Path, map: Map) -> Result<Scenario, ScenarioError> {
+    let mut scenario = load_on(path, Some(map))?;
+    scenario.map_file = None;
+    Ok(scenario)
+}
+
+fn load_on(path: &Path, map: Option<Map>) -> Result<Scenario, ScenarioError> {
     let text = read_text(path, MAX_SCENARIO_BYTES)
         .map_err(|why| ScenarioError::new(path, SourcePos::default(), format!("the scenario {why}")))?;
     let parsed = parse(&text, path)?;
@@ -113,9 +108,7 @@ pub fn load_with_map(path: &Path, map: Map) -> Result<Scenario, ScenarioError> {
                 .hint("folders are relative to the scenario's own")
         })?;
     }
-    let mut scenario = Builder { text: &text, file: path, dir, folders, map: Some(map) }.build(parsed)?;
-    scenario.map_file = None;
-    Ok(scenario)
+    Builder { text: &text, file: path, dir, folders, map }.build(parsed)
 }
 
 struct Builder<'a> {

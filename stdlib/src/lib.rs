@@ -37,6 +37,7 @@ mod decide;
 mod entities;
 mod field;
 mod host;
+pub mod instances;
 pub mod lend;
 pub mod limits;
 pub mod lint;

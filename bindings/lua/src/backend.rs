@@ -16,8 +16,8 @@ use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Type, Valu
 use crate::convert::{from_lua, same_public, to_lua};
 use crate::error::script_error;
 use crate::host::{Group, Shared, arity_error};
-use crate::instances::Instances;
 use crate::sandbox::{Meter, new_state};
+use tactica_stdlib::instances::Instances;
 use tactica_stdlib::lend::{lend, with_lent};
 
 /// The name of the coroutine a script may define: started when its entity spawns, it issues

@@ -34,7 +34,6 @@ mod convert;
 pub mod data;
 mod error;
 mod host;
-mod instances;
 mod lint;
 mod print;
 mod sandbox;

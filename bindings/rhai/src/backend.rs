@@ -17,7 +17,7 @@ use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError,
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Value, is_private, snake_case};
 
 use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, same_public, to_dynamic};
-use crate::instances::Instances;
+use tactica_stdlib::instances::Instances;
 use tactica_stdlib::lend::{lend, with_lent};
 
 /// The function a script may define to run once when its entity spawns, every action it issues

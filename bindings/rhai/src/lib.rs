@@ -31,7 +31,6 @@
 
 mod backend;
 mod convert;
-mod instances;
 mod lint;
 mod print;
 mod work;

@@ -1,11 +1,12 @@
-//! Something kept per script instance between calls, found without hashing: by the entity's slot.
+//! Something a language backend keeps per script instance between calls (Lua's state table,
+//! Rhai's state map), found without hashing: by the entity's slot.
 
 use slotmap::Key;
 use tactica_engine::world::EntityId;
 
 /// One `T` per instance: per entity (by its slot, the full handle checked), and one for the
 /// world script. An entity that reuses a slot replaces what the slot's last entity left.
-pub(crate) struct Instances<T> {
+pub struct Instances<T> {
     world: Option<T>,
     by_slot: Vec<Option<(EntityId, T)>>,
 }
@@ -21,7 +22,19 @@ fn slot(id: EntityId) -> usize {
 }
 
 impl<T> Instances<T> {
-    pub(crate) fn take(&mut self, key: Option<EntityId>) -> Option<T> {
+    /// What `key`'s instance (`None`: the world script) has kept, if anything.
+    pub fn get(&self, key: Option<EntityId>) -> Option<&T> {
+        match key {
+            None => self.world.as_ref(),
+            Some(id) => match self.by_slot.get(slot(id)) {
+                Some(Some((known, t))) if *known == id => Some(t),
+                _ => None,
+            },
+        }
+    }
+
+    /// Takes what `key`'s instance has kept out, leaving nothing.
+    pub fn take(&mut self, key: Option<EntityId>) -> Option<T> {
         match key {
             None => self.world.take(),
             Some(id) => {
@@ -31,7 +44,8 @@ impl<T> Instances<T> {
         }
     }
 
-    pub(crate) fn insert(&mut self, key: Option<EntityId>, value: T) {
+    /// Keeps `value` for `key`'s instance, replacing what was kept.
+    pub fn insert(&mut self, key: Option<EntityId>, value: T) {
         match key {
             None => self.world = Some(value),
             Some(id) => {
