@@ -560,6 +560,11 @@ fn routine(
             }
             let pushed = (|| -> mlua::Result<()> {
                 raw.push(runner)?;
+                // The message handler (the runner's second upvalue) goes under the runner: the
+                // handler runs unprotected inside it, so one `lua_pcall` catches both its errors
+                // and the runner's own, with the handler's traceback.
+                ffi::lua_getupvalue(l, -1, 2);
+                ffi::lua_rotate(l, -2, 1);
                 ffi::lua_pushinteger(l, slot as ffi::lua_Integer);
                 raw.push(known)?;
                 raw.push(state)?;
@@ -571,15 +576,10 @@ fn routine(
                 ffi::lua_settop(l, top);
                 return Err(e);
             }
-            let status = ffi::lua_pcall(l, 5, 2, 0);
+            let status = ffi::lua_pcall(l, 5, 2, top + 1);
             let (status, value, code) = if status == ffi::LUA_OK {
                 let value = raw.pop_value();
-                let code = ffi::lua_tointegerx(l, -1, std::ptr::null_mut());
-                if code >= 10 {
-                    ((code - 10) as std::ffi::c_int, value, None)
-                } else {
-                    (ffi::LUA_OK, value, Some(code))
-                }
+                (ffi::LUA_OK, value, Some(ffi::lua_tointegerx(l, -1, std::ptr::null_mut())))
             } else {
                 (status, raw.pop_value(), None)
             };
@@ -603,8 +603,8 @@ fn routine(
     })
 }
 
-/// The C closure [`routine`] calls: upvalue 1 the key `state`, 2 the message handler, 3.. the
-/// handlers' names (by [`HANDLER_NAMES`] index).
+/// The C closure [`routine`] calls: upvalue 1 the key `state`, 2 the message handler (which
+/// [`routine`] fetches for its `lua_pcall`), 3.. the handlers' names (by [`HANDLER_NAMES`] index).
 fn make_runner(lua: &Lua, keys: &Keys, traceback: &Function) -> mlua::Result<Function> {
     let mut upvalues = vec![LuaValue::String(keys.state.clone()), LuaValue::Function(traceback.clone())];
     upvalues.extend(keys.handlers.iter().cloned().map(LuaValue::String));
@@ -615,11 +615,11 @@ fn make_runner(lua: &Lua, keys: &Keys, traceback: &Function) -> mlua::Result<Fun
 
 /// [`routine`]'s work on the Lua stack. Arguments: 1 the handler's slot, 2 the handler the host
 /// knows, 3 the state table, 4 the handler's argument, 5 whether the table must be empty.
-/// Results: the code (10 + the status when the handler failed) and (for 4) the new `state` or
-/// (for a failure) the error.
+/// Results: the code and (for 4) the new `state`; a failure of the handler raises through to the
+/// caller's `lua_pcall`.
 unsafe extern "C-unwind" fn do_routine(l: *mut ffi::lua_State) -> std::ffi::c_int {
     // SAFETY: stack operations on the arguments and upvalues only; this frame owns nothing, so
-    // an error (out of memory) may pass through it to the caller's `lua_pcall`.
+    // an error (the handler's, or out of memory) may pass through it to the caller's `lua_pcall`.
     unsafe {
         let done = |code: ffi::lua_Integer, value: Option<std::ffi::c_int>| {
             match value {
@@ -648,7 +648,6 @@ unsafe extern "C-unwind" fn do_routine(l: *mut ffi::lua_State) -> std::ffi::c_in
         ffi::lua_pushvalue(l, 3);
         ffi::lua_rawset(l, 6);
         if ffi::lua_type(l, 7) != ffi::LUA_TNIL {
-            ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2)); // 8: the message handler
             ffi::lua_pushvalue(l, 7);
             let nargs = if ffi::lua_type(l, 4) == ffi::LUA_TNIL {
                 0
@@ -656,10 +655,9 @@ unsafe extern "C-unwind" fn do_routine(l: *mut ffi::lua_State) -> std::ffi::c_in
                 ffi::lua_pushvalue(l, 4);
                 1
             };
-            let status = ffi::lua_pcallk(l, nargs, 0, 8, 0, None);
-            if status != ffi::LUA_OK {
-                return done(10 + ffi::lua_Integer::from(status), Some(-1));
-            }
+            // Unprotected: a failure unwinds to [`routine`]'s `lua_pcall`, whose message handler
+            // is the one `Function::call` uses, so it is reported as any other call's.
+            ffi::lua_callk(l, nargs, 0, 0, None);
         }
         ffi::lua_settop(l, 7);
         ffi::lua_pushvalue(l, ffi::lua_upvalueindex(1));

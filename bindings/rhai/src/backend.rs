@@ -122,7 +122,12 @@ impl RhaiBackend {
 /// whole stdlib table registered.
 pub(crate) fn sandboxed_engine(api: Arc<Api>, limits: &ScriptLimits) -> Engine {
     let mut engine = Engine::new_raw();
-    // The standard package minus time (wall-clock time would break determinism) and blobs.
+    // The standard package minus time (wall-clock time would break determinism) and blobs, as
+    // one module: every call to a host function first looks for a script function of that name
+    // in each global module and misses, so seven modules cost seven look-ups per call where one
+    // costs one. Combined in registration order, a later package still wins a clash, as it does
+    // between registered modules.
+    let mut standard = rhai::Module::new();
     for package in [
         CorePackage::new().as_shared_module(),
         LogicPackage::new().as_shared_module(),
@@ -132,8 +137,10 @@ pub(crate) fn sandboxed_engine(api: Arc<Api>, limits: &ScriptLimits) -> Engine {
         BasicMapPackage::new().as_shared_module(),
         MoreStringPackage::new().as_shared_module(),
     ] {
-        engine.register_global_module(package);
+        standard.combine_flatten(rhai::Module::clone(&package));
     }
+    standard.build_index();
+    engine.register_global_module(standard.into());
     engine.set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     engine.disable_symbol("eval");
     apply_limits(&mut engine, limits);
