@@ -13,7 +13,7 @@ use tactica_engine::world::EntityId;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Table, Type, Value, is_private, snake_case};
 
-use crate::convert::{from_lua, same_public, to_lua};
+use crate::convert::{from_lua, to_lua};
 use crate::error::script_error;
 use crate::host::{Group, Shared, arity_error};
 use crate::sandbox::{Meter, new_state};
@@ -291,7 +291,7 @@ fn run_call(
     // the call started with until the end: nothing needs copying to restore it after a failure.
     // The table the last call left is used again while it still says what the host's does.
     let state = match states.take(entity) {
-        Some(t) if same_public(&t, ctx.state) => t,
+        Some(t) if same_public(lua, &t, ctx.state) => t,
         _ => {
             let state = lua.create_table_with_capacity(0, ctx.state.len())?;
             for (k, v) in ctx.state.iter().filter(|(k, _)| !is_private(k)) {
@@ -397,7 +397,7 @@ fn run_call(
     let now = globals.raw_get::<LuaValue>(&keys.state)?;
     if outcome.is_ok()
         && let LuaValue::Table(t) = &now
-        && same_public(t, ctx.state)
+        && same_public(lua, t, ctx.state)
     {
         // Nothing changed (compared in place): nothing to convert or write back.
         keep_state(states, ctx, entity, t.clone());
@@ -465,7 +465,7 @@ fn fast_call(
     let public = ctx.state.keys().filter(|k| !is_private(k)).count();
     let mut fresh = false;
     for _ in 0..2 {
-        if states.get(entity).is_none_or(|t| public != 0 && !same_public(t, ctx.state)) {
+        if states.get(entity).is_none_or(|t| public != 0 && !same_public(lua, t, ctx.state)) {
             let state = lua.create_table_with_capacity(0, public)?;
             for (k, v) in ctx.state.iter().filter(|(k, _)| !is_private(k)) {
                 state.raw_set(k.as_str(), to_lua(lua, v)?)?;
@@ -510,14 +510,14 @@ fn fast_call(
                 return Ok(Some(Ok(())));
             }
             3 => {
-                if !same_public(state, ctx.state) {
+                if !same_public(lua, state, ctx.state) {
                     let table = LuaValue::Table(state.clone());
-                    write_back(&table, limits, ctx)?;
+                    write_back(lua, &table, limits, ctx)?;
                 }
                 return Ok(Some(Ok(())));
             }
             4 => {
-                write_back(&now, limits, ctx)?;
+                write_back(lua, &now, limits, ctx)?;
                 match now {
                     LuaValue::Table(t) => states.insert(entity, t),
                     _ => drop(states.take(entity)),
@@ -672,10 +672,17 @@ unsafe extern "C-unwind" fn do_routine(l: *mut ffi::lua_State) -> std::ffi::c_in
     }
 }
 
+/// Whether the Lua table `t` holds exactly the public entries of `table` (what the end of a call
+/// would write back is already there): on the Lua stack when the table is plain, else through mlua.
+fn same_public(lua: &Lua, t: &mlua::Table, table: &Table) -> bool {
+    crate::plain::same_public(lua, t, table).unwrap_or_else(|| crate::convert::same_public(t, table))
+}
+
 /// The public part of the host's table becomes what `state` (the global after a call) holds.
-fn write_back(state: &LuaValue, limits: &ScriptLimits, ctx: &mut ScriptCtx<'_>) -> mlua::Result<()> {
+fn write_back(lua: &Lua, state: &LuaValue, limits: &ScriptLimits, ctx: &mut ScriptCtx<'_>) -> mlua::Result<()> {
     let kept = match state {
         LuaValue::Nil => Value::Map(Table::new()),
+        LuaValue::Table(t) if let Some(map) = crate::plain::to_map(lua, t, limits) => Value::Map(map),
         v => from_lua(v, limits, 0).map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?,
     };
     match kept {

@@ -35,6 +35,7 @@ pub mod data;
 mod error;
 mod host;
 mod lint;
+mod plain;
 mod print;
 mod sandbox;
 
