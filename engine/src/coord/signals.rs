@@ -1,6 +1,10 @@
 //! Scoped signals.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, DefaultHasher};
+
+/// A fixed hasher: nothing iterates these sets, and a fixed one keeps every run alike anyway.
+type Fixed = BuildHasherDefault<DefaultHasher>;
 
 /// The signals sent so far, each in a scope (a group or a sequence instance) so that two squads
 /// running the same script do not release each other.
@@ -10,8 +14,10 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Debug, Clone, Default)]
 pub struct Signals {
     /// By scope, the ids sent in it: a wait asks on every tick it waits, so the question is
-    /// answered by two lookups by `&str`, with nothing allocated.
-    sent: BTreeMap<String, BTreeSet<String>>,
+    /// answered by two lookups by `&str`, with nothing allocated. Hashed, not ordered: a crowd
+    /// has a scope per squad and a signal per leg walked, and an ordered search compares a
+    /// dozen strings scattered over the heap where a hash compares one.
+    sent: HashMap<String, HashSet<String, Fixed>, Fixed>,
 }
 
 impl Signals {
@@ -21,7 +27,7 @@ impl Signals {
             Some(ids) if ids.contains(id) => false,
             Some(ids) => ids.insert(id.to_owned()),
             None => {
-                self.sent.insert(scope.to_owned(), BTreeSet::from([id.to_owned()]));
+                self.sent.insert(scope.to_owned(), HashSet::from_iter([id.to_owned()]));
                 true
             }
         }
