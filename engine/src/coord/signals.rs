@@ -1,10 +1,6 @@
 //! Scoped signals.
 
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, DefaultHasher};
-
-/// A fixed hasher: nothing iterates these sets, and a fixed one keeps every run alike anyway.
-type Fixed = BuildHasherDefault<DefaultHasher>;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The signals sent so far, each in a scope (a group or a sequence instance) so that two squads
 /// running the same script do not release each other.
@@ -16,8 +12,9 @@ pub struct Signals {
     /// By scope, the ids sent in it: a wait asks on every tick it waits, so the question is
     /// answered by two lookups by `&str`, with nothing allocated. Hashed, not ordered: a crowd
     /// has a scope per squad and a signal per leg walked, and an ordered search compares a
-    /// dozen strings scattered over the heap where a hash compares one.
-    sent: HashMap<String, HashSet<String, Fixed>, Fixed>,
+    /// dozen strings scattered over the heap where a hash compares one. Nothing iterates the
+    /// sets, and the hash is unseeded, so every run is alike anyway.
+    sent: FxHashMap<String, FxHashSet<String>>,
 }
 
 impl Signals {
@@ -27,7 +24,7 @@ impl Signals {
             Some(ids) if ids.contains(id) => false,
             Some(ids) => ids.insert(id.to_owned()),
             None => {
-                self.sent.insert(scope.to_owned(), HashSet::from_iter([id.to_owned()]));
+                self.sent.insert(scope.to_owned(), FxHashSet::from_iter([id.to_owned()]));
                 true
             }
         }
