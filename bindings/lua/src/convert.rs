@@ -50,9 +50,7 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
         Value::Vec2(p) => {
             LuaValue::UserData(tagged(lua, lua.create_userdata(LuaVec2(*p))?, crate::host::vec2_bits(*p))?)
         }
-        Value::Entity(id) => {
-            LuaValue::UserData(tagged(lua, lua.create_userdata(LuaEntity(*id))?, crate::host::entity_bits(*id))?)
-        }
+        Value::Entity(id) => LuaValue::UserData(entity_handle(lua, *id)?),
         Value::List(items) => {
             let t = lua.create_table_with_capacity(items.len(), 0)?;
             for (i, item) in items.iter().enumerate() {
@@ -62,6 +60,38 @@ pub(crate) fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
         }
         Value::Map(map) => LuaValue::Table(table_to_lua(lua, map)?),
     })
+}
+
+/// The states' handles while scripts hold them: by entity (its bits), weak in the handle.
+struct Handles(mlua::Table);
+
+/// Gives a new state its table of entity handles (see [`entity_handle`]).
+pub(crate) fn keep_handles(lua: &Lua) -> mlua::Result<()> {
+    let handles = lua.create_table()?;
+    let mode = lua.create_table()?;
+    mode.raw_set("__mode", "v")?;
+    handles.set_metatable(Some(mode))?;
+    lua.set_app_data(Handles(handles));
+    Ok(())
+}
+
+/// `id`'s handle: the one the state already has while a script still holds it, else a new one.
+/// `Me()` and `Player()` on every think made a userdata each (a tenth of a crowd's Lua time); one
+/// per entity also makes a handle a stable table key. The table's values are weak, so handles
+/// nobody holds are collected as before.
+fn entity_handle(lua: &Lua, id: EntityId) -> mlua::Result<AnyUserData> {
+    let bits = crate::host::entity_bits(id);
+    let handles = lua.app_data_ref::<Handles>().map(|h| h.0.clone());
+    if let Some(handles) = &handles
+        && let Some(ud) = handles.raw_get::<Option<AnyUserData>>(bits)?
+    {
+        return Ok(ud);
+    }
+    let ud = tagged(lua, lua.create_userdata(LuaEntity(id))?, bits)?;
+    if let Some(handles) = handles {
+        handles.raw_set(bits, &ud)?;
+    }
+    Ok(ud)
 }
 
 /// `ud` with its value also as the integer in its first user value, where the host closures
@@ -234,6 +264,30 @@ mod tests {
         assert_eq!(got.to_string(), "{a = [1, 2.5, x], b = {c = true}}");
         let back = to_lua(&lua, &got).unwrap();
         assert_eq!(from_lua(&back, &limits, 0).unwrap(), got);
+    }
+
+    #[test]
+    fn an_entity_has_one_handle_while_a_script_holds_it() {
+        let lua = crate::sandbox::new_state(&ScriptLimits::new(), &std::rc::Rc::default()).unwrap();
+        let mut ids = slotmap::SlotMap::<EntityId, ()>::with_key();
+        let (a, b) = (ids.insert(()), ids.insert(()));
+        let ha = to_lua(&lua, &Value::Entity(a)).unwrap();
+        let again = to_lua(&lua, &Value::Entity(a)).unwrap();
+        let hb = to_lua(&lua, &Value::Entity(b)).unwrap();
+        let same: mlua::Function = lua.load("return function(x, y) return rawequal(x, y) end").eval().unwrap();
+        assert!(same.call::<bool>((ha.clone(), again)).unwrap(), "the same userdata both times");
+        assert!(!same.call::<bool>((ha.clone(), hb)).unwrap());
+        assert_eq!(from_lua(&ha, &ScriptLimits::new(), 0).unwrap(), Value::Entity(a));
+        // Nobody holds b's handle any more: the weak table lets it go, and a new one is made.
+        drop(ha);
+        lua.gc_collect().unwrap();
+        lua.gc_collect().unwrap();
+        let handles = lua.app_data_ref::<Handles>().map(|h| h.0.clone()).unwrap();
+        assert_eq!(handles.pairs::<i64, AnyUserData>().count(), 0, "no handle is kept for its own sake");
+        assert_eq!(
+            from_lua(&to_lua(&lua, &Value::Entity(b)).unwrap(), &ScriptLimits::new(), 0).unwrap(),
+            Value::Entity(b)
+        );
     }
 
     #[test]
