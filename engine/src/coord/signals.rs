@@ -1,6 +1,11 @@
 //! Scoped signals.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, DefaultHasher};
+
+/// SipHash with fixed keys: the same on every run. Nothing iterates the signals (they are only
+/// sent, asked about and cleared), so the tables' order is never seen.
+type FixedHash = BuildHasherDefault<DefaultHasher>;
 
 /// The signals sent so far, each in a scope (a group or a sequence instance) so that two squads
 /// running the same script do not release each other.
@@ -10,8 +15,10 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Debug, Clone, Default)]
 pub struct Signals {
     /// By scope, the ids sent in it: a wait asks on every tick it waits, so the question is
-    /// answered by two lookups by `&str`, with nothing allocated.
-    sent: BTreeMap<String, BTreeSet<String>>,
+    /// answered by two lookups by `&str`, with nothing allocated. Hashed rather than sorted: a
+    /// crowd has a thousand squad scopes with a long common prefix (`squad:watch/…`), and a tree
+    /// compares that prefix at every level for each of the thousands of waits a tick.
+    sent: HashMap<String, HashSet<String, FixedHash>, FixedHash>,
 }
 
 impl Signals {
@@ -21,7 +28,9 @@ impl Signals {
             Some(ids) if ids.contains(id) => false,
             Some(ids) => ids.insert(id.to_owned()),
             None => {
-                self.sent.insert(scope.to_owned(), BTreeSet::from([id.to_owned()]));
+                let mut ids = HashSet::default();
+                ids.insert(id.to_owned());
+                self.sent.insert(scope.to_owned(), ids);
                 true
             }
         }
