@@ -416,7 +416,12 @@ impl TacticalMaps {
                 changes += 1;
             }
         }
+        let mut ahead = world.entities().skip(crate::world::prefetch::AHEAD);
         for (id, e) in world.entities() {
+            if let Some((_, later)) = ahead.next() {
+                // Its team's name is read next (a heap block per character).
+                crate::world::prefetch::prefetch(later.team.as_ptr());
+            }
             let want = self.source_of(e);
             let have = self.sources.get(id).copied();
             match (have, want) {

@@ -6,6 +6,7 @@ mod command;
 mod entity;
 mod events;
 mod places;
+pub(crate) mod prefetch;
 mod rng;
 mod standing;
 mod tick;

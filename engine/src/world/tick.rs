@@ -11,6 +11,7 @@
 
 use glam::{IVec2, Vec2};
 
+use super::prefetch::{AHEAD, address_of, prefetch};
 use super::standing::Standing;
 use super::{Command, CommandBuffer, Entity, EntityId, EventKind, EventLog, World};
 use crate::coord::{Action, Signals};
@@ -181,7 +182,11 @@ impl World {
         self.run_position_queries();
         let World { entities, map, nav, tactical, .. } = self;
         nav.retain(|id| entities.contains_key(id));
+        let mut ahead = entities.values().skip(AHEAD);
         for (id, e) in entities.iter() {
+            if let Some(later) = ahead.next() {
+                prefetch(address_of(later.actions.front()) as *const Action);
+            }
             match move_goal(e) {
                 Some(goal) if wants_search(nav, map, id, e, goal) => nav.request(id, e.cell(), goal, &e.avoid),
                 Some(_) => {}
@@ -198,7 +203,15 @@ impl World {
         let dt = self.clock.dt();
         let World { entities, map, log, signals, steering, nav, standing, .. } = self;
         standing.refill(entities, steering, map, nav.config().blocked_ticks, |e| move_goal(e).is_some());
-        for (id, e) in entities.iter_mut() {
+        // Where each character's queue front and plan are, to be prefetched a few characters
+        // ahead of the walk (the loop holds the entities mutably, so it cannot look ahead).
+        let mut later: Vec<(usize, usize)> = Vec::with_capacity(entities.len());
+        later.extend(entities.iter().map(|(id, e)| (address_of(e.actions.front()), address_of(nav.plan(id)))));
+        for (n, (id, e)) in entities.iter_mut().enumerate() {
+            if let Some(&(front, plan)) = later.get(n + AHEAD) {
+                prefetch(front as *const Action);
+                prefetch(plan as *const Plan);
+            }
             run_queue(id, e, map, log, signals, nav, standing, tick, dt);
         }
     }
