@@ -182,10 +182,11 @@ impl World {
         self.run_position_queries();
         let World { entities, map, nav, tactical, .. } = self;
         nav.retain(|id| entities.contains_key(id));
-        let mut ahead = entities.values().skip(AHEAD);
+        let mut ahead = entities.iter().skip(AHEAD);
         for (id, e) in entities.iter() {
-            if let Some(later) = ahead.next() {
+            if let Some((later_id, later)) = ahead.next() {
                 prefetch(address_of(later.actions.front()) as *const Action);
+                prefetch(address_of(nav.plan(later_id)) as *const Plan);
             }
             match move_goal(e) {
                 Some(goal) if wants_search(nav, map, id, e, goal) => nav.request(id, e.cell(), goal, &e.avoid),
