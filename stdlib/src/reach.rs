@@ -247,6 +247,11 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("field", "layers"), ("field", "sight_range"), ("field.cover", "radius")],
         &["render --layer"],
     ),
+    internal(
+        "grid/cell",
+        "the cell a point is in",
+        "floor to a cell without a library call, for the walk's per-character cell lookups",
+    ),
     internal("grid/data", "where the shared benchmark maps live", "locates benchmark data for tests and benchmarks"),
     internal(
         "grid/error",
@@ -460,7 +465,17 @@ pub const CAPABILITIES: &[Capability] = &[
         &[("", "places"), ("", "regions")],
         &[],
     ),
+    internal(
+        "world/prefetch",
+        "software prefetch for the passes over every character",
+        "a cache hint for the tick's loops; nothing a scenario or script can see",
+    ),
     play("world/rng", "the world's seeded random generator", &["Random"], &[("", "seed")], &[]),
+    internal(
+        "world/standing",
+        "who stands still where, for the walk phase",
+        "what `[navigation] blocked_ticks` waits on and plans round; reached through that key",
+    ),
     play("world/tick", "the phases of a tick", &[], &[("", "tick_rate"), ("", "ticks"), ("", "timeline")], &["run"]),
 ];
 

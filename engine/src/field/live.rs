@@ -185,6 +185,16 @@ fn number(e: &Entity, key: &str) -> Option<f32> {
     e.attribute(key).as_f64().map(|v| v as f32).filter(|v| v.is_finite())
 }
 
+/// Whether `e` has any attribute whose key starts with `influence` — a superset of the keys
+/// [`TacticalMaps::source_of`] reads (`influence`, `influence_falloff`, `influence_radius`):
+/// the table is sorted, so the first key from `influence` on starts with it if any does.
+fn has_influence_attributes(e: &Entity) -> bool {
+    e.attributes
+        .range::<str, _>((std::ops::Bound::Included("influence"), std::ops::Bound::Unbounded))
+        .next()
+        .is_some_and(|(k, _)| k.starts_with("influence"))
+}
+
 /// A cell from a note's `[x, y]` list or vec2.
 fn cell_of(v: Option<&Value>) -> Option<IVec2> {
     match v? {
@@ -263,6 +273,12 @@ impl TacticalMaps {
     /// on no declared team.
     fn source_of(&self, e: &Entity) -> Option<Source> {
         let team = self.team_index(&e.team)?;
+        if !has_influence_attributes(e) {
+            // Every entity of every team is asked every tick, and most carry none of the three
+            // attributes: one probe of the table answers for all three lookups.
+            let radius = self.spec.radius.max(0.0);
+            return Some(Source::new(team, e.cell(), self.spec.strength, radius, self.spec.falloff));
+        }
         let falloff = e.attribute("influence_falloff").as_str().and_then(Falloff::parse).unwrap_or(self.spec.falloff);
         Some(Source::new(
             team,
@@ -400,7 +416,12 @@ impl TacticalMaps {
                 changes += 1;
             }
         }
+        let mut ahead = world.entities().skip(crate::world::prefetch::AHEAD);
         for (id, e) in world.entities() {
+            if let Some((_, later)) = ahead.next() {
+                // Its team's name is read next (a heap block per character).
+                crate::world::prefetch::prefetch(later.team.as_ptr());
+            }
             let want = self.source_of(e);
             let have = self.sources.get(id).copied();
             match (have, want) {

@@ -58,8 +58,8 @@ pub fn walk_supercover(a: IVec2, b: IVec2, mut visit: impl FnMut(IVec2) -> bool)
 pub fn walk_segment(a: Vec2, b: Vec2, mut visit: impl FnMut(IVec2) -> bool) -> bool {
     // Amanatides and Woo's traversal; a corner is a tie of the two crossing parameters.
     const TIE: f32 = 1e-6;
-    let mut cell = a.floor().as_ivec2();
-    let end = b.floor().as_ivec2();
+    let mut cell = super::cell_of(a);
+    let end = super::cell_of(b);
     if !visit(cell) {
         return false;
     }

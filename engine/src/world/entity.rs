@@ -91,7 +91,7 @@ impl Entity {
 
     /// The grid cell the entity stands in.
     pub fn cell(&self) -> IVec2 {
-        self.position.floor().as_ivec2()
+        crate::grid::cell_of(self.position)
     }
 
     /// An attribute's value, or [`Value::Nil`].

@@ -272,9 +272,24 @@ impl Event {
     /// The event as one JSON Lines line (no trailing newline).
     pub fn to_json_line(&self) -> String {
         // Serialising plain data with string keys cannot fail.
-        serde_json::to_string(self)
-            .unwrap_or_else(|e| format!("{{\"kind\":\"unserialisable\",\"error\":{:?}}}", e.to_string()))
+        serde_json::to_string(self).unwrap_or_else(|e| unserialisable(&e))
     }
+
+    /// Appends [`Event::to_json_line`] and a `\n` to `out`: a tick's lines written into one
+    /// buffer kept between ticks, without a `String` per event.
+    pub fn write_json_line(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        if let Err(e) = serde_json::to_writer(&mut *out, self) {
+            out.truncate(start);
+            out.extend_from_slice(unserialisable(&e).as_bytes());
+        }
+        out.push(b'\n');
+    }
+}
+
+/// The line that stands in for an event serde could not write.
+fn unserialisable(e: &serde_json::Error) -> String {
+    format!("{{\"kind\":\"unserialisable\",\"error\":{:?}}}", e.to_string())
 }
 
 #[cfg(test)]
@@ -291,6 +306,36 @@ mod tests {
         assert_eq!(lines[1], r#"{"tick":4,"kind":"global","key":"GameTime","value":2}"#);
         assert_eq!(log.since(1).len(), 1);
         assert!(log.since(9).is_empty());
+    }
+
+    #[test]
+    fn a_line_written_into_a_buffer_is_the_line_and_a_newline() {
+        let events = [
+            Event {
+                tick: 0,
+                entity: Some("a \"quoted\" name\n".into()),
+                kind: EventKind::Say { text: "Ünïcode \u{1}".into() },
+            },
+            Event { tick: 7, entity: None, kind: EventKind::Path { from: [1, -2], to: [3, 4], cost: 0.1 + 0.2 } },
+            Event { tick: u64::MAX, entity: Some("m".into()), kind: EventKind::Move { from: [0, 0], to: [1, 1] } },
+            Event {
+                tick: 3,
+                entity: None,
+                kind: EventKind::Note {
+                    name: "n".into(),
+                    value: Value::List(vec![Value::Float(f64::NAN), Value::Float(1e300), Value::Nil]),
+                },
+            },
+            Event { tick: 1, entity: Some("w".into()), kind: EventKind::Despawn },
+        ];
+        let mut buffer = b"kept".to_vec();
+        let mut expected = "kept".to_owned();
+        for e in &events {
+            e.write_json_line(&mut buffer);
+            expected.push_str(&e.to_json_line());
+            expected.push('\n');
+        }
+        assert_eq!(String::from_utf8(buffer).unwrap(), expected);
     }
 
     #[test]

@@ -6,7 +6,9 @@ mod command;
 mod entity;
 mod events;
 mod places;
+pub(crate) mod prefetch;
 mod rng;
+mod standing;
 mod tick;
 
 use std::collections::BTreeMap;
@@ -101,6 +103,8 @@ pub struct World {
     genetics: BTreeMap<String, crate::decide::learn::GeneticRun>,
     /// What each adaptive model has learnt, by model name.
     adaptive: BTreeMap<String, crate::decide::adaptive::TacticHistory>,
+    /// Who stands still where: rebuilt by the walk phase each tick, kept to reuse its grid.
+    standing: standing::Standing,
 }
 
 impl World {
@@ -132,6 +136,7 @@ impl World {
             positions: crate::tactics::query::PositionService::default(),
             genetics: BTreeMap::new(),
             adaptive: BTreeMap::new(),
+            standing: standing::Standing::default(),
         }
     }
 

@@ -9,13 +9,13 @@
 //!
 //! [`World::step`] runs all six with a closure for phase 2.
 
-use std::collections::BTreeMap;
-
 use glam::{IVec2, Vec2};
 
+use super::prefetch::{AHEAD, address_of, prefetch};
+use super::standing::Standing;
 use super::{Command, CommandBuffer, Entity, EntityId, EventKind, EventLog, World};
 use crate::coord::{Action, Signals};
-use crate::grid::{Map, walk_segment, walk_supercover};
+use crate::grid::{Map, cell_of, walk_segment, walk_supercover};
 use crate::nav::{Navigator, Plan, PlanState};
 use crate::path::{RequestState, smooth_path};
 use crate::value::Value;
@@ -182,7 +182,12 @@ impl World {
         self.run_position_queries();
         let World { entities, map, nav, tactical, .. } = self;
         nav.retain(|id| entities.contains_key(id));
+        let mut ahead = entities.iter().skip(AHEAD);
         for (id, e) in entities.iter() {
+            if let Some((later_id, later)) = ahead.next() {
+                prefetch(address_of(later.actions.front()) as *const Action);
+                prefetch(address_of(nav.plan(later_id)) as *const Plan);
+            }
             match move_goal(e) {
                 Some(goal) if wants_search(nav, map, id, e, goal) => nav.request(id, e.cell(), goal, &e.avoid),
                 Some(_) => {}
@@ -197,10 +202,18 @@ impl World {
     pub fn walk_actions(&mut self) {
         let tick = self.clock.tick();
         let dt = self.clock.dt();
-        let World { entities, map, log, signals, steering, nav, .. } = self;
-        let standing = Standing::of(entities, steering, nav.config().blocked_ticks);
-        for (id, e) in entities.iter_mut() {
-            run_queue(id, e, map, log, signals, nav, &standing, tick, dt);
+        let World { entities, map, log, signals, steering, nav, standing, .. } = self;
+        standing.refill(entities, steering, map, nav.config().blocked_ticks, |e| move_goal(e).is_some());
+        // Where each character's queue front and plan are, to be prefetched a few characters
+        // ahead of the walk (the loop holds the entities mutably, so it cannot look ahead).
+        let mut later: Vec<(usize, usize)> = Vec::with_capacity(entities.len());
+        later.extend(entities.iter().map(|(id, e)| (address_of(e.actions.front()), address_of(nav.plan(id)))));
+        for (n, (id, e)) in entities.iter_mut().enumerate() {
+            if let Some(&(front, plan)) = later.get(n + AHEAD) {
+                prefetch(front as *const Action);
+                prefetch(plan as *const Plan);
+            }
+            run_queue(id, e, map, log, signals, nav, standing, tick, dt);
         }
     }
 
@@ -402,7 +415,7 @@ fn run_queue(
     e.velocity = moved / dt;
     if moved != Vec2::ZERO {
         e.heading = moved.y.atan2(moved.x);
-        let (from, to) = (start.floor().as_ivec2(), e.position.floor().as_ivec2());
+        let (from, to) = (cell_of(start), cell_of(e.position));
         if from != to {
             log.push(tick, Some(&e.name), EventKind::Move { from: from.to_array(), to: to.to_array() });
         }
@@ -413,8 +426,8 @@ fn run_queue(
 /// a `follow_path`), looking past instants waiting in front of it.
 fn move_goal(e: &Entity) -> Option<IVec2> {
     match e.actions.iter().find(|a| !a.is_instant())? {
-        Action::MoveTo { target } => Some(target.floor().as_ivec2()),
-        Action::FollowPath { points, next } => points.get(*next).map(|p| p.floor().as_ivec2()),
+        Action::MoveTo { target } => Some(cell_of(*target)),
+        Action::FollowPath { points, next } => points.get(*next).map(|p| cell_of(*p)),
         _ => None,
     }
 }
@@ -425,11 +438,13 @@ fn move_goal(e: &Entity) -> Option<IVec2> {
 fn wants_search(nav: &Navigator, map: &Map, id: EntityId, e: &Entity, goal: IVec2) -> bool {
     let here = e.cell();
     let current = nav.plan(id).is_some_and(|p| p.goal == goal && p.version == nav.map_version());
+    // Pure tests, cheapest first: the slot lookups and the component table before the
+    // attribute table's string search and the walk along the line.
     !current
-        && !is_dull(e)
-        && nav.components().connected(here, goal)
-        && !straight_is_best(map, here, goal)
         && !nav.refused(id, goal)
+        && nav.components().connected(here, goal)
+        && !is_dull(e)
+        && !straight_is_best(map, here, goal)
 }
 
 /// Below this INTELLIGENCE a creature does not plan paths.
@@ -458,53 +473,6 @@ fn straight_is_best(map: &Map, from: IVec2, to: IVec2) -> bool {
     walk_supercover(from, to, |c| map.cost(c).is_some_and(|k| k <= 1.0))
 }
 
-/// The characters standing still at the start of the actions phase — no move under way, not
-/// steered — by cell: walkers wait for them and then plan round them
-/// ([`crate::nav::NavConfig::blocked_ticks`]). Empty when that is off.
-struct Standing {
-    /// Keyed `(y, x)`, so the report lists them in row-major order.
-    cells: BTreeMap<(i32, i32), (EntityId, String)>,
-}
-
-impl Standing {
-    fn of(
-        entities: &slotmap::SlotMap<EntityId, Entity>,
-        steering: &crate::steer::Steering,
-        blocked_ticks: u32,
-    ) -> Self {
-        let mut cells = BTreeMap::new();
-        if blocked_ticks > 0 {
-            for (id, e) in entities.iter() {
-                if move_goal(e).is_none() && steering.behaviour(id).is_none() {
-                    let c = e.cell();
-                    cells.entry((c.y, c.x)).or_insert((id, e.name.clone()));
-                }
-            }
-        }
-        Standing { cells }
-    }
-
-    /// Who stands in `cell`, other than `me`.
-    fn in_cell(&self, cell: IVec2, me: EntityId) -> Option<&str> {
-        self.cells.get(&(cell.y, cell.x)).filter(|(id, _)| *id != me).map(|(_, name)| name.as_str())
-    }
-
-    /// The cells others stand in, as sorted map indices, and who stands where (for a report).
-    fn held_cells(&self, map: &Map, me: EntityId) -> (Vec<usize>, String) {
-        let mut cells = Vec::new();
-        let mut who = Vec::new();
-        for (&(y, x), (id, name)) in &self.cells {
-            let c = IVec2::new(x, y);
-            if *id != me && map.contains(c) {
-                cells.push(c.y as usize * map.width() as usize + c.x as usize);
-                who.push(format!("{name} at ({}, {})", c.x, c.y));
-            }
-        }
-        cells.sort_unstable();
-        (cells, who.join(", "))
-    }
-}
-
 /// How one leg of a move went this tick.
 enum Leg {
     /// At the leg's target.
@@ -531,7 +499,7 @@ fn navigate(
     log: &mut EventLog,
     tick: u64,
 ) -> Leg {
-    let goal = target.floor().as_ivec2();
+    let goal = cell_of(target);
     if !map.passable(goal) {
         let why = if map.contains(goal) { "is blocked" } else { "is off the map" };
         return Leg::Failed(format!("the target cell ({}, {}) {why}", goal.x, goal.y));
@@ -556,7 +524,7 @@ fn navigate(
             // creature walks straight at its goal whatever is in the way, and gives up at the wall.
             let dull = is_dull(e);
             if dull || here == goal || (e.avoid.is_empty() && straight_is_best(map, here, goal)) {
-                return match walk(&mut e.position, target, budget, map, |c| standing.in_cell(c, id).is_some()) {
+                return match walk(&mut e.position, target, budget, map, |c| standing.holds(map, c, id)) {
                     Walk::Arrived => {
                         nav.not_held(id);
                         Leg::Arrived
@@ -645,7 +613,7 @@ fn navigate(
         let mut blocked = false;
         let mut held = false;
         while let Some(&p) = points.get(*next) {
-            match walk(&mut e.position, p, budget, map, |c| standing.in_cell(c, id).is_some()) {
+            match walk(&mut e.position, p, budget, map, |c| standing.holds(map, c, id)) {
                 Walk::Arrived => *next += 1,
                 Walk::OutOfTime => {
                     nav.not_held(id);
@@ -695,14 +663,14 @@ enum Walk {
 /// Moves `pos` straight toward `target`, spending at most `budget` map units of it. Every cell
 /// the step crosses must be passable (and a diagonal crossing may not cut a wall's corner).
 fn walk(pos: &mut Vec2, target: Vec2, budget: &mut f32, map: &Map, taken: impl Fn(IVec2) -> bool) -> Walk {
-    if !map.passable(target.floor().as_ivec2()) {
+    if !map.passable(cell_of(target)) {
         return Walk::Blocked;
     }
     let to = target - *pos;
     let dist = to.length();
     let (next, arrived) = if dist <= *budget { (target, true) } else { (*pos + to * (*budget / dist), false) };
     // The walker's own cell never holds it (it may share it with someone who stands there).
-    let own = pos.floor().as_ivec2();
+    let own = cell_of(*pos);
     let mut held = false;
     let clear = walk_segment(*pos, next, |c| {
         if !map.passable(c) {
