@@ -70,6 +70,53 @@ pub enum Op {
     /// this run, stop here and go on once the character has carried them out, so the condition
     /// is read when the role reaches it, not when the sequence starts.
     Suspend,
+    /// Superinstructions (see [`Script::fuse`]): each does the work of the instruction it
+    /// replaced and of the one after it, which stays in place (a jump may land on it) and is
+    /// skipped. Fewer dispatches, and the constant of `BinaryConst` is read where it lies.
+    ///
+    /// `Const(c)` then `Binary(op)`.
+    BinaryConst {
+        /// The operator.
+        op: BinOp,
+        /// The constant, the right operand.
+        c: u32,
+    },
+    /// `Call { f, argc }` then `Pop`: a call made for what it does.
+    CallPop {
+        /// The function's index in the API.
+        f: u32,
+        /// How many arguments.
+        argc: u8,
+    },
+    /// `Edge(slot)` then `JumpIfFalse(to)`: a top-level `if`.
+    EdgeJumpIfFalse {
+        /// The edge detector.
+        slot: u32,
+        /// Where to jump when the condition is falsy.
+        to: u32,
+    },
+}
+
+impl Op {
+    /// The instruction a superinstruction replaced (itself for any other).
+    pub fn unfused(self) -> Op {
+        match self {
+            Op::BinaryConst { c, .. } => Op::Const(c),
+            Op::CallPop { f, argc } => Op::Call { f, argc },
+            Op::EdgeJumpIfFalse { slot, .. } => Op::Edge(slot),
+            op => op,
+        }
+    }
+
+    /// The superinstruction doing `self` then `next`, if there is one.
+    fn fused(self, next: Op) -> Option<Op> {
+        Some(match (self, next) {
+            (Op::Const(c), Op::Binary(op)) => Op::BinaryConst { op, c },
+            (Op::Call { f, argc }, Op::Pop) => Op::CallPop { f, argc },
+            (Op::Edge(slot), Op::JumpIfFalse(to)) => Op::EdgeJumpIfFalse { slot, to },
+            _ => return None,
+        })
+    }
 }
 
 /// A compiled classic record or creature block.
@@ -234,6 +281,9 @@ pub struct Script {
     pub(crate) proofs: Option<RuleSet>,
     /// Sequences.
     pub(crate) sequences: Vec<SequenceCode>,
+    /// Whether the file is top-level statements only (no records, handlers, machines, rules or
+    /// sequences), which a run takes a shorter path for. Set with the code.
+    pub(crate) top_level_only: bool,
 }
 
 impl Script {
@@ -273,12 +323,12 @@ impl Script {
         let Some(main) = self.main else { return (Behaviour, None, false) };
         // The first instruction that is evidence of each kind, in precedence order.
         let mut first: [Option<usize>; 4] = [None; 4];
-        let ops = self.code.iter().enumerate().skip(main as usize).take_while(|(_, op)| **op != Op::Return);
-        for (at, op) in ops {
+        let ops = self.code.iter().map(|op| op.unfused()).enumerate().skip(main as usize);
+        for (at, op) in ops.take_while(|(_, op)| *op != Op::Return) {
             let slot = match op {
                 Op::SetAttribute(_) => Some(0),
                 Op::SayOneOf(_) => Some(1),
-                Op::Call { f, .. } => self.api.function(*f as usize).and_then(|h| match h.name {
+                Op::Call { f, .. } => self.api.function(f as usize).and_then(|h| match h.name {
                     "Say" | "Ask" => Some(1),
                     "Trigger" => Some(2),
                     // Things any kind does: sounds, notes, the world's and one's own memory.
@@ -317,21 +367,43 @@ impl Script {
             .unwrap_or_default()
     }
 
-    /// The instructions as text, one per line (what `tactica dump ir` prints).
+    /// Replaces each instruction that has a superinstruction with its next by that
+    /// superinstruction. The instruction after it stays, so jump targets and spans keep their
+    /// indices, and an error in either half reports the position of the instruction it came from.
+    pub(crate) fn fuse(&mut self) {
+        for i in 0..self.code.len().saturating_sub(1) {
+            if let Some(op) = self.code[i].fused(self.code[i + 1].unfused()) {
+                self.code[i] = op;
+            }
+        }
+    }
+
+    /// The same script without superinstructions (what [`Script::fuse`] started from), run on
+    /// the general path: what the fast paths must agree with.
+    #[cfg(test)]
+    pub(crate) fn general(&self) -> Script {
+        let mut plain = self.clone();
+        plain.code = self.code.iter().map(|op| op.unfused()).collect();
+        plain.top_level_only = false;
+        plain
+    }
+
+    /// The instructions as text, one per line (what `tactica dump ir` prints): as compiled,
+    /// superinstructions shown as the instructions they stand for.
     pub fn disassemble(&self) -> String {
         use std::fmt::Write;
         let mut out = String::new();
-        for (i, op) in self.code.iter().enumerate() {
+        for (i, op) in self.code.iter().map(|op| op.unfused()).enumerate() {
             let detail = match op {
                 Op::Const(n) | Op::SetAttribute(n) | Op::Signal(n) | Op::Wait(n) | Op::Start(n) => {
-                    format!("  ; {}", self.consts.get(*n as usize).map(|v| format!("{v:?}")).unwrap_or_default())
+                    format!("  ; {}", self.consts.get(n as usize).map(|v| format!("{v:?}")).unwrap_or_default())
                 }
-                Op::Call { f, .. } => format!("  ; {}", self.api.function(*f as usize).map_or("?", |h| h.name)),
+                Op::Call { f, .. } => format!("  ; {}", self.api.function(f as usize).map_or("?", |h| h.name)),
                 Op::LoadGlobal(g) => {
-                    format!("  ; {}", self.api.global_at(*g as usize).map_or("?", |g| g.name.as_str()))
+                    format!("  ; {}", self.api.global_at(g as usize).map_or("?", |g| g.name.as_str()))
                 }
                 Op::LoadFact(f) | Op::StoreFact(f) | Op::Prove(f) => {
-                    format!("  ; {}", self.facts.get(*f as usize).map_or("?", String::as_str))
+                    format!("  ; {}", self.facts.get(f as usize).map_or("?", String::as_str))
                 }
                 _ => String::new(),
             };

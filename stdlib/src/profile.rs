@@ -20,6 +20,7 @@ pub fn record(on: bool) {
 }
 
 /// Whether host calls on this thread are being recorded.
+#[inline]
 pub fn recording() -> bool {
     ON.with(Cell::get)
 }
