@@ -71,11 +71,40 @@ pub enum Op {
     /// is read when the role reaches it, not when the sequence starts.
     Suspend,
     /// Superinstructions (see [`Script::fuse`]): each does the work of the instruction it
-    /// replaced and of the one after it, which stays in place (a jump may land on it) and is
-    /// skipped. Fewer dispatches, and the constant of `BinaryConst` is read where it lies.
+    /// replaced and of the one (or two) after it, which stay in place (a jump may land on them)
+    /// and are skipped. Fewer dispatches, and the constant of `BinaryConst` is read where it lies.
     ///
     /// `Const(c)` then `Binary(op)`.
     BinaryConst {
+        /// The operator.
+        op: BinOp,
+        /// The constant, the right operand.
+        c: u32,
+    },
+    /// `Call { f, argc }`, `Const(c)`, `Binary(op)`, `Edge` when `edge`, then `JumpIfFalse(to)`:
+    /// an `if` on a host function's result (`if (DistanceToPlayer() < 3)`), decided without
+    /// putting the result or the condition on the stack.
+    CallCompareJump {
+        /// The function's index in the API.
+        f: u32,
+        /// How many arguments.
+        argc: u8,
+        /// The operator.
+        op: BinOp,
+        /// Whether an `Edge` comes before the jump (a top-level `if`).
+        edge: bool,
+        /// The constant, the right operand.
+        c: u32,
+        /// Where to jump when the condition does not hold.
+        to: u32,
+    },
+    /// `Call { f, argc }`, `Const(c)`, then `Binary(op)`: a condition on a host function's
+    /// result (`DistanceToPlayer() < 3`), compared without going through the stack.
+    CallBinaryConst {
+        /// The function's index in the API.
+        f: u32,
+        /// How many arguments.
+        argc: u8,
         /// The operator.
         op: BinOp,
         /// The constant, the right operand.
@@ -102,21 +131,39 @@ impl Op {
     pub fn unfused(self) -> Op {
         match self {
             Op::BinaryConst { c, .. } => Op::Const(c),
-            Op::CallPop { f, argc } => Op::Call { f, argc },
+            Op::CallPop { f, argc } | Op::CallBinaryConst { f, argc, .. } | Op::CallCompareJump { f, argc, .. } => {
+                Op::Call { f, argc }
+            }
             Op::EdgeJumpIfFalse { slot, .. } => Op::Edge(slot),
             op => op,
         }
     }
 
-    /// The superinstruction doing `self` then `next`, if there is one.
-    fn fused(self, next: Op) -> Option<Op> {
+    /// The superinstruction doing `self` and the instructions after it (`next`), if there is one.
+    fn fused(self, next: &[Op]) -> Option<Op> {
         Some(match (self, next) {
-            (Op::Const(c), Op::Binary(op)) => Op::BinaryConst { op, c },
-            (Op::Call { f, argc }, Op::Pop) => Op::CallPop { f, argc },
-            (Op::Edge(slot), Op::JumpIfFalse(to)) => Op::EdgeJumpIfFalse { slot, to },
+            (Op::Call { f, argc }, [Op::Const(c), Op::Binary(op), Op::JumpIfFalse(to), ..]) if is_ordering(*op) => {
+                Op::CallCompareJump { f, argc, op: *op, edge: false, c: *c, to: *to }
+            }
+            (Op::Call { f, argc }, [Op::Const(c), Op::Binary(op), Op::Edge(_), Op::JumpIfFalse(to), ..])
+                if is_ordering(*op) =>
+            {
+                Op::CallCompareJump { f, argc, op: *op, edge: true, c: *c, to: *to }
+            }
+            (Op::Call { f, argc }, [Op::Const(c), Op::Binary(op), ..]) => {
+                Op::CallBinaryConst { f, argc, op: *op, c: *c }
+            }
+            (Op::Const(c), [Op::Binary(op), ..]) => Op::BinaryConst { op: *op, c },
+            (Op::Call { f, argc }, [Op::Pop, ..]) => Op::CallPop { f, argc },
+            (Op::Edge(slot), [Op::JumpIfFalse(to), ..]) => Op::EdgeJumpIfFalse { slot, to: *to },
             _ => return None,
         })
     }
+}
+
+/// Whether `op` is `<`, `<=`, `>` or `>=`, the operators a numeric comparison decides.
+fn is_ordering(op: BinOp) -> bool {
+    matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
 }
 
 /// A compiled classic record or creature block.
@@ -367,13 +414,14 @@ impl Script {
             .unwrap_or_default()
     }
 
-    /// Replaces each instruction that has a superinstruction with its next by that
-    /// superinstruction. The instruction after it stays, so jump targets and spans keep their
+    /// Replaces each instruction that has a superinstruction with the ones after it by that
+    /// superinstruction. The instructions after it stay, so jump targets and spans keep their
     /// indices, and an error in either half reports the position of the instruction it came from.
     pub(crate) fn fuse(&mut self) {
-        for i in 0..self.code.len().saturating_sub(1) {
-            if let Some(op) = self.code[i].fused(self.code[i + 1].unfused()) {
-                self.code[i] = op;
+        let compiled: Vec<Op> = self.code.iter().map(|op| op.unfused()).collect();
+        for (i, op) in compiled.iter().enumerate() {
+            if let Some(fused) = op.fused(&compiled[i + 1..]) {
+                self.code[i] = fused;
             }
         }
     }

@@ -209,6 +209,14 @@ impl Script {
         Instance { state: self.fresh_state(), table: Table::new(), scratch: Scratch::default() }
     }
 
+    /// Starts `state` afresh when it was made for another version of the script.
+    #[inline]
+    fn fit(&self, state: &mut ScriptState) {
+        if state.facts.len() != self.facts.len() || state.edges.len() != self.n_edges as usize {
+            *state = self.fresh_state();
+        }
+    }
+
     fn fresh_state(&self) -> ScriptState {
         ScriptState {
             facts: vec![Value::Nil; self.facts.len()],
@@ -283,7 +291,7 @@ impl Script {
         if inst.state.facts.len() != self.facts.len() || inst.state.edges.len() != self.n_edges as usize {
             *inst = self.instantiate();
         }
-        self.run_state(&mut inst.state, &mut inst.scratch, kind, trigger, ctx, limits)
+        self.run_state(&mut inst.state, &mut inst.scratch, kind, trigger, ctx, &limits)
     }
 
     /// [`Script::run`] on the parts of an instance, so that its table can be the context's.
@@ -294,16 +302,14 @@ impl Script {
         kind: ScriptKind,
         trigger: Trigger,
         ctx: &mut ScriptCtx<'_>,
-        limits: ScriptLimits,
+        limits: &ScriptLimits,
     ) -> Result<RunReport, RuntimeError> {
-        if state.facts.len() != self.facts.len() || state.edges.len() != self.n_edges as usize {
-            *state = self.fresh_state();
-        }
         if self.top_level_only {
             return self.run_top_level(state, scratch, kind, trigger, ctx, limits);
         }
+        self.fit(state);
         let mark = ctx.commands.len();
-        let mut vm = Vm::new(self, &limits, scratch);
+        let mut vm = Vm::new(self, limits, scratch);
         let mut report = RunReport::default();
         let result = self.run_inner(&mut vm, state, kind, trigger, ctx, &mut report);
         report.steps = vm.steps;
@@ -323,6 +329,7 @@ impl Script {
     /// [`Script::run_state`] for a file of top-level statements only (no records, handlers,
     /// rules, machines or sequences, so no roles either): all a run can do is the top level, and
     /// this is the path a crowd of simple behaviours takes every think tick, so it skips the rest.
+    #[inline(never)]
     fn run_top_level(
         &self,
         state: &mut ScriptState,
@@ -330,8 +337,9 @@ impl Script {
         kind: ScriptKind,
         trigger: Trigger,
         ctx: &mut ScriptCtx<'_>,
-        limits: ScriptLimits,
+        limits: &ScriptLimits,
     ) -> Result<RunReport, RuntimeError> {
+        self.fit(state);
         if !state.facts_ready {
             state.facts_ready = true;
             state.carried.clear();
@@ -344,14 +352,13 @@ impl Script {
             }
         };
         let mark = ctx.commands.len();
-        let mut vm = Vm::new(self, &limits, scratch);
+        let mut vm = Vm::new(self, limits, scratch);
         vm.edge_mode = kind == ScriptKind::Events;
-        let result = vm.run(main, state, ctx);
+        let result = vm.run_for_effect(main, state, ctx);
         let steps = vm.steps;
         vm.clear();
         match result {
-            Ok(v) => {
-                crate::vm::discard(v);
+            Ok(()) => {
                 ctx.finish();
                 Ok(RunReport { steps, ..RunReport::default() })
             }
@@ -586,6 +593,9 @@ impl Script {
     /// [`Script::run`] for a host that keeps one [`Instance`] per entity: builds the context
     /// around the instance's own state table. `heard` is the typed text of a `hear` event.
     #[allow(clippy::too_many_arguments)]
+    // Inlined into the host's loop over its entities: the arguments then need not be passed
+    // through memory, and the common case goes straight to the VM.
+    #[inline]
     pub fn run_entity(
         &self,
         inst: &mut Instance,
@@ -600,7 +610,11 @@ impl Script {
     ) -> Result<RunReport, RuntimeError> {
         let Instance { state, table, scratch } = inst;
         let mut ctx = ScriptCtx::new(world, me, commands, rng, table);
-        ctx.heard = heard;
-        self.run_state(state, scratch, kind, trigger, &mut ctx, limits)
+        // Read field by field, not copied whole: a caller's fresh `None` or limits are still in
+        // flight in the store buffer, and a wider load than the stores that wrote them stalls.
+        if let Some(heard) = heard {
+            ctx.heard = Some(heard);
+        }
+        self.run_state(state, scratch, kind, trigger, &mut ctx, &limits)
     }
 }

@@ -176,9 +176,9 @@ impl<'a> Vm<'a> {
         self.error_at(pc, Code::BudgetExceeded, m)
     }
 
-    /// Calls host function `f` on the top `argc` values, which it replaces by its result.
+    /// Calls host function `f` on the top `argc` values, which it pops; returns its result.
     #[inline(always)]
-    fn call(&mut self, pc: usize, f: u32, argc: u8, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+    fn call(&mut self, pc: usize, f: u32, argc: u8, ctx: &mut ScriptCtx<'_>) -> Result<Value, RuntimeError> {
         // The arguments are read in place off the stack (no `Vec` per call).
         let at = self.stack.len().saturating_sub(argc as usize);
         let Some(host) = self.script.api.function(f as usize) else {
@@ -187,8 +187,7 @@ impl<'a> Vm<'a> {
         match host.call(ctx, &self.stack[at..]) {
             Ok(v) => {
                 self.cut(at);
-                self.stack.push(v);
-                Ok(())
+                Ok(v)
             }
             Err(e) => Err(self.host_error(pc, &e)),
         }
@@ -238,6 +237,27 @@ impl<'a> Vm<'a> {
     /// Runs the chunk at `entry` and returns what it returns.
     pub fn run(&mut self, entry: u32, inst: &mut ScriptState, ctx: &mut ScriptCtx<'_>) -> Result<Value, RuntimeError> {
         let base = self.stack.len();
+        self.exec(entry, inst, ctx)?;
+        Ok(if self.stack.len() > base { self.pop() } else { Value::Nil })
+    }
+
+    /// Runs the chunk at `entry` for what it does, dropping what it returns (the top level).
+    pub fn run_for_effect(
+        &mut self,
+        entry: u32,
+        inst: &mut ScriptState,
+        ctx: &mut ScriptCtx<'_>,
+    ) -> Result<(), RuntimeError> {
+        let base = self.stack.len();
+        self.exec(entry, inst, ctx)?;
+        self.cut(base);
+        Ok(())
+    }
+
+    /// Runs the chunk at `entry`, leaving what it returns, if anything, on top of the stack as
+    /// it found it.
+    fn exec(&mut self, entry: u32, inst: &mut ScriptState, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+        let base = self.stack.len();
         let mut pc = entry as usize;
         let script = self.script;
         loop {
@@ -272,13 +292,67 @@ impl<'a> Vm<'a> {
                     let name = script.consts.get(c as usize).and_then(Value::as_str).unwrap_or_default().to_owned();
                     script.api.set_attribute(ctx, &name, v).map_err(|e| self.host_error(pc - 1, &e))?;
                 }
-                Op::Call { f, argc } => self.call(pc - 1, f, argc, ctx)?,
-                Op::CallPop { f, argc } => {
-                    self.call(pc - 1, f, argc, ctx)?;
-                    self.step(pc, self.stack.len())?;
-                    if let Some(v) = self.stack.pop() {
-                        discard(v);
+                Op::Call { f, argc } => {
+                    let v = self.call(pc - 1, f, argc, ctx)?;
+                    self.stack.push(v);
+                }
+                Op::CallCompareJump { f, argc, op, edge, c, to } => {
+                    // The call as in `call`, but its result is read where the host function
+                    // wrote it: moving a fresh `Value` costs more here than the rest of the `if`.
+                    let at = self.stack.len().saturating_sub(argc as usize);
+                    let Some(host) = script.api.function(f as usize) else {
+                        return Err(self.error_at(pc - 1, Code::HostError, "the host function is gone"));
+                    };
+                    let b = script.consts.get(c as usize).unwrap_or(&Value::Nil);
+                    // The instructions after the call: `Const`, `Binary`, maybe `Edge`, the jump.
+                    let rest = if edge { 4 } else { 3 };
+                    // The deepest the stack gets in them: the result and the constant.
+                    let depth = at + 2;
+                    let fast = !(edge && self.edge_mode)
+                        && self.steps + rest <= self.budget
+                        && depth <= self.max_stack;
+                    let holds = match &host.call(ctx, &self.stack[at..]) {
+                        Ok(v) => match compare(op, v, b) {
+                            Some(holds) if fast => Ok(holds),
+                            // Anything else (not numbers, a limit hit on the way, edge
+                            // detection) goes on from the `Const` as compiled.
+                            _ => Err(v.clone()),
+                        },
+                        Err(e) => return Err(self.host_error(pc - 1, e)),
+                    };
+                    self.cut(at);
+                    match holds {
+                        // No step of the rest can fail: count them and jump.
+                        Ok(holds) => {
+                            self.steps += rest;
+                            pc = if holds { pc + rest as usize } else { to as usize };
+                        }
+                        Err(v) => self.stack.push(v),
                     }
+                }
+                Op::CallBinaryConst { f, argc, op, c } => {
+                    // The result is compared where it lies instead of going through the stack.
+                    let v = self.call(pc - 1, f, argc, ctx)?;
+                    let depth = self.stack.len() + 1;
+                    self.step(pc, depth)?;
+                    self.step(pc + 1, depth + 1)?;
+                    let b = script.consts.get(c as usize).unwrap_or(&Value::Nil);
+                    match compare_numbers(op, &v, b) {
+                        Some(r) => {
+                            discard(v);
+                            self.stack.push(r);
+                        }
+                        None => {
+                            self.stack.push(v);
+                            self.binary(pc + 1, op, b)?;
+                        }
+                    }
+                    pc += 2;
+                }
+                Op::CallPop { f, argc } => {
+                    let v = self.call(pc - 1, f, argc, ctx)?;
+                    self.step(pc, self.stack.len() + 1)?;
+                    discard(v);
                     pc += 1;
                 }
                 Op::Pop => {
@@ -354,8 +428,8 @@ impl<'a> Vm<'a> {
                         && ctx.commands.len() > mark
                     {
                         self.suspended = Some(pc);
-                        self.stack.truncate(base);
-                        return Ok(Value::Nil);
+                        self.cut(base);
+                        return Ok(());
                     }
                 }
                 Op::Prove(f) => {
@@ -364,9 +438,12 @@ impl<'a> Vm<'a> {
                     self.stack.push(Value::Bool(proven));
                 }
                 Op::Return => {
-                    let v = if self.stack.len() > base { self.pop() } else { Value::Nil };
-                    self.cut(base);
-                    return Ok(v);
+                    if self.stack.len() > base + 1 {
+                        let v = self.pop();
+                        self.cut(base);
+                        self.stack.push(v);
+                    }
+                    return Ok(());
                 }
             }
         }
@@ -493,14 +570,20 @@ fn text_of(v: &Value) -> Option<String> {
 /// [`binary`] for `<`, `<=`, `>`, `>=` on two numbers; `None` for anything else.
 #[inline]
 fn compare_numbers(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
+    compare(op, a, b).map(Value::Bool)
+}
+
+/// [`compare_numbers`] as a plain bool.
+#[inline(always)]
+fn compare(op: BinOp, a: &Value, b: &Value) -> Option<bool> {
     if let (Value::Int(x), Value::Int(y)) = (a, b) {
-        return Some(Value::Bool(match op {
+        return Some(match op {
             BinOp::Lt => x < y,
             BinOp::Le => x <= y,
             BinOp::Gt => x > y,
             BinOp::Ge => x >= y,
             _ => return None,
-        }));
+        });
     }
     let (x, y) = match (a, b) {
         (Value::Float(x), Value::Float(y)) => (*x, *y),
@@ -508,13 +591,13 @@ fn compare_numbers(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
         (Value::Int(x), Value::Float(y)) => (*x as f64, *y),
         _ => return None,
     };
-    Some(Value::Bool(match op {
+    Some(match op {
         BinOp::Lt => x < y,
         BinOp::Le => x <= y,
         BinOp::Gt => x > y,
         BinOp::Ge => x >= y,
         _ => return None,
-    }))
+    })
 }
 
 fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, (Code, String)> {

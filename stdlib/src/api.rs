@@ -132,10 +132,11 @@ impl HostFn {
     /// Runs the function for a script — the one way every language calls into the host — and
     /// fails it when what it handed the world went over the call's allowance (the command it
     /// tried to issue is already dropped, so a loop of `Note`s cannot fill the memory).
-    #[inline]
+    #[inline(always)]
     pub fn call(&self, ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
-        // One result, built where it is returned: a `Value` moved through several temporaries
-        // costs more than the checks around the call.
+        // Inlined, and one result built where it is returned: a fresh `Value` copied whole
+        // through temporaries (a wider load than the stores that wrote it) costs more than
+        // the checks around the call.
         let mut out = crate::profile::timed(self.name, || self.imp.run(ctx, args));
         if out.is_ok()
             && let Some(reason) = ctx.commands.take_refusal()
