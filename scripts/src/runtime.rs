@@ -615,6 +615,9 @@ impl Script {
         if let Some(heard) = heard {
             ctx.heard = Some(heard);
         }
+        if self.top_level_only {
+            return self.run_top_level(state, scratch, kind, trigger, &mut ctx, &limits);
+        }
         self.run_state(state, scratch, kind, trigger, &mut ctx, &limits)
     }
 }

@@ -308,26 +308,28 @@ impl<'a> Vm<'a> {
                     let rest = if edge { 4 } else { 3 };
                     // The deepest the stack gets in them: the result and the constant.
                     let depth = at + 2;
-                    let fast = !(edge && self.edge_mode)
-                        && self.steps + rest <= self.budget
-                        && depth <= self.max_stack;
-                    let holds = match &host.call(ctx, &self.stack[at..]) {
-                        Ok(v) => match compare(op, v, b) {
-                            Some(holds) if fast => Ok(holds),
-                            // Anything else (not numbers, a limit hit on the way, edge
-                            // detection) goes on from the `Const` as compiled.
-                            _ => Err(v.clone()),
-                        },
-                        Err(e) => return Err(self.host_error(pc - 1, e)),
+                    let fast = !(edge && self.edge_mode) && self.steps + rest <= self.budget && depth <= self.max_stack;
+                    let out = host.call(ctx, &self.stack[at..]);
+                    let holds = match &out {
+                        Ok(v) if fast => compare(op, v, b),
+                        _ => None,
                     };
-                    self.cut(at);
                     match holds {
                         // No step of the rest can fail: count them and jump.
-                        Ok(holds) => {
+                        Some(holds) => {
+                            // Only numbers compare, and they own nothing to drop.
+                            std::mem::forget(out);
+                            self.cut(at);
                             self.steps += rest;
                             pc = if holds { pc + rest as usize } else { to as usize };
                         }
-                        Err(v) => self.stack.push(v),
+                        // Anything else (not numbers, a limit hit on the way, edge detection)
+                        // goes on from the `Const` as compiled.
+                        None => {
+                            let v = out.map_err(|e| self.host_error(pc - 1, &e))?;
+                            self.cut(at);
+                            self.stack.push(v);
+                        }
                     }
                 }
                 Op::CallBinaryConst { f, argc, op, c } => {

@@ -137,11 +137,15 @@ impl HostFn {
         // Inlined, and one result built where it is returned: a fresh `Value` copied whole
         // through temporaries (a wider load than the stores that wrote it) costs more than
         // the checks around the call.
-        let mut out = crate::profile::timed(self.name, || self.imp.run(ctx, args));
+        let out = crate::profile::timed(self.name, || self.imp.run(ctx, args));
         if out.is_ok()
             && let Some(reason) = ctx.commands.take_refusal()
         {
-            out = Err(HostError::OverAllowance { function: self.name, reason });
+            // Moved out, not dropped in place, so that `out` stays where the function wrote it.
+            if let Ok(v) = out {
+                drop(v);
+            }
+            return Err(HostError::OverAllowance { function: self.name, reason });
         }
         out
     }
