@@ -460,3 +460,171 @@ impl Script {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Superinstructions and the top-level-only run are shortcuts: a script must do exactly what
+    //! it does without them ([`Script::general`]), down to the step count, the commands issued,
+    //! and where an error or the budget stops it.
+
+    use glam::IVec2;
+    use proptest::prelude::*;
+    use tactica_engine::grid::Map;
+    use tactica_engine::world::{Command, CommandBuffer, Entity, EntityId, World, WorldRng};
+
+    use super::*;
+    use crate::{Instance, RunReport, RuntimeError, ScriptKind, ScriptLimits, Trigger};
+
+    fn compile(src: &str) -> Script {
+        let (script, diags) = crate::check("t.tac", src, &Api::standard());
+        script.unwrap_or_else(|| panic!("{src:?} does not check: {diags:?}"))
+    }
+
+    fn world() -> (World, Vec<EntityId>) {
+        let mut world = World::new(Map::open(16, 16), 10, 1);
+        let mut p = Entity::new("player", "Human", IVec2::new(1, 1));
+        p.tags.insert("player".into());
+        world.spawn(p).unwrap();
+        world.globals.insert("PlayerArmed".into(), "Dagger".into());
+        // Near (within 3) and far from the player.
+        let ids = [IVec2::new(3, 3), IVec2::new(9, 9)]
+            .into_iter()
+            .enumerate()
+            .map(|(i, at)| world.spawn(Entity::new(format!("e{i}"), "Troll", at)).unwrap())
+            .collect();
+        (world, ids)
+    }
+
+    type Outcome = (Result<RunReport, RuntimeError>, Vec<Command>, Instance);
+
+    /// Three think ticks of every entity (edge detectors see a condition twice).
+    fn outcomes(script: &Script, kind: ScriptKind, limits: ScriptLimits) -> Vec<Outcome> {
+        let (world, ids) = world();
+        let mut rng = WorldRng::new(7);
+        let mut out = Vec::new();
+        for &id in &ids {
+            let mut inst = script.instantiate();
+            for _ in 0..3 {
+                let mut commands = CommandBuffer::default();
+                let r = script.run_entity(
+                    &mut inst,
+                    kind,
+                    Trigger::Think,
+                    &world,
+                    id,
+                    &mut commands,
+                    &mut rng,
+                    None,
+                    limits,
+                );
+                out.push((r, commands.as_slice().to_vec(), inst.clone()));
+            }
+        }
+        out
+    }
+
+    fn assert_same(src: &str, kind: ScriptKind, limits: ScriptLimits) {
+        let script = compile(src);
+        let general = script.general();
+        assert_eq!(script.disassemble(), general.disassemble(), "{src}");
+        assert_eq!(
+            outcomes(&script, kind, limits),
+            outcomes(&general, kind, limits),
+            "{src} as {kind:?} under {limits:?}"
+        );
+    }
+
+    const SOURCES: &[&str] = &[
+        "if (DistanceToPlayer() < 3) DoFlee();\n",
+        "if (DistanceToPlayer() >= 3.5) DoFlee();\nif (DistanceToPlayer() <= 2) Say(\"near\");\n",
+        "let x = DistanceToPlayer();\nif (x > 2) { DoFlee(); }\n",
+        "let n = 0;\nwhile (n < 4) { n = n + 1; if (DistanceToPlayer() < 3) Say(\"near\"); }\n",
+        "if (DistanceToPlayer() == 3) DoFlee();\n",
+        "while (DistanceToPlayer() < 100) { }\n",
+        "let big = 9223372036854775807;\nif (big + 1 > DistanceToPlayer()) DoFlee();\n",
+    ];
+
+    #[test]
+    fn the_benchmark_behaviour_compiles_to_superinstructions() {
+        let script = compile(SOURCES[0]);
+        assert!(matches!(script.code[0], Op::CallCompareJump { edge: true, op: BinOp::Lt, .. }), "{:?}", script.code);
+        assert!(script.code.iter().any(|op| matches!(op, Op::CallPop { .. })), "{:?}", script.code);
+        assert!(script.top_level_only);
+        // What `tactica dump ir` shows does not change.
+        assert!(script.disassemble().contains("Call { f: "), "{}", script.disassemble());
+    }
+
+    #[test]
+    fn fused_and_general_agree_on_every_kind() {
+        for src in SOURCES {
+            for kind in [ScriptKind::Behaviour, ScriptKind::Events, ScriptKind::Attributes] {
+                assert_same(src, kind, ScriptLimits::new().set_max_ops(200));
+            }
+        }
+    }
+
+    /// Every budget from too small to start to enough: the run stops at the same instruction
+    /// (the same E0100, file, line and column) whether or not that instruction was fused.
+    #[test]
+    fn the_budget_stops_a_run_at_the_same_place() {
+        for src in SOURCES {
+            for max_ops in 1..40 {
+                assert_same(src, ScriptKind::Behaviour, ScriptLimits::new().set_max_ops(max_ops));
+            }
+        }
+        let endless = compile(SOURCES[5]);
+        let (r, _, _) = outcomes(&endless, ScriptKind::Behaviour, ScriptLimits::new().set_max_ops(50)).remove(0);
+        let e = r.unwrap_err();
+        assert_eq!((e.code, e.line), (crate::Code::BudgetExceeded, 1), "{e}");
+    }
+
+    #[test]
+    fn the_stack_limit_stops_a_run_at_the_same_place() {
+        for src in SOURCES {
+            for max_stack in 0..4 {
+                assert_same(src, ScriptKind::Behaviour, ScriptLimits::new().set_max_ops(200).set_max_stack(max_stack));
+            }
+        }
+    }
+
+    #[test]
+    fn a_runtime_error_keeps_its_position() {
+        let script = compile(SOURCES[6]);
+        assert!(script.code.iter().any(|op| matches!(op, Op::BinaryConst { op: BinOp::Add, .. })), "{:?}", script.code);
+        let (r, _, _) = outcomes(&script, ScriptKind::Behaviour, ScriptLimits::new()).remove(0);
+        let (fused, general) = (
+            r.unwrap_err(),
+            outcomes(&script.general(), ScriptKind::Behaviour, ScriptLimits::new()).remove(0).0.unwrap_err(),
+        );
+        assert_eq!(fused, general);
+        assert_eq!((fused.code, fused.file.as_str(), fused.line), (crate::Code::RuntimeType, "t.tac", 2), "{fused}");
+        assert_same(SOURCES[6], ScriptKind::Behaviour, ScriptLimits::new());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Random comparisons of a host function's result with a constant, in the shapes the
+        /// superinstructions cover and next to them, under random budgets.
+        #[test]
+        fn random_conditions_agree(
+            op in prop::sample::select(vec!["<", "<=", ">", ">=", "==", "!="]),
+            k in -2i64..12,
+            float in any::<bool>(),
+            shape in 0usize..4,
+            max_ops in 1u64..30,
+            events in any::<bool>(),
+        ) {
+            let k = if float { format!("{k}.5") } else { k.to_string() };
+            let cond = format!("DistanceToPlayer() {op} {k}");
+            let src = match shape {
+                0 => format!("if ({cond}) DoFlee();\n"),
+                1 => format!("let b = {cond};\nif (b) Say(\"yes\");\n"),
+                2 => format!("let n = 0;\nwhile ({cond} and n < 3) {{ n = n + 1; DoFlee(); }}\n"),
+                _ => format!("if (DistanceToPlayer() - {k} {op} 0) {{ Say(\"a\"); }}\n"),
+            };
+            let kind = if events { ScriptKind::Events } else { ScriptKind::Behaviour };
+            assert_same(&src, kind, ScriptLimits::new().set_max_ops(max_ops));
+        }
+    }
+}
