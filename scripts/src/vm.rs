@@ -235,6 +235,7 @@ impl<'a> Vm<'a> {
     }
 
     /// Runs the chunk at `entry` and returns what it returns.
+    #[inline(never)]
     pub fn run(&mut self, entry: u32, inst: &mut ScriptState, ctx: &mut ScriptCtx<'_>) -> Result<Value, RuntimeError> {
         let base = self.stack.len();
         self.exec(entry, inst, ctx)?;
@@ -242,6 +243,9 @@ impl<'a> Vm<'a> {
     }
 
     /// Runs the chunk at `entry` for what it does, dropping what it returns (the top level).
+    /// The interpreter is inlined here and in [`Vm::run`] only: a run per entity-tick then
+    /// sets up one frame, not two.
+    #[inline(always)]
     pub fn run_for_effect(
         &mut self,
         entry: u32,
@@ -256,6 +260,7 @@ impl<'a> Vm<'a> {
 
     /// Runs the chunk at `entry`, leaving what it returns, if anything, on top of the stack as
     /// it found it.
+    #[inline(always)]
     fn exec(&mut self, entry: u32, inst: &mut ScriptState, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
         let base = self.stack.len();
         let mut pc = entry as usize;
