@@ -139,6 +139,17 @@ impl<'a> Vm<'a> {
         }
     }
 
+    /// `Return` from a chunk whose stack started at `base`: only what it returns, if anything,
+    /// stays above `base`.
+    #[inline(always)]
+    fn leave(&mut self, base: usize) {
+        if self.stack.len() > base + 1 {
+            let v = self.pop();
+            self.cut(base);
+            self.stack.push(v);
+        }
+    }
+
     /// Drops the values above `depth`.
     #[inline]
     fn cut(&mut self, depth: usize) {
@@ -327,6 +338,17 @@ impl<'a> Vm<'a> {
                             self.cut(at);
                             self.steps += rest;
                             pc = if holds { pc + rest as usize } else { to as usize };
+                            // An `if` that ends its chunk (the usual behaviour file) jumps to the
+                            // `Return`: done here, it needs no dispatch of its own.
+                            if !holds
+                                && script.code.get(pc) == Some(&Op::Return)
+                                && self.steps < self.budget
+                                && self.stack.len() <= self.max_stack
+                            {
+                                self.steps += 1;
+                                self.leave(base);
+                                return Ok(());
+                            }
                         }
                         // Anything else (not numbers, a limit hit on the way, edge detection)
                         // goes on from the `Const` as compiled.
@@ -445,11 +467,7 @@ impl<'a> Vm<'a> {
                     self.stack.push(Value::Bool(proven));
                 }
                 Op::Return => {
-                    if self.stack.len() > base + 1 {
-                        let v = self.pop();
-                        self.cut(base);
-                        self.stack.push(v);
-                    }
+                    self.leave(base);
                     return Ok(());
                 }
             }
