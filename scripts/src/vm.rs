@@ -34,7 +34,7 @@ pub struct RuntimeError {
 #[derive(Default)]
 pub(crate) struct Scratch {
     stack: Vec<Value>,
-    locals: Vec<Value>,
+    pub(crate) locals: Vec<Value>,
 }
 
 impl Clone for Scratch {
@@ -204,17 +204,6 @@ impl<'a> Vm<'a> {
         }
     }
 
-    /// What the `Call` at `pc` does with its result: the arguments from `at` on give way to it.
-    /// Out of line, so that the fused instructions' common path does not hold a whole result.
-    #[cold]
-    #[inline(never)]
-    fn push_result(&mut self, pc: usize, at: usize, out: Result<Value, HostError>) -> Result<(), RuntimeError> {
-        let v = out.map_err(|e| self.host_error(pc, &e))?;
-        self.cut(at);
-        self.stack.push(v);
-        Ok(())
-    }
-
     /// `a op b` for the instruction at `pc`, `a` popped, `b` given; pushes the result.
     #[inline(always)]
     fn binary(&mut self, pc: usize, op: BinOp, b: &Value) -> Result<(), RuntimeError> {
@@ -352,7 +341,7 @@ impl<'a> Vm<'a> {
                             // An `if` that ends its chunk (the usual behaviour file) jumps to the
                             // `Return`: done here, it needs no dispatch of its own.
                             if !holds
-                                && matches!(script.code.get(pc), Some(Op::Return))
+                                && script.code.get(pc) == Some(&Op::Return)
                                 && self.steps < self.budget
                                 && self.stack.len() <= self.max_stack
                             {
@@ -363,7 +352,11 @@ impl<'a> Vm<'a> {
                         }
                         // Anything else (not numbers, a limit hit on the way, edge detection)
                         // goes on from the `Const` as compiled.
-                        None => self.push_result(pc - 1, at, out)?,
+                        None => {
+                            let v = out.map_err(|e| self.host_error(pc - 1, &e))?;
+                            self.cut(at);
+                            self.stack.push(v);
+                        }
                     }
                 }
                 Op::CallBinaryConst { f, argc, op, c } => {
