@@ -70,6 +70,100 @@ pub enum Op {
     /// this run, stop here and go on once the character has carried them out, so the condition
     /// is read when the role reaches it, not when the sequence starts.
     Suspend,
+    /// Superinstructions (see [`Script::fuse`]): each does the work of the instruction it
+    /// replaced and of the one (or two) after it, which stay in place (a jump may land on them)
+    /// and are skipped. Fewer dispatches, and the constant of `BinaryConst` is read where it lies.
+    ///
+    /// `Const(c)` then `Binary(op)`.
+    BinaryConst {
+        /// The operator.
+        op: BinOp,
+        /// The constant, the right operand.
+        c: u32,
+    },
+    /// `Call { f, argc }`, `Const(c)`, `Binary(op)`, `Edge` when `edge`, then `JumpIfFalse(to)`:
+    /// an `if` on a host function's result (`if (DistanceToPlayer() < 3)`), decided without
+    /// putting the result or the condition on the stack.
+    CallCompareJump {
+        /// The function's index in the API.
+        f: u32,
+        /// How many arguments.
+        argc: u8,
+        /// The operator.
+        op: BinOp,
+        /// Whether an `Edge` comes before the jump (a top-level `if`).
+        edge: bool,
+        /// The constant, the right operand.
+        c: u32,
+        /// Where to jump when the condition does not hold.
+        to: u32,
+    },
+    /// `Call { f, argc }`, `Const(c)`, then `Binary(op)`: a condition on a host function's
+    /// result (`DistanceToPlayer() < 3`), compared without going through the stack.
+    CallBinaryConst {
+        /// The function's index in the API.
+        f: u32,
+        /// How many arguments.
+        argc: u8,
+        /// The operator.
+        op: BinOp,
+        /// The constant, the right operand.
+        c: u32,
+    },
+    /// `Call { f, argc }` then `Pop`: a call made for what it does.
+    CallPop {
+        /// The function's index in the API.
+        f: u32,
+        /// How many arguments.
+        argc: u8,
+    },
+    /// `Edge(slot)` then `JumpIfFalse(to)`: a top-level `if`.
+    EdgeJumpIfFalse {
+        /// The edge detector.
+        slot: u32,
+        /// Where to jump when the condition is falsy.
+        to: u32,
+    },
+}
+
+impl Op {
+    /// The instruction a superinstruction replaced (itself for any other).
+    pub fn unfused(self) -> Op {
+        match self {
+            Op::BinaryConst { c, .. } => Op::Const(c),
+            Op::CallPop { f, argc } | Op::CallBinaryConst { f, argc, .. } | Op::CallCompareJump { f, argc, .. } => {
+                Op::Call { f, argc }
+            }
+            Op::EdgeJumpIfFalse { slot, .. } => Op::Edge(slot),
+            op => op,
+        }
+    }
+
+    /// The superinstruction doing `self` and the instructions after it (`next`), if there is one.
+    fn fused(self, next: &[Op]) -> Option<Op> {
+        Some(match (self, next) {
+            (Op::Call { f, argc }, [Op::Const(c), Op::Binary(op), Op::JumpIfFalse(to), ..]) if is_ordering(*op) => {
+                Op::CallCompareJump { f, argc, op: *op, edge: false, c: *c, to: *to }
+            }
+            (Op::Call { f, argc }, [Op::Const(c), Op::Binary(op), Op::Edge(_), Op::JumpIfFalse(to), ..])
+                if is_ordering(*op) =>
+            {
+                Op::CallCompareJump { f, argc, op: *op, edge: true, c: *c, to: *to }
+            }
+            (Op::Call { f, argc }, [Op::Const(c), Op::Binary(op), ..]) => {
+                Op::CallBinaryConst { f, argc, op: *op, c: *c }
+            }
+            (Op::Const(c), [Op::Binary(op), ..]) => Op::BinaryConst { op: *op, c },
+            (Op::Call { f, argc }, [Op::Pop, ..]) => Op::CallPop { f, argc },
+            (Op::Edge(slot), [Op::JumpIfFalse(to), ..]) => Op::EdgeJumpIfFalse { slot, to: *to },
+            _ => return None,
+        })
+    }
+}
+
+/// Whether `op` is `<`, `<=`, `>` or `>=`, the operators a numeric comparison decides.
+fn is_ordering(op: BinOp) -> bool {
+    matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
 }
 
 /// A compiled classic record or creature block.
@@ -234,6 +328,9 @@ pub struct Script {
     pub(crate) proofs: Option<RuleSet>,
     /// Sequences.
     pub(crate) sequences: Vec<SequenceCode>,
+    /// Whether the file is top-level statements only (no records, handlers, machines, rules or
+    /// sequences), which a run takes a shorter path for. Set with the code.
+    pub(crate) top_level_only: bool,
 }
 
 impl Script {
@@ -273,12 +370,12 @@ impl Script {
         let Some(main) = self.main else { return (Behaviour, None, false) };
         // The first instruction that is evidence of each kind, in precedence order.
         let mut first: [Option<usize>; 4] = [None; 4];
-        let ops = self.code.iter().enumerate().skip(main as usize).take_while(|(_, op)| **op != Op::Return);
-        for (at, op) in ops {
+        let ops = self.code.iter().map(|op| op.unfused()).enumerate().skip(main as usize);
+        for (at, op) in ops.take_while(|(_, op)| *op != Op::Return) {
             let slot = match op {
                 Op::SetAttribute(_) => Some(0),
                 Op::SayOneOf(_) => Some(1),
-                Op::Call { f, .. } => self.api.function(*f as usize).and_then(|h| match h.name {
+                Op::Call { f, .. } => self.api.function(f as usize).and_then(|h| match h.name {
                     "Say" | "Ask" => Some(1),
                     "Trigger" => Some(2),
                     // Things any kind does: sounds, notes, the world's and one's own memory.
@@ -317,26 +414,217 @@ impl Script {
             .unwrap_or_default()
     }
 
-    /// The instructions as text, one per line (what `tactica dump ir` prints).
+    /// Replaces each instruction that has a superinstruction with the ones after it by that
+    /// superinstruction. The instructions after it stay, so jump targets and spans keep their
+    /// indices, and an error in either half reports the position of the instruction it came from.
+    pub(crate) fn fuse(&mut self) {
+        let compiled: Vec<Op> = self.code.iter().map(|op| op.unfused()).collect();
+        for (i, op) in compiled.iter().enumerate() {
+            if let Some(fused) = op.fused(&compiled[i + 1..]) {
+                self.code[i] = fused;
+            }
+        }
+    }
+
+    /// The same script without superinstructions (what [`Script::fuse`] started from), run on
+    /// the general path: what the fast paths must agree with.
+    #[cfg(test)]
+    pub(crate) fn general(&self) -> Script {
+        let mut plain = self.clone();
+        plain.code = self.code.iter().map(|op| op.unfused()).collect();
+        plain.top_level_only = false;
+        plain
+    }
+
+    /// The instructions as text, one per line (what `tactica dump ir` prints): as compiled,
+    /// superinstructions shown as the instructions they stand for.
     pub fn disassemble(&self) -> String {
         use std::fmt::Write;
         let mut out = String::new();
-        for (i, op) in self.code.iter().enumerate() {
+        for (i, op) in self.code.iter().map(|op| op.unfused()).enumerate() {
             let detail = match op {
                 Op::Const(n) | Op::SetAttribute(n) | Op::Signal(n) | Op::Wait(n) | Op::Start(n) => {
-                    format!("  ; {}", self.consts.get(*n as usize).map(|v| format!("{v:?}")).unwrap_or_default())
+                    format!("  ; {}", self.consts.get(n as usize).map(|v| format!("{v:?}")).unwrap_or_default())
                 }
-                Op::Call { f, .. } => format!("  ; {}", self.api.function(*f as usize).map_or("?", |h| h.name)),
+                Op::Call { f, .. } => format!("  ; {}", self.api.function(f as usize).map_or("?", |h| h.name)),
                 Op::LoadGlobal(g) => {
-                    format!("  ; {}", self.api.global_at(*g as usize).map_or("?", |g| g.name.as_str()))
+                    format!("  ; {}", self.api.global_at(g as usize).map_or("?", |g| g.name.as_str()))
                 }
                 Op::LoadFact(f) | Op::StoreFact(f) | Op::Prove(f) => {
-                    format!("  ; {}", self.facts.get(*f as usize).map_or("?", String::as_str))
+                    format!("  ; {}", self.facts.get(f as usize).map_or("?", String::as_str))
                 }
                 _ => String::new(),
             };
             let _ = writeln!(out, "{i:4} {op:?}{detail}");
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Superinstructions and the top-level-only run are shortcuts: a script must do exactly what
+    //! it does without them ([`Script::general`]), down to the step count, the commands issued,
+    //! and where an error or the budget stops it.
+
+    use glam::IVec2;
+    use proptest::prelude::*;
+    use tactica_engine::grid::Map;
+    use tactica_engine::world::{Command, CommandBuffer, Entity, EntityId, World, WorldRng};
+
+    use super::*;
+    use crate::{Instance, RunReport, RuntimeError, ScriptKind, ScriptLimits, Trigger};
+
+    fn compile(src: &str) -> Script {
+        let (script, diags) = crate::check("t.tac", src, &Api::standard());
+        script.unwrap_or_else(|| panic!("{src:?} does not check: {diags:?}"))
+    }
+
+    fn world() -> (World, Vec<EntityId>) {
+        let mut world = World::new(Map::open(16, 16), 10, 1);
+        let mut p = Entity::new("player", "Human", IVec2::new(1, 1));
+        p.tags.insert("player".into());
+        world.spawn(p).unwrap();
+        world.globals.insert("PlayerArmed".into(), "Dagger".into());
+        // Near (within 3) and far from the player.
+        let ids = [IVec2::new(3, 3), IVec2::new(9, 9)]
+            .into_iter()
+            .enumerate()
+            .map(|(i, at)| world.spawn(Entity::new(format!("e{i}"), "Troll", at)).unwrap())
+            .collect();
+        (world, ids)
+    }
+
+    type Outcome = (Result<RunReport, RuntimeError>, Vec<Command>, Instance);
+
+    /// Three think ticks of every entity (edge detectors see a condition twice).
+    fn outcomes(script: &Script, kind: ScriptKind, limits: ScriptLimits) -> Vec<Outcome> {
+        let (world, ids) = world();
+        let mut rng = WorldRng::new(7);
+        let mut out = Vec::new();
+        for &id in &ids {
+            let mut inst = script.instantiate();
+            for _ in 0..3 {
+                let mut commands = CommandBuffer::default();
+                let r = script.run_entity(
+                    &mut inst,
+                    kind,
+                    Trigger::Think,
+                    &world,
+                    id,
+                    &mut commands,
+                    &mut rng,
+                    None,
+                    limits,
+                );
+                out.push((r, commands.as_slice().to_vec(), inst.clone()));
+            }
+        }
+        out
+    }
+
+    fn assert_same(src: &str, kind: ScriptKind, limits: ScriptLimits) {
+        let script = compile(src);
+        let general = script.general();
+        assert_eq!(script.disassemble(), general.disassemble(), "{src}");
+        assert_eq!(
+            outcomes(&script, kind, limits),
+            outcomes(&general, kind, limits),
+            "{src} as {kind:?} under {limits:?}"
+        );
+    }
+
+    const SOURCES: &[&str] = &[
+        "if (DistanceToPlayer() < 3) DoFlee();\n",
+        "if (DistanceToPlayer() >= 3.5) DoFlee();\nif (DistanceToPlayer() <= 2) Say(\"near\");\n",
+        "let x = DistanceToPlayer();\nif (x > 2) { DoFlee(); }\n",
+        "let n = 0;\nwhile (n < 4) { n = n + 1; if (DistanceToPlayer() < 3) Say(\"near\"); }\n",
+        "if (DistanceToPlayer() == 3) DoFlee();\n",
+        "while (DistanceToPlayer() < 100) { }\n",
+        "let big = 9223372036854775807;\nif (big + 1 > DistanceToPlayer()) DoFlee();\n",
+    ];
+
+    #[test]
+    fn the_benchmark_behaviour_compiles_to_superinstructions() {
+        let script = compile(SOURCES[0]);
+        assert!(matches!(script.code[0], Op::CallCompareJump { edge: true, op: BinOp::Lt, .. }), "{:?}", script.code);
+        assert!(script.code.iter().any(|op| matches!(op, Op::CallPop { .. })), "{:?}", script.code);
+        assert!(script.top_level_only);
+        // What `tactica dump ir` shows does not change.
+        assert!(script.disassemble().contains("Call { f: "), "{}", script.disassemble());
+    }
+
+    #[test]
+    fn fused_and_general_agree_on_every_kind() {
+        for src in SOURCES {
+            for kind in [ScriptKind::Behaviour, ScriptKind::Events, ScriptKind::Attributes] {
+                assert_same(src, kind, ScriptLimits::new().set_max_ops(200));
+            }
+        }
+    }
+
+    /// Every budget from too small to start to enough: the run stops at the same instruction
+    /// (the same E0100, file, line and column) whether or not that instruction was fused.
+    #[test]
+    fn the_budget_stops_a_run_at_the_same_place() {
+        for src in SOURCES {
+            for max_ops in 1..40 {
+                assert_same(src, ScriptKind::Behaviour, ScriptLimits::new().set_max_ops(max_ops));
+            }
+        }
+        let endless = compile(SOURCES[5]);
+        let (r, _, _) = outcomes(&endless, ScriptKind::Behaviour, ScriptLimits::new().set_max_ops(50)).remove(0);
+        let e = r.unwrap_err();
+        assert_eq!((e.code, e.line), (crate::Code::BudgetExceeded, 1), "{e}");
+    }
+
+    #[test]
+    fn the_stack_limit_stops_a_run_at_the_same_place() {
+        for src in SOURCES {
+            for max_stack in 0..4 {
+                assert_same(src, ScriptKind::Behaviour, ScriptLimits::new().set_max_ops(200).set_max_stack(max_stack));
+            }
+        }
+    }
+
+    #[test]
+    fn a_runtime_error_keeps_its_position() {
+        let script = compile(SOURCES[6]);
+        assert!(script.code.iter().any(|op| matches!(op, Op::BinaryConst { op: BinOp::Add, .. })), "{:?}", script.code);
+        let (r, _, _) = outcomes(&script, ScriptKind::Behaviour, ScriptLimits::new()).remove(0);
+        let (fused, general) = (
+            r.unwrap_err(),
+            outcomes(&script.general(), ScriptKind::Behaviour, ScriptLimits::new()).remove(0).0.unwrap_err(),
+        );
+        assert_eq!(fused, general);
+        assert_eq!((fused.code, fused.file.as_str(), fused.line), (crate::Code::RuntimeType, "t.tac", 2), "{fused}");
+        assert_same(SOURCES[6], ScriptKind::Behaviour, ScriptLimits::new());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// Random comparisons of a host function's result with a constant, in the shapes the
+        /// superinstructions cover and next to them, under random budgets.
+        #[test]
+        fn random_conditions_agree(
+            op in prop::sample::select(vec!["<", "<=", ">", ">=", "==", "!="]),
+            k in -2i64..12,
+            float in any::<bool>(),
+            shape in 0usize..4,
+            max_ops in 1u64..30,
+            events in any::<bool>(),
+        ) {
+            let k = if float { format!("{k}.5") } else { k.to_string() };
+            let cond = format!("DistanceToPlayer() {op} {k}");
+            let src = match shape {
+                0 => format!("if ({cond}) DoFlee();\n"),
+                1 => format!("let b = {cond};\nif (b) Say(\"yes\");\n"),
+                2 => format!("let n = 0;\nwhile ({cond} and n < 3) {{ n = n + 1; DoFlee(); }}\n"),
+                _ => format!("if (DistanceToPlayer() - {k} {op} 0) {{ Say(\"a\"); }}\n"),
+            };
+            let kind = if events { ScriptKind::Events } else { ScriptKind::Behaviour };
+            assert_same(&src, kind, ScriptLimits::new().set_max_ops(max_ops));
+        }
     }
 }

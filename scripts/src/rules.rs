@@ -26,14 +26,14 @@ use tactica_stdlib::ScriptCtx;
 
 use crate::code::{RulesCode, Script};
 use crate::diagnostics::Code;
-use crate::runtime::Instance;
+use crate::runtime::{Instance, ScriptState};
 use crate::vm::{RuntimeError, Vm};
 
 /// One `.tac` rule system over one instance, as the engine's cycle sees it.
 struct TacRules<'a, 'v, 'c> {
     vm: &'a mut Vm<'v>,
     rules: &'a RulesCode,
-    inst: &'a mut Instance,
+    inst: &'a mut ScriptState,
     ctx: &'a mut ScriptCtx<'c>,
 }
 
@@ -69,7 +69,7 @@ impl Productions for TacRules<'_, '_, '_> {
 pub(crate) fn forward_chain_block(
     vm: &mut Vm<'_>,
     block: usize,
-    inst: &mut Instance,
+    inst: &mut ScriptState,
     ctx: &mut ScriptCtx<'_>,
 ) -> Result<Vec<String>, RuntimeError> {
     let script = vm.script;
@@ -130,6 +130,17 @@ pub(crate) fn proof_model(script: &Script) -> Option<RuleSet> {
 /// turn. Returns the rules that would fire, in firing order (prerequisites first); `None` when it
 /// cannot be proven. Cycles and chains deeper than `max_depth` count as unproven.
 pub fn prove(script: &Script, inst: &Instance, fact: u32, goal: &Value, max_depth: u32) -> Option<Vec<String>> {
+    prove_in(script, &inst.state, fact, goal, max_depth)
+}
+
+/// [`prove`] over the script's part of an instance (what the VM holds while it runs).
+pub(crate) fn prove_in(
+    script: &Script,
+    inst: &ScriptState,
+    fact: u32,
+    goal: &Value,
+    max_depth: u32,
+) -> Option<Vec<String>> {
     let name = script.facts.get(fact as usize)?;
     let holds = || inst.facts.get(fact as usize).is_some_and(|v| v.loosely_equals(goal));
     let Some(model) = &script.proofs else { return holds().then(Vec::new) };

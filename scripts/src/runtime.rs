@@ -47,6 +47,18 @@ pub enum Trigger {
 /// survives a hot reload ([`Instance::migrate`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Instance {
+    /// What the script's own code keeps (facts, edges, machines, …). Apart from `table` so that a
+    /// run can lend the table to the host functions' context while the VM holds the rest.
+    pub(crate) state: ScriptState,
+    /// The free-form state table host functions use (say cooldowns, pattern anchors).
+    pub table: Table,
+    /// The VM's buffers between runs.
+    scratch: Scratch,
+}
+
+/// The part of an [`Instance`] the script's own code reads and writes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ScriptState {
     /// Working memory, by fact id.
     pub(crate) facts: Vec<Value>,
     facts_ready: bool,
@@ -61,15 +73,11 @@ pub struct Instance {
     machines: Vec<Option<FsmState>>,
     /// Per rule system, per rule: the values it last fired on (refraction).
     pub(crate) refraction: Vec<Vec<Option<Vec<Value>>>>,
-    /// The free-form state table host functions use (say cooldowns, pattern anchors).
-    pub table: Table,
     /// Sequence roles this instance started that stopped before an `if` and go on once their
     /// character has carried out what they queued.
     roles: Vec<RoleCursor>,
     /// The tick roles last moved on (they move on at most once a tick).
     roles_tick: Option<u64>,
-    /// The VM's buffers between runs.
-    scratch: Scratch,
 }
 
 /// Where a suspended sequence role goes on from.
@@ -85,16 +93,18 @@ pub struct RoleCursor {
     pub locals: Vec<Value>,
 }
 
-impl Instance {
+impl ScriptState {
     /// Keeps the roles a sequence start left suspended; they go on from a later tick.
     pub(crate) fn start_roles(&mut self, cursors: Vec<RoleCursor>, tick: u64) {
         self.roles.extend(cursors);
         self.roles_tick = Some(tick);
     }
+}
 
+impl Instance {
     /// How many started roles are still waiting to go on.
     pub fn suspended_roles(&self) -> usize {
-        self.roles.len()
+        self.state.roles.len()
     }
 }
 
@@ -113,13 +123,13 @@ impl Instance {
     /// A fact's current value.
     pub fn fact(&self, script: &Script, name: &str) -> Option<&Value> {
         let i = script.facts.iter().position(|f| f.eq_ignore_ascii_case(name))?;
-        self.facts.get(i)
+        self.state.facts.get(i)
     }
 
     /// Sets a fact (a scout reporting what it saw). Returns `false` if the script has no such fact.
     pub fn set_fact(&mut self, script: &Script, name: &str, value: Value) -> bool {
         let Some(i) = script.facts.iter().position(|f| f.eq_ignore_ascii_case(name)) else { return false };
-        if let Some(slot) = self.facts.get_mut(i) {
+        if let Some(slot) = self.state.facts.get_mut(i) {
             *slot = value;
         }
         true
@@ -128,7 +138,7 @@ impl Instance {
     /// The current state of a machine.
     pub fn state<'s>(&self, script: &'s Script, machine: &str) -> Option<&'s str> {
         let m = script.machines.iter().position(|m| m.name.eq_ignore_ascii_case(machine))?;
-        let s = (*self.machines.get(m)?)?;
+        let s = (*self.state.machines.get(m)?)?;
         Some(script.machines[m].model.name(s.current))
     }
 
@@ -136,31 +146,32 @@ impl Instance {
     /// name, the state table as is. Edge detectors and refraction start afresh for changed code.
     pub fn migrate(&self, old: &Script, new: &Script) -> Instance {
         let mut inst = new.instantiate();
-        inst.carried = vec![false; new.facts.len()];
-        for (name, value) in old.facts.iter().zip(&self.facts) {
+        let (st, this) = (&mut inst.state, &self.state);
+        st.carried = vec![false; new.facts.len()];
+        for (name, value) in old.facts.iter().zip(&this.facts) {
             if let Some(i) = new.facts.iter().position(|f| f.eq_ignore_ascii_case(name)) {
-                inst.facts[i] = value.clone();
-                inst.carried[i] = true;
+                st.facts[i] = value.clone();
+                st.carried[i] = true;
             }
         }
         // A fact the new code adds still needs its initial value.
-        if !self.facts_ready {
-            inst.carried.clear();
+        if !this.facts_ready {
+            st.carried.clear();
         }
-        inst.facts_ready = self.facts_ready && inst.carried.iter().all(|&c| c);
-        for (m, state) in old.machines.iter().zip(&self.machines) {
+        st.facts_ready = this.facts_ready && st.carried.iter().all(|&c| c);
+        for (m, state) in old.machines.iter().zip(&this.machines) {
             let Some(s) = state else { continue };
             let name = m.model.name(s.current);
             if let Some(nm) = new.machines.iter().position(|x| x.name.eq_ignore_ascii_case(&m.name))
                 && let Some(ns) = new.machines[nm].states.iter().position(|x| x.name.eq_ignore_ascii_case(name))
             {
-                inst.machines[nm] = Some(FsmState { current: ns as StateId, ticks_in_state: s.ticks_in_state });
+                st.machines[nm] = Some(FsmState { current: ns as StateId, ticks_in_state: s.ticks_in_state });
             }
         }
         if old.code == new.code || old.n_edges == new.n_edges {
             // Edited bodies keep their edge detectors (positionally, when the file still has as
             // many): a condition that is still true must not fire again just because of a save.
-            inst.edges.clone_from(&self.edges);
+            st.edges.clone_from(&this.edges);
         }
         // A `once` handler that already fired stays fired when the new file has a `once` handler
         // for the same event in the same place: `once on think start Breach;` with an edited
@@ -170,7 +181,7 @@ impl Instance {
         };
         for ((o, oe), (n, ne)) in once_events(old).into_iter().zip(once_events(new)) {
             if oe == ne
-                && let (Some(&fired), Some(slot)) = (self.once.get(o as usize), inst.once.get_mut(n as usize))
+                && let (Some(&fired), Some(slot)) = (this.once.get(o as usize), st.once.get_mut(n as usize))
             {
                 *slot = fired;
             }
@@ -180,10 +191,34 @@ impl Instance {
     }
 }
 
+/// Whether the top-level statements run on `trigger` in a script of `kind`.
+fn top_runs(kind: ScriptKind, trigger: Trigger) -> bool {
+    matches!(
+        (kind, trigger),
+        (ScriptKind::Attributes, Trigger::Spawn | Trigger::Reload)
+            | (ScriptKind::Behaviour, Trigger::Think)
+            | (ScriptKind::Dialogue, Trigger::Encounter | Trigger::Hear)
+            // A world script ticks; on a character, an events file runs on its think ticks.
+            | (ScriptKind::Events, Trigger::Tick | Trigger::Think)
+    )
+}
+
 impl Script {
     /// Fresh state for one entity running this script.
     pub fn instantiate(&self) -> Instance {
-        Instance {
+        Instance { state: self.fresh_state(), table: Table::new(), scratch: Scratch::default() }
+    }
+
+    /// Starts `state` afresh when it was made for another version of the script.
+    #[inline]
+    fn fit(&self, state: &mut ScriptState) {
+        if state.facts.len() != self.facts.len() || state.edges.len() != self.n_edges as usize {
+            *state = self.fresh_state();
+        }
+    }
+
+    fn fresh_state(&self) -> ScriptState {
+        ScriptState {
             facts: vec![Value::Nil; self.facts.len()],
             facts_ready: false,
             carried: Vec::new(),
@@ -191,10 +226,8 @@ impl Script {
             once: vec![false; self.n_once as usize],
             machines: vec![None; self.machines.len()],
             refraction: self.rules.iter().map(|r| vec![None; r.rules.len()]).collect(),
-            table: Table::new(),
             roles: Vec::new(),
             roles_tick: None,
-            scratch: Scratch::default(),
         }
     }
 
@@ -204,7 +237,7 @@ impl Script {
     /// moved on (their actions are only applied after the scripts of that tick).
     fn advance_roles(
         &self,
-        inst: &mut Instance,
+        inst: &mut ScriptState,
         ctx: &mut ScriptCtx<'_>,
         limits: ScriptLimits,
     ) -> Result<(), RuntimeError> {
@@ -221,13 +254,14 @@ impl Script {
                 keep.push(c);
                 continue;
             }
-            let mut role_inst = self.instantiate();
+            let mut role_inst = self.fresh_state();
             let mut table = Table::new();
             let mut role_ctx = ScriptCtx::new(ctx.world, c.entity, &mut *ctx.commands, &mut *ctx.rng, &mut table);
             role_ctx.mode = ActionMode::Enqueue;
             role_ctx.set_scope(c.scope.clone());
-            let mut vm = Vm::new(self, limits);
-            vm.locals = c.locals.clone();
+            let mut scratch = Scratch::default();
+            let mut vm = Vm::new(self, &limits, &mut scratch);
+            vm.locals.clone_from(&c.locals);
             vm.role_mark = Some(role_ctx.commands.len());
             if let Err(e) = vm.run(u32::try_from(c.pc).unwrap_or(u32::MAX), &mut role_inst, &mut role_ctx) {
                 // The failed role is dropped; the others keep their places.
@@ -237,7 +271,7 @@ impl Script {
             }
             role_ctx.finish();
             if let Some(pc) = vm.suspended {
-                keep.push(RoleCursor { pc, locals: vm.locals, ..c });
+                keep.push(RoleCursor { pc, locals: std::mem::take(vm.locals), ..c });
             }
         }
         inst.roles = keep;
@@ -254,15 +288,32 @@ impl Script {
         ctx: &mut ScriptCtx<'_>,
         limits: ScriptLimits,
     ) -> Result<RunReport, RuntimeError> {
-        if inst.facts.len() != self.facts.len() || inst.edges.len() != self.n_edges as usize {
+        if inst.state.facts.len() != self.facts.len() || inst.state.edges.len() != self.n_edges as usize {
             *inst = self.instantiate();
         }
+        self.run_state(&mut inst.state, &mut inst.scratch, kind, trigger, ctx, &limits)
+    }
+
+    /// [`Script::run`] on the parts of an instance, so that its table can be the context's.
+    fn run_state(
+        &self,
+        state: &mut ScriptState,
+        scratch: &mut Scratch,
+        kind: ScriptKind,
+        trigger: Trigger,
+        ctx: &mut ScriptCtx<'_>,
+        limits: &ScriptLimits,
+    ) -> Result<RunReport, RuntimeError> {
+        if self.top_level_only {
+            return self.run_top_level(state, scratch, kind, trigger, ctx, limits);
+        }
+        self.fit(state);
         let mark = ctx.commands.len();
-        let mut vm = Vm::with_buffers(self, limits, std::mem::take(&mut inst.scratch));
+        let mut vm = Vm::new(self, limits, scratch);
         let mut report = RunReport::default();
-        let result = self.run_inner(&mut vm, inst, kind, trigger, ctx, &mut report);
+        let result = self.run_inner(&mut vm, state, kind, trigger, ctx, &mut report);
         report.steps = vm.steps;
-        inst.scratch = vm.into_buffers();
+        vm.clear();
         match result {
             Ok(()) => {
                 ctx.finish();
@@ -275,10 +326,53 @@ impl Script {
         }
     }
 
+    /// [`Script::run_state`] for a file of top-level statements only (no records, handlers,
+    /// rules, machines or sequences, so no roles either): all a run can do is the top level, and
+    /// this is the path a crowd of simple behaviours takes every think tick, so it skips the rest.
+    #[inline(never)]
+    fn run_top_level(
+        &self,
+        state: &mut ScriptState,
+        scratch: &mut Scratch,
+        kind: ScriptKind,
+        trigger: Trigger,
+        ctx: &mut ScriptCtx<'_>,
+        limits: &ScriptLimits,
+    ) -> Result<RunReport, RuntimeError> {
+        self.fit(state);
+        if !state.facts_ready {
+            state.facts_ready = true;
+            state.carried.clear();
+        }
+        let main = match self.main {
+            Some(main) if top_runs(kind, trigger) => main,
+            _ => {
+                ctx.finish();
+                return Ok(RunReport::default());
+            }
+        };
+        let mark = ctx.commands.len();
+        let mut vm = Vm::new(self, limits, scratch);
+        vm.edge_mode = kind == ScriptKind::Events;
+        let result = vm.run_for_effect(main, state, ctx);
+        let steps = vm.steps;
+        vm.clear();
+        match result {
+            Ok(()) => {
+                ctx.finish();
+                Ok(RunReport { steps, ..RunReport::default() })
+            }
+            Err(e) => {
+                ctx.commands.truncate(mark);
+                Err(e)
+            }
+        }
+    }
+
     fn run_inner(
         &self,
         vm: &mut Vm<'_>,
-        inst: &mut Instance,
+        inst: &mut ScriptState,
         kind: ScriptKind,
         trigger: Trigger,
         ctx: &mut ScriptCtx<'_>,
@@ -299,25 +393,18 @@ impl Script {
             }
             inst.carried.clear();
         }
-        let top_runs = matches!(
-            (kind, trigger),
-            (ScriptKind::Attributes, Trigger::Spawn | Trigger::Reload)
-                | (ScriptKind::Behaviour, Trigger::Think)
-                | (ScriptKind::Dialogue, Trigger::Encounter | Trigger::Hear)
-                // A world script ticks; on a character, an events file runs on its think ticks.
-                | (ScriptKind::Events, Trigger::Tick | Trigger::Think)
-        );
+        let top_runs = top_runs(kind, trigger);
         if matches!(trigger, Trigger::Spawn | Trigger::Reload) {
             self.run_records(vm, inst, ctx)?;
         }
-        if matches!(trigger, Trigger::Think | Trigger::Tick) {
-            self.advance_roles(inst, ctx, vm.limits)?;
+        if matches!(trigger, Trigger::Think | Trigger::Tick) && !inst.roles.is_empty() {
+            self.advance_roles(inst, ctx, *vm.limits)?;
         }
         if top_runs && let Some(main) = self.main {
             vm.edge_mode = kind == ScriptKind::Events;
             let r = vm.run(main, inst, ctx);
             vm.edge_mode = false;
-            r?;
+            crate::vm::discard(r?);
         }
         for h in &self.handlers {
             let due = match (h.event, trigger) {
@@ -361,7 +448,12 @@ impl Script {
 
     /// Classic records whose `CREATURE` matches the entity's (all of them when it has none) and
     /// creature blocks whose kind is the entity's kind.
-    fn run_records(&self, vm: &mut Vm<'_>, inst: &mut Instance, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
+    fn run_records(
+        &self,
+        vm: &mut Vm<'_>,
+        inst: &mut ScriptState,
+        ctx: &mut ScriptCtx<'_>,
+    ) -> Result<(), RuntimeError> {
         let me = ctx.me();
         let id = me.and_then(|e| e.attribute("CREATURE").as_i64());
         let kind = me.map(|e| e.kind.clone()).unwrap_or_default();
@@ -386,7 +478,7 @@ impl Script {
         &self,
         vm: &mut Vm<'_>,
         m: usize,
-        inst: &mut Instance,
+        inst: &mut ScriptState,
         ctx: &mut ScriptCtx<'_>,
         report: &mut RunReport,
     ) -> Result<(), RuntimeError> {
@@ -465,7 +557,7 @@ impl Script {
         };
         let mark = commands.len();
         commands.push(Command::ClearSignals { scope: scope.to_owned() });
-        let mut inst = self.instantiate();
+        let mut inst = self.fresh_state();
         let mut cursors = Vec::new();
         for (role, entity) in cast {
             let Some((_, entry)) = seq.roles.iter().find(|(r, _)| r.eq_ignore_ascii_case(role)) else {
@@ -476,7 +568,8 @@ impl Script {
             let mut ctx = ScriptCtx::new(world, *entity, commands, rng, &mut table);
             ctx.mode = ActionMode::Enqueue;
             ctx.set_scope(scope);
-            let mut vm = Vm::new(self, limits);
+            let mut scratch = Scratch::default();
+            let mut vm = Vm::new(self, &limits, &mut scratch);
             vm.role_mark = Some(ctx.commands.len());
             if let Err(e) = vm.run(*entry, &mut inst, &mut ctx) {
                 commands.truncate(mark);
@@ -484,7 +577,12 @@ impl Script {
             }
             ctx.finish();
             if let Some(pc) = vm.suspended {
-                cursors.push(RoleCursor { entity: *entity, scope: scope.to_owned(), pc, locals: vm.locals });
+                cursors.push(RoleCursor {
+                    entity: *entity,
+                    scope: scope.to_owned(),
+                    pc,
+                    locals: std::mem::take(vm.locals),
+                });
             }
         }
         Ok(cursors)
@@ -495,6 +593,9 @@ impl Script {
     /// [`Script::run`] for a host that keeps one [`Instance`] per entity: builds the context
     /// around the instance's own state table. `heard` is the typed text of a `hear` event.
     #[allow(clippy::too_many_arguments)]
+    // Inlined into the host's loop over its entities: the arguments then need not be passed
+    // through memory, and the common case goes straight to the VM.
+    #[inline]
     pub fn run_entity(
         &self,
         inst: &mut Instance,
@@ -507,11 +608,16 @@ impl Script {
         heard: Option<&str>,
         limits: ScriptLimits,
     ) -> Result<RunReport, RuntimeError> {
-        let mut table = std::mem::take(&mut inst.table);
-        let mut ctx = ScriptCtx::new(world, me, commands, rng, &mut table);
-        ctx.heard = heard;
-        let result = self.run(inst, kind, trigger, &mut ctx, limits);
-        inst.table = table;
-        result
+        let Instance { state, table, scratch } = inst;
+        let mut ctx = ScriptCtx::new(world, me, commands, rng, table);
+        // Read field by field, not copied whole: a caller's fresh `None` or limits are still in
+        // flight in the store buffer, and a wider load than the stores that wrote them stalls.
+        if let Some(heard) = heard {
+            ctx.heard = Some(heard);
+        }
+        if self.top_level_only {
+            return self.run_top_level(state, scratch, kind, trigger, &mut ctx, &limits);
+        }
+        self.run_state(state, scratch, kind, trigger, &mut ctx, &limits)
     }
 }

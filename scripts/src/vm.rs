@@ -9,7 +9,7 @@ use tactica_stdlib::{HostError, ScriptCtx, ScriptLimits};
 use crate::ast::BinOp;
 use crate::code::{Op, Read, Script};
 use crate::diagnostics::{Code, line_col};
-use crate::runtime::Instance;
+use crate::runtime::ScriptState;
 
 /// A script failed at run time. It carries the file, line and column of the instruction that
 /// failed; the host logs it and stops the script for this tick.
@@ -28,13 +28,13 @@ pub struct RuntimeError {
     pub column: u32,
 }
 
-/// A VM's value stack and locals kept between runs in an [`Instance`], so a run per entity-tick
+/// A VM's value stack and locals kept between runs in an [`crate::Instance`], so a run per entity-tick
 /// allocates neither. Always empty between runs: it is no part of the instance's state (every
 /// two compare equal, a clone starts without).
 #[derive(Default)]
 pub(crate) struct Scratch {
     stack: Vec<Value>,
-    locals: Vec<Value>,
+    pub(crate) locals: Vec<Value>,
 }
 
 impl Clone for Scratch {
@@ -55,15 +55,20 @@ impl fmt::Debug for Scratch {
     }
 }
 
-/// One run of the VM: the budget is shared by every chunk the run executes.
-pub(crate) struct Vm<'s> {
-    pub script: &'s Script,
-    pub limits: ScriptLimits,
+/// One run of the VM: the budget is shared by every chunk the run executes. It works in
+/// borrowed buffers and limits, so making one per entity-tick copies next to nothing.
+pub(crate) struct Vm<'a> {
+    pub script: &'a Script,
+    pub limits: &'a ScriptLimits,
     pub steps: u64,
+    /// The step count past which a run is stopped: `max_ops`, or never when that is 0.
+    budget: u64,
+    /// `limits.max_stack`, at hand for the check before every instruction.
+    max_stack: usize,
     /// Whether `Edge` instructions detect rising edges (events scripts) or pass conditions through.
     pub edge_mode: bool,
-    stack: Vec<Value>,
-    pub(crate) locals: Vec<Value>,
+    stack: &'a mut Vec<Value>,
+    pub(crate) locals: &'a mut Vec<Value>,
     /// Running a sequence role: the command count when the role (re)started, so `Suspend` knows
     /// whether the role has queued anything yet.
     pub(crate) role_mark: Option<usize>,
@@ -71,26 +76,39 @@ pub(crate) struct Vm<'s> {
     pub(crate) suspended: Option<usize>,
 }
 
-impl<'s> Vm<'s> {
-    pub fn new(script: &'s Script, limits: ScriptLimits) -> Self {
-        Vm::with_buffers(script, limits, Scratch::default())
-    }
-
-    /// A VM on the buffers an earlier run left (see [`Scratch`]).
-    pub(crate) fn with_buffers(script: &'s Script, limits: ScriptLimits, scratch: Scratch) -> Self {
-        let Scratch { mut stack, mut locals } = scratch;
+impl<'a> Vm<'a> {
+    /// A VM on `scratch`, which must be empty (see [`Scratch`]; [`Vm::clear`] empties it).
+    #[inline]
+    pub(crate) fn new(script: &'a Script, limits: &'a ScriptLimits, scratch: &'a mut Scratch) -> Self {
+        let Scratch { stack, locals } = scratch;
         if stack.capacity() == 0 {
             stack.reserve(16);
         }
-        locals.resize(script.n_locals as usize, Value::Nil);
-        Vm { script, limits, steps: 0, edge_mode: false, stack, locals, role_mark: None, suspended: None }
+        if script.n_locals != 0 {
+            locals.resize(script.n_locals as usize, Value::Nil);
+        }
+        // `max_ops == 0` means no budget (`ScriptLimits::unlimited`), as in the other backends.
+        let budget = if limits.max_ops == 0 { u64::MAX } else { limits.max_ops };
+        let max_stack = limits.max_stack;
+        Vm {
+            script,
+            limits,
+            steps: 0,
+            budget,
+            max_stack,
+            edge_mode: false,
+            stack,
+            locals,
+            role_mark: None,
+            suspended: None,
+        }
     }
 
-    /// The buffers, emptied, for the next run.
-    pub(crate) fn into_buffers(mut self) -> Scratch {
+    /// Empties the buffers for the next run.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
         self.stack.clear();
         self.locals.clear();
-        Scratch { stack: std::mem::take(&mut self.stack), locals: std::mem::take(&mut self.locals) }
     }
 
     pub fn error_at(&self, pc: usize, code: Code, message: impl Into<String>) -> RuntimeError {
@@ -108,32 +126,164 @@ impl<'s> Vm<'s> {
         self.stack.pop().unwrap_or_default()
     }
 
+    /// Pops the top value's truthiness.
+    #[inline]
+    fn pop_truthy(&mut self) -> bool {
+        match self.stack.pop() {
+            Some(v) => {
+                let t = if let Value::Bool(b) = v { b } else { v.truthy() };
+                discard(v);
+                t
+            }
+            None => false,
+        }
+    }
+
+    /// `Return` from a chunk whose stack started at `base`: only what it returns, if anything,
+    /// stays above `base`.
+    #[inline(always)]
+    fn leave(&mut self, base: usize) {
+        if self.stack.len() > base + 1 {
+            let v = self.pop();
+            self.cut(base);
+            self.stack.push(v);
+        }
+    }
+
+    /// Drops the values above `depth`.
+    #[inline]
+    fn cut(&mut self, depth: usize) {
+        while self.stack.len() > depth {
+            if let Some(v) = self.stack.pop() {
+                discard(v);
+            }
+        }
+    }
+
+    /// Counts one step before the instruction at `pc` runs, with `depth` values on the stack;
+    /// fails when the run is over its budget or its stack limit. Superinstructions call it again
+    /// for their second half, so a run stops at the same instruction, fused or not.
+    #[inline]
+    fn step(&mut self, pc: usize, depth: usize) -> Result<(), RuntimeError> {
+        self.steps += 1;
+        if self.steps > self.budget {
+            return Err(self.over_budget(pc));
+        }
+        if depth > self.max_stack {
+            return Err(self.stack_overflow(pc));
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn stack_overflow(&self, pc: usize) -> RuntimeError {
+        self.error_at(pc, Code::BudgetExceeded, "the stack outgrew its limit")
+    }
+
+    #[cold]
+    fn over_budget(&self, pc: usize) -> RuntimeError {
+        let m =
+            format!("stopped after {} steps (the budget of one call); is there an endless loop?", self.limits.max_ops);
+        self.error_at(pc, Code::BudgetExceeded, m)
+    }
+
+    /// Calls host function `f` on the top `argc` values, which it pops; returns its result.
+    #[inline(always)]
+    fn call(&mut self, pc: usize, f: u32, argc: u8, ctx: &mut ScriptCtx<'_>) -> Result<Value, RuntimeError> {
+        // The arguments are read in place off the stack (no `Vec` per call).
+        let at = self.stack.len().saturating_sub(argc as usize);
+        let Some(host) = self.script.api.function(f as usize) else {
+            return Err(self.error_at(pc, Code::HostError, "the host function is gone"));
+        };
+        match host.call(ctx, &self.stack[at..]) {
+            Ok(v) => {
+                self.cut(at);
+                Ok(v)
+            }
+            Err(e) => Err(self.host_error(pc, &e)),
+        }
+    }
+
+    /// `a op b` for the instruction at `pc`, `a` popped, `b` given; pushes the result.
+    #[inline(always)]
+    fn binary(&mut self, pc: usize, op: BinOp, b: &Value) -> Result<(), RuntimeError> {
+        // Comparing numbers (most conditions) needs no call and nothing dropped.
+        if let Some(top) = self.stack.last_mut()
+            && let Some(r) = compare_numbers(op, top, b)
+        {
+            discard(std::mem::replace(top, r));
+            return Ok(());
+        }
+        self.binary_general(pc, op, b)
+    }
+
+    #[inline(never)]
+    fn binary_general(&mut self, pc: usize, op: BinOp, b: &Value) -> Result<(), RuntimeError> {
+        let a = self.pop();
+        let r = binary(op, &a, b).map_err(|(code, m)| self.error_at(pc, code, m))?;
+        if let Value::Str(s) = &r
+            && self.limits.max_string_len != 0
+            && s.len() > self.limits.max_string_len
+        {
+            let m = format!("a string grew past {} bytes, the limit of one value", self.limits.max_string_len);
+            return Err(self.error_at(pc, Code::BudgetExceeded, m));
+        }
+        self.stack.push(r);
+        Ok(())
+    }
+
+    /// `Edge(slot)`: in edge mode, the condition on top becomes "it just became true".
+    #[inline(always)]
+    fn edge(&mut self, slot: u32, inst: &mut ScriptState) {
+        if self.edge_mode {
+            let now = self.pop().truthy();
+            let was = inst.edges.get(slot as usize).copied().unwrap_or(false);
+            if let Some(e) = inst.edges.get_mut(slot as usize) {
+                *e = now;
+            }
+            self.stack.push(Value::Bool(now && !was));
+        }
+    }
+
     /// Runs the chunk at `entry` and returns what it returns.
-    pub fn run(&mut self, entry: u32, inst: &mut Instance, ctx: &mut ScriptCtx<'_>) -> Result<Value, RuntimeError> {
+    #[inline(never)]
+    pub fn run(&mut self, entry: u32, inst: &mut ScriptState, ctx: &mut ScriptCtx<'_>) -> Result<Value, RuntimeError> {
+        let base = self.stack.len();
+        self.exec(entry, inst, ctx)?;
+        Ok(if self.stack.len() > base { self.pop() } else { Value::Nil })
+    }
+
+    /// Runs the chunk at `entry` for what it does, dropping what it returns (the top level).
+    /// The interpreter is inlined here and in [`Vm::run`] only: a run per entity-tick then
+    /// sets up one frame, not two.
+    #[inline(always)]
+    pub fn run_for_effect(
+        &mut self,
+        entry: u32,
+        inst: &mut ScriptState,
+        ctx: &mut ScriptCtx<'_>,
+    ) -> Result<(), RuntimeError> {
+        let base = self.stack.len();
+        self.exec(entry, inst, ctx)?;
+        self.cut(base);
+        Ok(())
+    }
+
+    /// Runs the chunk at `entry`, leaving what it returns, if anything, on top of the stack as
+    /// it found it.
+    #[inline(always)]
+    fn exec(&mut self, entry: u32, inst: &mut ScriptState, ctx: &mut ScriptCtx<'_>) -> Result<(), RuntimeError> {
         let base = self.stack.len();
         let mut pc = entry as usize;
+        let script = self.script;
         loop {
-            self.steps += 1;
-            // `max_ops == 0` means no budget (`ScriptLimits::unlimited`), as in the other backends.
-            if self.limits.max_ops != 0 && self.steps > self.limits.max_ops {
-                return Err(self.error_at(
-                    pc,
-                    Code::BudgetExceeded,
-                    format!(
-                        "stopped after {} steps (the budget of one call); is there an endless loop?",
-                        self.limits.max_ops
-                    ),
-                ));
-            }
-            if self.stack.len() > self.limits.max_stack {
-                return Err(self.error_at(pc, Code::BudgetExceeded, "the stack outgrew its limit"));
-            }
-            let Some(&op) = self.script.code.get(pc) else {
+            self.step(pc, self.stack.len())?;
+            let Some(&op) = script.code.get(pc) else {
                 return Err(self.error_at(pc, Code::RuntimeType, "jumped outside the code"));
             };
             pc += 1;
             match op {
-                Op::Const(c) => self.stack.push(self.script.consts.get(c as usize).cloned().unwrap_or_default()),
+                Op::Const(c) => self.stack.push(script.consts.get(c as usize).cloned().unwrap_or_default()),
                 Op::Nil => self.stack.push(Value::Nil),
                 Op::LoadLocal(s) => self.stack.push(self.locals.get(s as usize).cloned().unwrap_or_default()),
                 Op::StoreLocal(s) => {
@@ -143,7 +293,7 @@ impl<'s> Vm<'s> {
                     }
                 }
                 Op::LoadGlobal(g) => {
-                    let v = self.script.api.global_at(g as usize).map(|g| g.read(ctx)).unwrap_or_default();
+                    let v = script.api.global_at(g as usize).map(|g| g.read(ctx)).unwrap_or_default();
                     self.stack.push(v);
                 }
                 Op::LoadFact(f) => self.stack.push(inst.facts.get(f as usize).cloned().unwrap_or_default()),
@@ -155,22 +305,89 @@ impl<'s> Vm<'s> {
                 }
                 Op::SetAttribute(c) => {
                     let v = self.pop();
-                    let name =
-                        self.script.consts.get(c as usize).and_then(Value::as_str).unwrap_or_default().to_owned();
-                    self.script.api.set_attribute(ctx, &name, v).map_err(|e| self.host_error(pc - 1, &e))?;
+                    let name = script.consts.get(c as usize).and_then(Value::as_str).unwrap_or_default().to_owned();
+                    script.api.set_attribute(ctx, &name, v).map_err(|e| self.host_error(pc - 1, &e))?;
                 }
                 Op::Call { f, argc } => {
-                    // The arguments are read in place off the stack (no `Vec` per call).
-                    let at = self.stack.len().saturating_sub(argc as usize);
-                    let Some(host) = self.script.api.function(f as usize) else {
-                        return Err(self.error_at(pc - 1, Code::HostError, "the host function is gone"));
-                    };
-                    let v = host.call(ctx, &self.stack[at..]).map_err(|e| self.host_error(pc - 1, &e))?;
-                    self.stack.truncate(at);
+                    let v = self.call(pc - 1, f, argc, ctx)?;
                     self.stack.push(v);
                 }
+                Op::CallCompareJump { f, argc, op, edge, c, to } => {
+                    // The call as in `call`, but its result is read where the host function
+                    // wrote it: moving a fresh `Value` costs more here than the rest of the `if`.
+                    let at = self.stack.len().saturating_sub(argc as usize);
+                    let Some(host) = script.api.function(f as usize) else {
+                        return Err(self.error_at(pc - 1, Code::HostError, "the host function is gone"));
+                    };
+                    let b = script.consts.get(c as usize).unwrap_or(&Value::Nil);
+                    // The instructions after the call: `Const`, `Binary`, maybe `Edge`, the jump.
+                    let rest = if edge { 4 } else { 3 };
+                    // The deepest the stack gets in them: the result and the constant.
+                    let depth = at + 2;
+                    let fast = !(edge && self.edge_mode) && self.steps + rest <= self.budget && depth <= self.max_stack;
+                    let out = host.call(ctx, &self.stack[at..]);
+                    let holds = match &out {
+                        Ok(v) if fast => compare(op, v, b),
+                        _ => None,
+                    };
+                    match holds {
+                        // No step of the rest can fail: count them and jump.
+                        Some(holds) => {
+                            // Only numbers compare, and they own nothing to drop.
+                            std::mem::forget(out);
+                            self.cut(at);
+                            self.steps += rest;
+                            pc = if holds { pc + rest as usize } else { to as usize };
+                            // An `if` that ends its chunk (the usual behaviour file) jumps to the
+                            // `Return`: done here, it needs no dispatch of its own.
+                            if !holds
+                                && script.code.get(pc) == Some(&Op::Return)
+                                && self.steps < self.budget
+                                && self.stack.len() <= self.max_stack
+                            {
+                                self.steps += 1;
+                                self.leave(base);
+                                return Ok(());
+                            }
+                        }
+                        // Anything else (not numbers, a limit hit on the way, edge detection)
+                        // goes on from the `Const` as compiled.
+                        None => {
+                            let v = out.map_err(|e| self.host_error(pc - 1, &e))?;
+                            self.cut(at);
+                            self.stack.push(v);
+                        }
+                    }
+                }
+                Op::CallBinaryConst { f, argc, op, c } => {
+                    // The result is compared where it lies instead of going through the stack.
+                    let v = self.call(pc - 1, f, argc, ctx)?;
+                    let depth = self.stack.len() + 1;
+                    self.step(pc, depth)?;
+                    self.step(pc + 1, depth + 1)?;
+                    let b = script.consts.get(c as usize).unwrap_or(&Value::Nil);
+                    match compare_numbers(op, &v, b) {
+                        Some(r) => {
+                            discard(v);
+                            self.stack.push(r);
+                        }
+                        None => {
+                            self.stack.push(v);
+                            self.binary(pc + 1, op, b)?;
+                        }
+                    }
+                    pc += 2;
+                }
+                Op::CallPop { f, argc } => {
+                    let v = self.call(pc - 1, f, argc, ctx)?;
+                    self.step(pc, self.stack.len() + 1)?;
+                    discard(v);
+                    pc += 1;
+                }
                 Op::Pop => {
-                    self.stack.pop();
+                    if let Some(v) = self.stack.pop() {
+                        discard(v);
+                    }
                 }
                 Op::Not => {
                     let v = self.pop();
@@ -191,43 +408,27 @@ impl<'s> Vm<'s> {
                     self.stack.push(r);
                 }
                 Op::Binary(op) => {
-                    // Comparing numbers (most conditions) needs no call and nothing dropped.
-                    let n = self.stack.len();
-                    if n >= 2
-                        && let Some(r) = compare_numbers(op, &self.stack[n - 2], &self.stack[n - 1])
-                    {
-                        self.stack.pop();
-                        self.stack[n - 2] = r;
-                        continue;
-                    }
                     let b = self.pop();
-                    let a = self.pop();
-                    let r = binary(op, &a, &b).map_err(|(code, m)| self.error_at(pc - 1, code, m))?;
-                    if let Value::Str(s) = &r
-                        && self.limits.max_string_len != 0
-                        && s.len() > self.limits.max_string_len
-                    {
-                        let m =
-                            format!("a string grew past {} bytes, the limit of one value", self.limits.max_string_len);
-                        return Err(self.error_at(pc - 1, Code::BudgetExceeded, m));
-                    }
-                    self.stack.push(r);
+                    self.binary(pc - 1, op, &b)?;
+                }
+                Op::BinaryConst { op, c } => {
+                    // The constant would have been pushed by the `Const` half.
+                    self.step(pc, self.stack.len() + 1)?;
+                    let b = script.consts.get(c as usize).unwrap_or(&Value::Nil);
+                    self.binary(pc, op, b)?;
+                    pc += 1;
                 }
                 Op::Jump(t) => pc = t as usize,
                 Op::JumpIfFalse(t) => {
-                    if !self.pop().truthy() {
+                    if !self.pop_truthy() {
                         pc = t as usize;
                     }
                 }
-                Op::Edge(slot) => {
-                    if self.edge_mode {
-                        let now = self.pop().truthy();
-                        let was = inst.edges.get(slot as usize).copied().unwrap_or(false);
-                        if let Some(e) = inst.edges.get_mut(slot as usize) {
-                            *e = now;
-                        }
-                        self.stack.push(Value::Bool(now && !was));
-                    }
+                Op::Edge(slot) => self.edge(slot, inst),
+                Op::EdgeJumpIfFalse { slot, to } => {
+                    self.edge(slot, inst);
+                    self.step(pc, self.stack.len())?;
+                    pc = if self.pop_truthy() { pc + 1 } else { to as usize };
                 }
                 Op::SayOneOf(n) => {
                     let at = self.stack.len().saturating_sub(n as usize);
@@ -239,7 +440,7 @@ impl<'s> Vm<'s> {
                     }
                 }
                 Op::Signal(c) | Op::Wait(c) => {
-                    let operand = self.script.consts.get(c as usize).cloned().unwrap_or_default();
+                    let operand = script.consts.get(c as usize).cloned().unwrap_or_default();
                     let name = if matches!(op, Op::Signal(_)) { "Signal" } else { "Wait" };
                     match operand {
                         // `signal team ready;`: the `Signal(id, scope)` overload.
@@ -248,8 +449,7 @@ impl<'s> Vm<'s> {
                     }
                 }
                 Op::Start(c) => {
-                    let name =
-                        self.script.consts.get(c as usize).and_then(Value::as_str).unwrap_or_default().to_owned();
+                    let name = script.consts.get(c as usize).and_then(Value::as_str).unwrap_or_default().to_owned();
                     self.start(pc - 1, &name, inst, ctx)?;
                 }
                 Op::Suspend => {
@@ -257,20 +457,18 @@ impl<'s> Vm<'s> {
                         && ctx.commands.len() > mark
                     {
                         self.suspended = Some(pc);
-                        self.stack.truncate(base);
-                        return Ok(Value::Nil);
+                        self.cut(base);
+                        return Ok(());
                     }
                 }
                 Op::Prove(f) => {
                     let goal = self.pop();
-                    let proven =
-                        crate::rules::prove(self.script, inst, f, &goal, self.limits.max_prove_depth).is_some();
+                    let proven = crate::rules::prove_in(script, inst, f, &goal, self.limits.max_prove_depth).is_some();
                     self.stack.push(Value::Bool(proven));
                 }
                 Op::Return => {
-                    let v = if self.stack.len() > base { self.pop() } else { Value::Nil };
-                    self.stack.truncate(base);
-                    return Ok(v);
+                    self.leave(base);
+                    return Ok(());
                 }
             }
         }
@@ -312,7 +510,7 @@ impl<'s> Vm<'s> {
         &mut self,
         pc: usize,
         name: &str,
-        inst: &mut Instance,
+        inst: &mut ScriptState,
         ctx: &mut ScriptCtx<'_>,
     ) -> Result<(), RuntimeError> {
         let world = ctx.world;
@@ -350,18 +548,29 @@ impl<'s> Vm<'s> {
         let scope = ctx.scope();
         let cursors = self
             .script
-            .start_sequence(name, &scope, &cast, world, ctx.commands, ctx.rng, self.limits)
+            .start_sequence(name, &scope, &cast, world, ctx.commands, ctx.rng, *self.limits)
             .map_err(|e| self.error_at(pc, e.code, e.message))?;
         inst.start_roles(cursors, world.clock().tick());
         Ok(())
     }
 
     /// The current value of what a rule reads.
-    pub fn read(&self, r: Read, inst: &Instance, ctx: &ScriptCtx<'_>) -> Value {
+    pub fn read(&self, r: Read, inst: &ScriptState, ctx: &ScriptCtx<'_>) -> Value {
         match r {
             Read::Fact(f) => inst.facts.get(f as usize).cloned().unwrap_or_default(),
             Read::Global(g) => self.script.api.global_at(g as usize).map(|g| g.read(ctx)).unwrap_or_default(),
         }
+    }
+}
+
+/// Drops a value the VM is done with. `Value`'s drop glue is an out-of-line call; the values a
+/// run drops are mostly numbers and bools, which own nothing, so those are let go without it.
+#[inline(always)]
+pub(crate) fn discard(v: Value) {
+    if matches!(v, Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Float(_)) {
+        std::mem::forget(v);
+    } else {
+        drop(v);
     }
 }
 
@@ -386,27 +595,34 @@ fn text_of(v: &Value) -> Option<String> {
 /// [`binary`] for `<`, `<=`, `>`, `>=` on two numbers; `None` for anything else.
 #[inline]
 fn compare_numbers(op: BinOp, a: &Value, b: &Value) -> Option<Value> {
+    compare(op, a, b).map(Value::Bool)
+}
+
+/// [`compare_numbers`] as a plain bool.
+#[inline(always)]
+fn compare(op: BinOp, a: &Value, b: &Value) -> Option<bool> {
     if let (Value::Int(x), Value::Int(y)) = (a, b) {
-        return Some(Value::Bool(match op {
+        return Some(match op {
             BinOp::Lt => x < y,
             BinOp::Le => x <= y,
             BinOp::Gt => x > y,
             BinOp::Ge => x >= y,
             _ => return None,
-        }));
+        });
     }
     let (x, y) = match (a, b) {
         (Value::Float(x), Value::Float(y)) => (*x, *y),
-        (Value::Float(_) | Value::Int(_), Value::Float(_) | Value::Int(_)) => (a.as_f64()?, b.as_f64()?),
+        (Value::Float(x), Value::Int(y)) => (*x, *y as f64),
+        (Value::Int(x), Value::Float(y)) => (*x as f64, *y),
         _ => return None,
     };
-    Some(Value::Bool(match op {
+    Some(match op {
         BinOp::Lt => x < y,
         BinOp::Le => x <= y,
         BinOp::Gt => x > y,
         BinOp::Ge => x >= y,
         _ => return None,
-    }))
+    })
 }
 
 fn binary(op: BinOp, a: &Value, b: &Value) -> Result<Value, (Code, String)> {

@@ -38,6 +38,7 @@ impl HostImpl {
     }
 
     /// Runs it.
+    #[inline]
     pub fn run(&self, ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
         match self {
             HostImpl::Fn(f) => f(ctx, args),
@@ -131,12 +132,22 @@ impl HostFn {
     /// Runs the function for a script — the one way every language calls into the host — and
     /// fails it when what it handed the world went over the call's allowance (the command it
     /// tried to issue is already dropped, so a loop of `Note`s cannot fill the memory).
+    #[inline(always)]
     pub fn call(&self, ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
-        let out = crate::profile::timed(self.name, || self.imp.run(ctx, args))?;
-        match ctx.commands.take_refusal() {
-            Some(reason) => Err(HostError::OverAllowance { function: self.name, reason }),
-            None => Ok(out),
+        // Inlined, and one result built where it is returned: a fresh `Value` copied whole
+        // through temporaries (a wider load than the stores that wrote it) costs more than
+        // the checks around the call.
+        let out = crate::profile::timed(self.name, || self.imp.run(ctx, args));
+        if out.is_ok()
+            && let Some(reason) = ctx.commands.take_refusal()
+        {
+            // Moved out, not dropped in place, so that `out` stays where the function wrote it.
+            if let Ok(v) = out {
+                drop(v);
+            }
+            return Err(HostError::OverAllowance { function: self.name, reason });
         }
+        out
     }
 
     /// The function's signature as docs and diagnostics print it: `Say(text: string)`.

@@ -20,6 +20,7 @@ pub fn record(on: bool) {
 }
 
 /// Whether host calls on this thread are being recorded.
+#[inline]
 pub fn recording() -> bool {
     ON.with(Cell::get)
 }
@@ -35,6 +36,14 @@ pub(crate) fn timed<R>(name: &'static str, f: impl FnOnce() -> R) -> R {
     if !recording() {
         return f();
     }
+    timed_recording(name, f)
+}
+
+/// [`timed`] while recording, out of the way of the common path so that it stays small enough
+/// to inline into every language's call site.
+#[cold]
+#[inline(never)]
+fn timed_recording<R>(name: &'static str, f: impl FnOnce() -> R) -> R {
     let start = Instant::now();
     let out = f();
     let took = start.elapsed();

@@ -78,6 +78,7 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
         rules: Vec::new(),
         proofs: None,
         sequences: Vec::new(),
+        top_level_only: false,
     };
     // The top-level statements form one chunk, in order; each top-level `if` gets an edge
     // detector so an events script fires on the rising edge (DESIGN.md, "When scripts run").
@@ -108,6 +109,12 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
     if script.declared_kind.is_none() {
         c.warn_inferred_kind(&script);
     }
+    script.top_level_only = script.records.is_empty()
+        && script.handlers.is_empty()
+        && script.machines.is_empty()
+        && script.rules.is_empty()
+        && script.sequences.is_empty();
+    script.fuse();
     (Some(script), c.diags)
 }
 
