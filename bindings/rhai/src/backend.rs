@@ -14,7 +14,7 @@ use rhai::packages::{
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, NativeCallContext, Position, Scope};
 use tactica_engine::world::EntityId;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
-use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Value, is_private, snake_case};
+use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Type, Value, is_private, snake_case};
 
 use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, same_public, to_dynamic};
 use tactica_stdlib::instances::Instances;
@@ -185,15 +185,46 @@ fn apply_limits(engine: &mut Engine, limits: &ScriptLimits) {
 fn register_api(engine: &mut Engine, api: &Arc<Api>, limits: &ScriptLimits) {
     for (index, f) in api.all_functions().iter().enumerate() {
         let alias = snake_case(f.name);
-        let types = vec![TypeId::of::<Dynamic>(); f.params.len()];
-        for name in [f.name.to_owned(), alias] {
-            let api = Arc::clone(api);
-            let limits = *limits;
-            engine.register_raw_fn(name, &types, move |nc: NativeCallContext, args: &mut [&mut Dynamic]| {
-                host_call(&api, &limits, index, &nc, args)
-            });
+        for types in signatures(&f.params) {
+            for name in [f.name.to_owned(), alias.clone()] {
+                let api = Arc::clone(api);
+                let limits = *limits;
+                engine.register_raw_fn(name, &types, move |nc: NativeCallContext, args: &mut [&mut Dynamic]| {
+                    host_call(&api, &limits, index, &nc, args)
+                });
+            }
         }
     }
+}
+
+/// The argument types a host function is registered under, all with the one adapter: any values
+/// (`Dynamic`, which takes every call), and the declared types as Rhai's (a number as an integer
+/// or a float, a handle for "any"). Rhai looks a call up first by its arguments' own types and
+/// only then tries `Dynamic` in each place, one look-up after another (four for two arguments);
+/// a call with the declared types now resolves at its first.
+fn signatures(params: &[tactica_stdlib::Param]) -> Vec<Vec<TypeId>> {
+    let choices = |ty: &Type| -> Vec<TypeId> {
+        match ty {
+            Type::Bool => vec![TypeId::of::<bool>()],
+            Type::Int => vec![TypeId::of::<rhai::INT>()],
+            Type::Number => vec![TypeId::of::<rhai::INT>(), TypeId::of::<rhai::FLOAT>()],
+            Type::Str | Type::Symbol(_) => vec![TypeId::of::<rhai::ImmutableString>()],
+            Type::Any => vec![TypeId::of::<RhaiEntity>()],
+            Type::Nil => vec![],
+        }
+    };
+    let mut typed: Vec<Vec<TypeId>> = vec![Vec::new()];
+    for p in params {
+        typed = typed
+            .iter()
+            .flat_map(|prefix| choices(&p.ty).into_iter().map(move |t| [prefix.clone(), vec![t]].concat()))
+            .collect();
+    }
+    let dynamic = vec![TypeId::of::<Dynamic>(); params.len()];
+    // No more than four typed forms (two numbers); an empty list when a parameter has no form.
+    typed.truncate(4);
+    typed.retain(|t| t.len() == params.len() && *t != dynamic);
+    std::iter::once(dynamic).chain(typed).collect()
 }
 
 /// The adapter from Rhai to the stdlib table.
@@ -391,4 +422,41 @@ fn set_mode(mode: ActionMode) {
         ctx.flush_pattern();
         ctx.mode = mode;
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tactica_stdlib::Param;
+
+    #[test]
+    fn a_host_function_is_registered_for_any_values_and_its_declared_types() {
+        let p = |ty| Param { name: "x", ty };
+        let dynamic = TypeId::of::<Dynamic>();
+        let (int, float) = (TypeId::of::<rhai::INT>(), TypeId::of::<rhai::FLOAT>());
+        assert_eq!(signatures(&[]), vec![Vec::<TypeId>::new()]);
+        assert_eq!(
+            signatures(&[p(Type::Any), p(Type::Str)]),
+            vec![vec![dynamic, dynamic], vec![TypeId::of::<RhaiEntity>(), TypeId::of::<rhai::ImmutableString>()]]
+        );
+        assert_eq!(
+            signatures(&[p(Type::Number), p(Type::Number)]),
+            vec![vec![dynamic, dynamic], vec![int, int], vec![int, float], vec![float, int], vec![float, float]]
+        );
+        assert_eq!(signatures(&[p(Type::Nil)]), vec![vec![dynamic]], "no typed form without a type");
+    }
+
+    /// Whatever form a call resolves to, it reaches the same host function: an integer, a float
+    /// and a string where a number is declared give what the host makes of them.
+    #[test]
+    fn every_form_reaches_the_one_adapter() {
+        let engine = sandboxed_engine(Arc::new(Api::standard()), &ScriptLimits::new());
+        let ast = engine.compile("fn f(v) { random(v) }").unwrap();
+        let run = |v: Dynamic| engine.call_fn::<Dynamic>(&mut Scope::new(), &ast, "f", (v,));
+        // Outside a handler nothing is lent: every form fails the same way, in the adapter.
+        for v in [Dynamic::from_int(3), Dynamic::from_float(3.0), Dynamic::from("x")] {
+            let e = run(v).unwrap_err().to_string();
+            assert!(e.contains("can only be called from a handler"), "{e}");
+        }
+    }
 }
