@@ -102,12 +102,14 @@ pub struct Usage {
 
 impl Usage {
     /// The counts now (zero when the allocator is not installed).
+    #[inline]
     pub fn now() -> Usage {
         let (allocated, live) = COUNTS.try_with(Cell::get).unwrap_or_default();
         Usage { allocated, live }
     }
 
     /// What was allocated, and how the live bytes grew, since `self`.
+    #[inline]
     pub fn elapsed(self) -> Usage {
         let now = Usage::now();
         Usage { allocated: now.allocated - self.allocated, live: now.live - self.live }
