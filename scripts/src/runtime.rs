@@ -314,16 +314,7 @@ impl Script {
         let result = self.run_inner(&mut vm, state, kind, trigger, ctx, &mut report);
         report.steps = vm.steps;
         vm.clear();
-        match result {
-            Ok(()) => {
-                ctx.finish();
-                Ok(report)
-            }
-            Err(e) => {
-                ctx.commands.truncate(mark);
-                Err(e)
-            }
-        }
+        settle(ctx, mark, result.map(|()| report))
     }
 
     /// [`Script::run_state`] for a file of top-level statements only (no records, handlers,
@@ -357,16 +348,7 @@ impl Script {
         let result = vm.run_for_effect(main, state, ctx);
         let steps = vm.steps;
         vm.clear();
-        match result {
-            Ok(()) => {
-                ctx.finish();
-                Ok(RunReport { steps, ..RunReport::default() })
-            }
-            Err(e) => {
-                ctx.commands.truncate(mark);
-                Err(e)
-            }
-        }
+        settle(ctx, mark, result.map(|()| RunReport { steps, ..RunReport::default() }))
     }
 
     fn run_inner(
@@ -586,6 +568,25 @@ impl Script {
             }
         }
         Ok(cursors)
+    }
+}
+
+/// Ends a run: a run that worked issues what it gathered (`ScriptCtx::finish`); one that failed
+/// takes back the commands it issued after `mark`.
+fn settle(
+    ctx: &mut ScriptCtx<'_>,
+    mark: usize,
+    result: Result<RunReport, RuntimeError>,
+) -> Result<RunReport, RuntimeError> {
+    match result {
+        Ok(report) => {
+            ctx.finish();
+            Ok(report)
+        }
+        Err(e) => {
+            ctx.commands.truncate(mark);
+            Err(e)
+        }
     }
 }
 
