@@ -16,6 +16,7 @@ use tactica_engine::world::EntityId;
 use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Type, Value, is_private, snake_case};
 
+use crate::calls::Calls;
 use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, same_public, to_dynamic};
 use tactica_stdlib::instances::Instances;
 use tactica_stdlib::lend::{lend, with_lent};
@@ -46,6 +47,9 @@ struct Program {
     /// (compared in place, nothing converted), so a call whose state did not change converts
     /// nothing either way.
     states: Instances<Dynamic>,
+    /// Rhai's function-resolution cache for this `AST`, kept from call to call so a handler's
+    /// host calls are looked up once, not on every call (started afresh with a new `AST`).
+    calls: Calls,
 }
 
 /// The names a call may run: the handlers of every trigger and `sequence`.
@@ -59,9 +63,18 @@ impl Program {
             fn_lines: fn_lines(source),
             handlers: Vec::new(),
             states: Instances::default(),
+            calls: Calls::default(),
         };
         p.index_handlers();
         p
+    }
+
+    /// Takes a recompiled `AST`: what was found in or cached for the old one goes.
+    fn replace(&mut self, ast: AST, source: &str) {
+        self.ast = ast;
+        self.fn_lines = fn_lines(source);
+        self.calls = Calls::default();
+        self.index_handlers();
     }
 
     fn index_handlers(&mut self) {
@@ -70,10 +83,6 @@ impl Program {
             .iter_functions()
             .filter_map(|f| HANDLER_NAMES.iter().find(|&&n| n == f.name).map(|&n| (n, f.params.len())))
             .collect();
-    }
-
-    fn has(&self, name: &str, arity: usize) -> bool {
-        self.handlers.iter().any(|&(n, a)| n == name && a == arity)
     }
 }
 
@@ -301,9 +310,7 @@ impl ScriptBackend for RhaiBackend {
         let ast = self.load(file, source)?;
         match self.programs.get_mut(program.0 as usize) {
             Some(p) => {
-                p.ast = ast;
-                p.fn_lines = fn_lines(source);
-                p.index_handlers();
+                p.replace(ast, source);
                 Ok(())
             }
             None => Err(vec![ScriptError::new(file, 0, 0, "no such Rhai program")]),
@@ -357,8 +364,8 @@ fn run_call(
             ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.as_str().into(), to_dynamic(v))).collect(),
         ),
     };
-    let program: &Program = p;
-    let has = |name: &str, arity: usize| program.has(name, arity);
+    let Program { ast, handlers, calls, .. } = p;
+    let has = |name: &str, arity: usize| handlers.iter().any(|&(n, a)| n == name && a == arity);
     let mut scope = Scope::new();
     let result = lend(ctx, || -> Result<(), Box<EvalAltResult>> {
         let mut call =
@@ -366,7 +373,7 @@ fn run_call(
                 running.set(name);
                 // The AST's top level ran once at compile; a fresh scope is empty, so nothing to rewind.
                 let options = CallFnOptions::new().eval_ast(false).rewind_scope(false).bind_this_ptr(this);
-                engine.call_fn_with_options::<Dynamic>(options, &mut scope, &program.ast, name, args)
+                calls.call(engine, options, &mut scope, ast, name, args)
             };
         let handler = trigger.handler();
         match trigger {

@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 mod backend;
+mod calls;
 mod convert;
 mod lint;
 mod print;
