@@ -11,7 +11,7 @@
 
 use glam::{IVec2, Vec2};
 
-use super::prefetch::{AHEAD, address_of, prefetch};
+use super::prefetch::{AHEAD, AHEAD_SECOND, address_of, prefetch};
 use super::standing::Standing;
 use super::{Command, CommandBuffer, Entity, EntityId, EventKind, EventLog, World};
 use crate::coord::{Action, Signals};
@@ -206,12 +206,20 @@ impl World {
         standing.refill(entities, steering, map, nav.config().blocked_ticks, |e| move_goal(e).is_some());
         // Where each character's queue front and plan are, to be prefetched a few characters
         // ahead of the walk (the loop holds the entities mutably, so it cannot look ahead).
-        let mut later: Vec<(usize, usize)> = Vec::with_capacity(entities.len());
-        later.extend(entities.iter().map(|(id, e)| (address_of(e.actions.front()), address_of(nav.plan(id)))));
+        let mut later: Vec<(usize, usize, EntityId)> = Vec::with_capacity(entities.len());
+        later.extend(entities.iter().map(|(id, e)| (address_of(e.actions.front()), address_of(nav.plan(id)), id)));
         for (n, (id, e)) in entities.iter_mut().enumerate() {
-            if let Some(&(front, plan)) = later.get(n + AHEAD) {
+            if let Some(&(front, plan, _)) = later.get(n + AHEAD) {
                 prefetch(front as *const Action);
                 prefetch(plan as *const Plan);
+            }
+            // This character's plan was named to the CPU a few characters ago and has landed; the
+            // corner its walker heads for is in the route's own block, a second miss that only
+            // the plan can point at.
+            if let Some(&(_, _, soon)) = later.get(n + AHEAD_SECOND)
+                && let Some(Plan { state: PlanState::Following { points, next, .. }, .. }) = nav.plan(soon)
+            {
+                prefetch(address_of(points.get(*next)) as *const Vec2);
             }
             run_queue(id, e, map, log, signals, nav, standing, tick, dt);
         }
