@@ -204,24 +204,34 @@ impl World {
         let dt = self.clock.dt();
         let World { entities, map, log, signals, steering, nav, standing, .. } = self;
         standing.refill(entities, steering, map, nav.config().blocked_ticks, |e| move_goal(e).is_some());
-        // Where each character's queue front and plan are, to be prefetched a few characters
-        // ahead of the walk (the loop holds the entities mutably, so it cannot look ahead).
-        let mut later: Vec<(usize, usize, EntityId)> = Vec::with_capacity(entities.len());
-        later.extend(entities.iter().map(|(id, e)| (address_of(e.actions.front()), address_of(nav.plan(id)), id)));
-        for (n, (id, e)) in entities.iter_mut().enumerate() {
-            if let Some(&(front, plan, _)) = later.get(n + AHEAD) {
+        // Every character in key order, with where its queue front and plan are, to be
+        // prefetched a few characters ahead of the walk.
+        let mut order: Vec<(EntityId, usize, usize)> = Vec::with_capacity(entities.len());
+        order.extend(entities.iter().map(|(id, e)| (id, address_of(e.actions.front()), address_of(nav.plan(id)))));
+        for (n, &(id, _, _)) in order.iter().enumerate() {
+            if let Some(&(_, front, plan)) = order.get(n + AHEAD) {
                 prefetch(front as *const Action);
                 prefetch(plan as *const Plan);
             }
-            // This character's plan was named to the CPU a few characters ago and has landed; the
-            // corner its walker heads for is in the route's own block, a second miss that only
-            // the plan can point at.
-            if let Some(&(_, _, soon)) = later.get(n + AHEAD_SECOND)
-                && let Some(Plan { state: PlanState::Following { points, next, .. }, .. }) = nav.plan(soon)
-            {
-                prefetch(address_of(points.get(*next)) as *const Vec2);
+            // This character's queue front and plan were named to the CPU a few characters ago
+            // and have landed; what they point at is a second miss only they can name: the
+            // signal a waiter asks after, or the corner a walker heads for.
+            if let Some(&(soon, _, _)) = order.get(n + AHEAD_SECOND) {
+                match entities.get(soon).and_then(|e| e.actions.front()) {
+                    Some(Action::Wait { scope, id, .. }) => {
+                        prefetch(scope.as_ptr());
+                        prefetch(id.as_ptr());
+                    }
+                    _ => {
+                        if let Some(Plan { state: PlanState::Following { points, next, .. }, .. }) = nav.plan(soon) {
+                            prefetch(address_of(points.get(*next)) as *const Vec2);
+                        }
+                    }
+                }
             }
-            run_queue(id, e, map, log, signals, nav, standing, tick, dt);
+            if let Some(e) = entities.get_mut(id) {
+                run_queue(id, e, map, log, signals, nav, standing, tick, dt);
+            }
         }
     }
 
