@@ -110,6 +110,16 @@ pub enum Op {
         /// The constant, the right operand.
         c: u32,
     },
+    /// `LoadFact(f)`, `Const(c)`, then `Binary(op)` with `op` a comparison: a rule's test of a
+    /// fact (`Idle == Yes`), made where the fact is kept. A text fact is not copied to be compared.
+    FactCompareConst {
+        /// The fact.
+        f: u32,
+        /// The comparison.
+        op: BinOp,
+        /// The constant, the right operand.
+        c: u32,
+    },
     /// `Call { f, argc }` then `Pop`: a call made for what it does.
     CallPop {
         /// The function's index in the API.
@@ -135,6 +145,7 @@ impl Op {
                 Op::Call { f, argc }
             }
             Op::EdgeJumpIfFalse { slot, .. } => Op::Edge(slot),
+            Op::FactCompareConst { f, .. } => Op::LoadFact(f),
             op => op,
         }
     }
@@ -153,6 +164,9 @@ impl Op {
             (Op::Call { f, argc }, [Op::Const(c), Op::Binary(op), ..]) => {
                 Op::CallBinaryConst { f, argc, op: *op, c: *c }
             }
+            (Op::LoadFact(f), [Op::Const(c), Op::Binary(op), ..]) if is_comparison(*op) => {
+                Op::FactCompareConst { f, op: *op, c: *c }
+            }
             (Op::Const(c), [Op::Binary(op), ..]) => Op::BinaryConst { op: *op, c },
             (Op::Call { f, argc }, [Op::Pop, ..]) => Op::CallPop { f, argc },
             (Op::Edge(slot), [Op::JumpIfFalse(to), ..]) => Op::EdgeJumpIfFalse { slot, to: *to },
@@ -164,6 +178,12 @@ impl Op {
 /// Whether `op` is `<`, `<=`, `>` or `>=`, the operators a numeric comparison decides.
 fn is_ordering(op: BinOp) -> bool {
     matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
+}
+
+/// Whether `op` compares (an ordering, `==` or `!=`): its result is a truth value, never text
+/// that a size limit would have to check.
+fn is_comparison(op: BinOp) -> bool {
+    is_ordering(op) || matches!(op, BinOp::Eq | BinOp::Ne)
 }
 
 /// A compiled classic record or creature block.
@@ -542,6 +562,13 @@ mod tests {
         "if (DistanceToPlayer() == 3) DoFlee();\n",
         "while (DistanceToPlayer() < 100) { }\n",
         "let big = 9223372036854775807;\nif (big + 1 > DistanceToPlayer()) DoFlee();\n",
+        // Rules testing text and number facts (`FactCompareConst`), one firing twice by refraction.
+        "rules Watch {\n  strategy weight;\n  fact Idle = No;\n  fact Leg = 0;\n  \
+         rule lead weight 2 when Idle == Yes and Leg >= 0 and Leg != 7 then begin Leg = Leg + 1; Say(\"go\"); end\n  \
+         rule rest weight 1 when Idle != Yes and Leg < 2 then Idle = Yes;\n}\n\
+         Idle = No;\nif (DistanceToPlayer() > 0) Idle = Yes;\n",
+        // A fact compared with what it cannot be ordered against: the error at the `<`.
+        "rules R {\n  fact Leg = 0;\n  rule bad when Leg < 3 then Say(\"no\");\n}\nLeg = \"x\";\n",
     ];
 
     #[test]
@@ -552,6 +579,21 @@ mod tests {
         assert!(script.top_level_only);
         // What `tactica dump ir` shows does not change.
         assert!(script.disassemble().contains("Call { f: "), "{}", script.disassemble());
+    }
+
+    #[test]
+    fn a_rule_tests_its_facts_in_place() {
+        let script = compile(SOURCES[7]);
+        let fused = script.code.iter().filter(|op| matches!(op, Op::FactCompareConst { .. })).count();
+        assert_eq!(fused, 5, "{:?}", script.code);
+        let (r, commands, _) = outcomes(&script, ScriptKind::Behaviour, ScriptLimits::new()).remove(0);
+        r.unwrap();
+        assert!(!commands.is_empty(), "the rule said its line");
+        let bad = compile(SOURCES[8]);
+        let (r, _, _) = outcomes(&bad, ScriptKind::Behaviour, ScriptLimits::new()).remove(0);
+        let e = r.unwrap_err();
+        assert_eq!((e.code, e.line), (crate::Code::RuntimeType, 3), "{e}");
+        assert_same(SOURCES[8], ScriptKind::Behaviour, ScriptLimits::new());
     }
 
     #[test]

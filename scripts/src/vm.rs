@@ -378,6 +378,20 @@ impl<'a> Vm<'a> {
                     }
                     pc += 2;
                 }
+                Op::FactCompareConst { f, op, c } => {
+                    // The `Const` and `Binary` halves' steps, at the depths they would see.
+                    let depth = self.stack.len() + 1;
+                    self.step(pc, depth)?;
+                    self.step(pc + 1, depth + 1)?;
+                    let a = inst.facts.get(f as usize).unwrap_or(&Value::Nil);
+                    let b = script.consts.get(c as usize).unwrap_or(&Value::Nil);
+                    let r = match compare_numbers(op, a, b) {
+                        Some(r) => r,
+                        None => binary(op, a, b).map_err(|(code, m)| self.error_at(pc + 1, code, m))?,
+                    };
+                    self.stack.push(r);
+                    pc += 2;
+                }
                 Op::CallPop { f, argc } => {
                     let v = self.call(pc - 1, f, argc, ctx)?;
                     self.step(pc, self.stack.len() + 1)?;
