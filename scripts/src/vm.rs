@@ -341,7 +341,8 @@ impl<'a> Vm<'a> {
                             // An `if` that ends its chunk (the usual behaviour file) jumps to the
                             // `Return`: done here, it needs no dispatch of its own.
                             if !holds
-                                && script.code.get(pc) == Some(&Op::Return)
+                                // `matches!`, not `==`: the derived `PartialEq` on `Op` is an out-of-line call.
+                                && matches!(script.code.get(pc), Some(Op::Return))
                                 && self.steps < self.budget
                                 && self.stack.len() <= self.max_stack
                             {

@@ -38,7 +38,7 @@ impl HostImpl {
     }
 
     /// Runs it.
-    #[inline]
+    #[inline(always)]
     pub fn run(&self, ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
         match self {
             HostImpl::Fn(f) => f(ctx, args),
@@ -137,15 +137,18 @@ impl HostFn {
         // Inlined, and one result built where it is returned: a fresh `Value` copied whole
         // through temporaries (a wider load than the stores that wrote it) costs more than
         // the checks around the call.
-        let out = crate::profile::timed(self.name, || self.imp.run(ctx, args));
+        // The implementation is called here, not in a closure handed to the profiler: such a
+        // closure, called from two places, was compiled out of line in a caller with two host
+        // calls (the `.tac` guarded call), and the result went through memory once more.
+        let out = if crate::profile::recording() {
+            crate::profile::timed_recording(self.name, || self.imp.run(ctx, args))
+        } else {
+            self.imp.run(ctx, args)
+        };
         if out.is_ok()
             && let Some(reason) = ctx.commands.take_refusal()
         {
-            // Moved out, not dropped in place, so that `out` stays where the function wrote it.
-            if let Ok(v) = out {
-                drop(v);
-            }
-            return Err(HostError::OverAllowance { function: self.name, reason });
+            return Err(refused(self.name, out, reason));
         }
         out
     }
@@ -155,6 +158,17 @@ impl HostFn {
         let params: Vec<String> = self.params.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect();
         format!("{}({})", self.name, params.join(", "))
     }
+}
+
+/// [`HostFn::call`] when the call went over its allowance: drops what the function returned.
+/// Out of line, and the result moved in, so that on the common path `out` stays where the
+/// function wrote it (a copy of a fresh `Value`, a wider load than the stores that wrote it,
+/// stalls).
+#[cold]
+#[inline(never)]
+fn refused(function: &'static str, out: Result<Value, HostError>, reason: String) -> HostError {
+    drop(out);
+    HostError::OverAllowance { function, reason }
 }
 
 /// Where a global's value comes from.

@@ -30,20 +30,12 @@ pub fn take(into: &mut Vec<(&'static str, Duration)>) {
     CALLS.with(|c| into.append(&mut c.borrow_mut()));
 }
 
-/// Runs `f`, recording its time under `name` when recording is on.
-#[inline]
-pub(crate) fn timed<R>(name: &'static str, f: impl FnOnce() -> R) -> R {
-    if !recording() {
-        return f();
-    }
-    timed_recording(name, f)
-}
-
-/// [`timed`] while recording, out of the way of the common path so that it stays small enough
-/// to inline into every language's call site.
+/// Runs `f`, recording its time under `name`: what [`crate::HostFn::call`] does while recording,
+/// out of the way of the common path so that it stays small enough to inline into every
+/// language's call site.
 #[cold]
 #[inline(never)]
-fn timed_recording<R>(name: &'static str, f: impl FnOnce() -> R) -> R {
+pub(crate) fn timed_recording<R>(name: &'static str, f: impl FnOnce() -> R) -> R {
     let start = Instant::now();
     let out = f();
     let took = start.elapsed();
