@@ -6,8 +6,9 @@
 //! Reported: the tick's median, its split (scripts per language, path queue, walking, steering,
 //! field, trace; from the runtime's profiler), and the same tick with the behaviours written as
 //! native Rust closures calling the same stdlib functions (the floor), as one summary line
-//! (`cargo bench --bench crowd`). The trace is hashed as it goes and the log bounded, as a game
-//! running for hours would have it.
+//! (`cargo bench --bench crowd`), and a second line for a long run (1,000 ticks), whose later
+//! ticks cost more as the squads spread out. The trace is hashed as it goes and the log bounded,
+//! as a game running for hours would have it.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -29,6 +30,9 @@ const CROWD: &str = "examples/crowd/scenario.toml";
 const WARM: u64 = 30;
 /// Ticks timed for the medians.
 const TIMED: usize = 60;
+/// Ticks of the long run (from tick 30), timed in blocks: the town gets busier as squads spread.
+const LONG: usize = 1_000;
+const BLOCK: usize = 250;
 const TARGET_MS: f64 = 8.0;
 
 fn ms(d: Duration) -> f64 {
@@ -225,6 +229,34 @@ fn describe(s: &Split) -> String {
     parts.join(", ")
 }
 
+/// The median tick over a long stretch of play, fresh crowds from tick 30, with the medians of
+/// its blocks: what a game sees after the first minutes, not only the opening ticks.
+fn long_run(town: impl Fn() -> Scenario) {
+    let play = |mut rt: Runtime| -> (f64, Vec<f64>) {
+        rt.run(WARM);
+        let times: Vec<Duration> = (0..LONG)
+            .map(|_| {
+                let t = Instant::now();
+                rt.tick();
+                t.elapsed()
+            })
+            .collect();
+        let blocks = times.chunks(BLOCK).map(|b| ms(median(b.to_vec()))).collect();
+        (ms(median(times)), blocks)
+    };
+    let (scripted_ms, blocks) = play(scripted(town()));
+    let (native_ms, _) = play(native(town()));
+    let blocks: Vec<String> = blocks.iter().map(|b| format!("{b:.2}")).collect();
+    let met = if scripted_ms <= TARGET_MS { "met" } else { "not met" };
+    eprintln!(
+        "crowd tick over a long run (ticks {WARM}–{}): median {scripted_ms:.2} ms (blocks of {BLOCK}: {}), native peer \
+         {native_ms:.2} ms, ratio {:.1}×; target ≤ {TARGET_MS} ms: {met}",
+        WARM as usize + LONG,
+        blocks.join(", "),
+        scripted_ms / native_ms
+    );
+}
+
 fn counts(rt: &Runtime) -> (usize, usize) {
     let log = rt.world().log();
     let recent = log.range(log.first_kept()..log.len());
@@ -272,6 +304,7 @@ fn crowd(c: &mut Criterion) {
         native_split.total
     );
     eprintln!("native peer split (ms): {}", describe(&native_split));
+    long_run(town);
 
     let Some(dir) = shared_data_dir() else {
         eprintln!("crowd on a real map: skipped (no shared benchmark data; set TACTICA_DATA)");
