@@ -181,8 +181,8 @@ fn native(mut s: Scenario) -> Runtime {
 }
 
 /// Plays `TIMED` ticks and returns their durations.
-fn time_ticks(rt: &mut Runtime) -> Vec<Duration> {
-    (0..TIMED)
+fn time_ticks(rt: &mut Runtime, ticks: usize) -> Vec<Duration> {
+    (0..ticks)
         .map(|_| {
             let t = Instant::now();
             rt.tick();
@@ -199,9 +199,9 @@ struct Split {
 
 /// The tick's median with the profiler off, then the split with it on.
 fn measure(rt: &mut Runtime) -> Split {
-    let total = ms(median(time_ticks(rt)));
+    let total = ms(median(time_ticks(rt, TIMED)));
     rt.enable_profile();
-    let _ = time_ticks(rt);
+    let _ = time_ticks(rt, TIMED);
     let p = rt.disable_profile().expect("profiled");
     let languages = ["lua", "rhai", "tac", "native"]
         .iter()
@@ -234,13 +234,7 @@ fn describe(s: &Split) -> String {
 fn long_run(town: impl Fn() -> Scenario) {
     let play = |mut rt: Runtime| -> (f64, Vec<f64>) {
         rt.run(WARM);
-        let times: Vec<Duration> = (0..LONG)
-            .map(|_| {
-                let t = Instant::now();
-                rt.tick();
-                t.elapsed()
-            })
-            .collect();
+        let times = time_ticks(&mut rt, LONG);
         let blocks = times.chunks(BLOCK).map(|b| ms(median(b.to_vec()))).collect();
         (ms(median(times)), blocks)
     };

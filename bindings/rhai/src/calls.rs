@@ -49,9 +49,10 @@ mod tests {
         engine
     }
 
-    fn call(calls: &mut Calls, engine: &Engine, ast: &AST, name: &str, args: Vec<Dynamic>) -> Dynamic {
+    /// `f` of `ast` with `v`, as the backend calls a handler.
+    fn call(calls: &mut Calls, engine: &Engine, ast: &AST, v: Dynamic) -> Result<Dynamic, Box<EvalAltResult>> {
         let options = CallFnOptions::new().eval_ast(false).rewind_scope(false);
-        calls.call(engine, options, &mut Scope::new(), ast, name, args).unwrap()
+        calls.call(engine, options, &mut Scope::new(), ast, "f", vec![v])
     }
 
     /// A kept cache gives what a fresh one does, whatever types a call brings: the cached
@@ -62,8 +63,8 @@ mod tests {
         let ast = engine.compile("fn f(v) { twice(v) + helper() } fn helper() { 1 }").unwrap();
         let mut calls = Calls::default();
         for _ in 0..3 {
-            assert_eq!(call(&mut calls, &engine, &ast, "f", vec![Dynamic::from_int(4)]).as_int(), Ok(9));
-            assert_eq!(call(&mut calls, &engine, &ast, "f", vec![Dynamic::from_float(0.5)]).as_float(), Ok(2.0));
+            assert_eq!(call(&mut calls, &engine, &ast, Dynamic::from_int(4)).unwrap().as_int(), Ok(9));
+            assert_eq!(call(&mut calls, &engine, &ast, Dynamic::from_float(0.5)).unwrap().as_float(), Ok(2.0));
         }
     }
 
@@ -76,15 +77,13 @@ mod tests {
         let ast = engine.compile("fn f(v) { twice(v) + helper() } fn helper() { 1 }").unwrap();
         let mut calls = Calls::default();
         for _ in 0..2 {
-            assert_eq!(call(&mut calls, &engine, &ast, "f", vec![Dynamic::from_int(4)]).as_int(), Ok(9));
+            assert_eq!(call(&mut calls, &engine, &ast, Dynamic::from_int(4)).unwrap().as_int(), Ok(9));
         }
         assert_eq!(calls.caches.fn_resolution_caches_len(), 1);
         let cached = calls.caches.fn_resolution_cache_mut().dict.values().filter(|e| e.is_some()).count();
         assert_eq!(cached, 2, "twice(int) and helper()");
         // A call that fails leaves the one cache in place.
-        let options = CallFnOptions::new().eval_ast(false).rewind_scope(false);
-        let bad = calls.call(&engine, options, &mut Scope::new(), &ast, "f", vec![Dynamic::from("x")]);
-        assert!(bad.is_err());
+        assert!(call(&mut calls, &engine, &ast, Dynamic::from("x")).is_err());
         assert_eq!(calls.caches.fn_resolution_caches_len(), 1);
     }
 }
