@@ -155,6 +155,22 @@ fn rhai_taunt_reloads() {
     a_changed_taunt_is_said_on_the_next_tick("rhai");
 }
 
+/// Rhai keeps what each call resolved to across calls (`bindings/rhai/src/calls.rs`); a reload
+/// must not call the old file's script function that the cache found before.
+#[test]
+fn rhai_reload_reaches_a_changed_script_function() {
+    let with_line = |line: &str| format!("fn line() {{ \"{line}\" }}\nfn on_think() {{\n    say(line());\n}}\n");
+    let mut g = Game::new("helper-rhai", &troll("rhai"), &[("troll.rhai", &with_line("Grr!"))]);
+    // Three thinks: `line` is called on each, so Rhai has cached it (from its second use on).
+    g.rt.run(3);
+    assert_eq!(g.said("troll", 0), ["Grr!"]);
+    g.edit("troll.rhai", &with_line("You smell of fish."));
+    let report = g.reload("troll.rhai");
+    assert_eq!(report.outcome, Ok(()), "{}", report.message());
+    g.rt.tick();
+    assert_eq!(g.said("troll", 3), ["You smell of fish."]);
+}
+
 /// Breaks the script (the old code keeps running, the error is reported as the language reports
 /// it and traced), then fixes it (the new code runs). Returns the failed report's message.
 fn broken_then_fixed(ext: &str) -> String {
