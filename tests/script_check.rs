@@ -96,3 +96,48 @@ fn explain_prints_the_long_form_of_a_code_and_refuses_an_unknown_one() {
     assert_eq!(code, 1, "{text}");
     assert!(text.contains("not a Tactica Script diagnostic code"), "{text}");
 }
+
+/// A script a scenario uses is compiled twice by `tactica check FOLDER`: once as part of the
+/// scenario, once as a file of its own. Each mistake is printed and counted once, in its fullest
+/// form (with its code and span), whichever way the path was spelled.
+#[test]
+fn check_reports_a_mistake_in_a_scenarios_script_once() {
+    let dir = scratch(
+        "check-once",
+        &[
+            ("map.txt", "......\n......\n......\n"),
+            (
+                "scenario.toml",
+                "name = \"once\"\nmap = \"map.txt\"\n\n[[entities]]\nname = \"a\"\nkind = \"human\"\nat = [1, 1]\n\
+                 scripts = [\"a.tac\"]\n\n[[entities]]\nname = \"b\"\nkind = \"human\"\nat = [3, 1]\nscripts = [\"b.rhai\"]\n\n\
+                 [[entities]]\nname = \"c\"\nkind = \"human\"\nat = [4, 1]\nscripts = [\"c.lua\"]\n",
+            ),
+            ("a.tac", "kind behaviour;\nif (DistanceToPlayer() < \"far\") Say(\"hi\");\n"),
+            ("b.rhai", "fn on_think( {\n"),
+            ("c.lua", "function on_thnk()\nend\n"),
+        ],
+    );
+    let (code, text) = tactica(&["check", dir.to_str().unwrap()]);
+    assert_eq!(code, 1, "{text}");
+    assert_eq!(text.matches("needs numbers").count(), 1, "{text}");
+    assert_eq!(text.matches("[E0016] Error").count(), 1, "{text}");
+    assert_eq!(text.matches("b.rhai:1:").count(), 1, "{text}");
+    assert_eq!(text.matches("[E0074] Warning").count(), 1, "{text}");
+    assert!(text.contains("4 files checked, 2 errors, 1 warning"), "{text}");
+    // The Lua file's own verdict is still printed: it passes, with its warning.
+    assert!(text.contains("c.lua (1 warning)"), "{text}");
+
+    // Named on the command line with two spellings of the same path, still once; the JSON line
+    // is the `.tac` check's own, with its code and the end of its span.
+    let toml = dir.join("scenario.toml");
+    let tac = dir.join(".").join("a.tac");
+    let out = Command::new(env!("CARGO_BIN_EXE_tactica"))
+        .args(["check", "--format", "json", toml.to_str().unwrap(), tac.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let json = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = json.lines().filter(|l| l.contains("needs numbers")).collect();
+    assert_eq!(lines.len(), 1, "{json}");
+    assert!(lines[0].contains("\"code\":\"E0016\""), "{json}");
+    assert!(lines[0].contains("\"line\":2"), "{json}");
+}

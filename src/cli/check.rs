@@ -3,7 +3,7 @@
 //! Exit code 0 when no file has an error (warnings are printed but allowed, as with rustc),
 //! 1 when an error was printed — or a warning, under `--deny-warnings` (for CI).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -28,9 +28,13 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::
     }
     let scenario_names = scenario_names(&files);
     let colour = format == Format::Text && output::color();
+    let mut found: Vec<Findings> = files.iter().map(|f| check_file(f, &mut host, &scenario_names, colour)).collect();
+    // Whether a file is ok is its own verdict, taken before the same mistake met twice is
+    // printed once.
+    let verdicts: Vec<(usize, usize)> = found.iter().map(Findings::counts).collect();
+    report_each_once(&mut found);
     let (mut errors, mut warnings) = (0usize, 0usize);
-    for f in &files {
-        let found = check_file(f, &mut host, &scenario_names, colour);
+    for ((f, found), verdict) in files.iter().zip(&found).zip(verdicts) {
         for p in found.iter() {
             match format {
                 Format::Text => eprintln!("{}", p.text),
@@ -39,7 +43,7 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::
         }
         let (e, w) = found.counts();
         if format == Format::Text {
-            match (e, w) {
+            match verdict {
                 (0, 0) => println!("ok    {}", f.display()),
                 (0, w) => println!("ok    {} ({})", f.display(), super::count(w as u64, "warning", "warnings")),
                 _ => {}
@@ -169,6 +173,19 @@ impl Finding {
         }
     }
 
+    /// What makes two findings the same one: the file (however its path was spelled), the place
+    /// and the message. A `.tac` mistake met through a scenario's load carries its code in the
+    /// message (`E0016: …`); met in the file itself, the code is apart.
+    fn identity(&self) -> (PathBuf, (u32, u32), String) {
+        let file = Path::new(&self.file);
+        let file = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+        let message = match &self.code {
+            Some(_) => self.message.clone(),
+            None => strip_code(&self.message).to_owned(),
+        };
+        (file, self.start, message)
+    }
+
     /// The object `--format json` prints (docs/json.md).
     fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
@@ -209,6 +226,43 @@ impl Findings {
 impl From<Vec<Finding>> for Findings {
     fn from(found: Vec<Finding>) -> Self {
         Findings(found)
+    }
+}
+
+/// A script a scenario uses is compiled when the scenario is checked, and again when the folder
+/// walk (or the command line) reaches the file itself. Each mistake is kept once, where it was
+/// first met, in its fullest form: the one that knows its code and the whole span.
+fn report_each_once(found: &mut [Findings]) {
+    let mut first: HashMap<_, (usize, usize)> = HashMap::new();
+    for i in 0..found.len() {
+        let mut j = 0;
+        while j < found[i].0.len() {
+            let key = found[i].0[j].identity();
+            match first.get(&key) {
+                None => {
+                    first.insert(key, (i, j));
+                    j += 1;
+                }
+                Some(&(fi, fj)) => {
+                    let later = found[i].0.remove(j);
+                    if found[fi].0[fj].code.is_none() && later.code.is_some() {
+                        found[fi].0[fj] = later;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `message` without a leading error code (`E0016: `).
+fn strip_code(message: &str) -> &str {
+    match message.split_once(": ") {
+        Some((code, rest))
+            if code.len() == 5 && code.starts_with('E') && code[1..].bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            rest
+        }
+        _ => message,
     }
 }
 
