@@ -109,7 +109,7 @@ fn native_behaviour(f: Fns, taunts: &'static [&'static str], watch: bool) -> tac
             return Ok(());
         }
         let Some(me) = call.entity else { return Ok(()) };
-        let mut ctx = ScriptCtx::new(call.world, me, call.commands, call.rng, call.state);
+        let mut ctx = ScriptCtx::new(call.world, me, call.commands, call.rng, call.state.reborrow());
         let c = &mut ctx;
         let run = |h: HostFnPtr, c: &mut ScriptCtx<'_>, args: &[Value]| h(c, args).map_err(|e| e.to_string());
         let near = run(f.distance, c, &[])?.as_f64().is_some_and(|d| d < 8.0) && {

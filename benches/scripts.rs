@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::IVec2;
-use tactica::host::{ScriptBackend, ScriptCall, ScriptLimits, Trigger};
+use tactica::host::{ScriptBackend, ScriptCall, ScriptLimits, StateMut, Trigger};
 
 // As the `tactica` binary does, so the Rhai figures include the allocation accounting.
 #[global_allocator]
@@ -67,7 +67,7 @@ fn tick_all(
             world,
             rng: &mut rng,
             entity: Some(id),
-            state: &mut state,
+            state: StateMut::from(&mut state),
             commands: &mut commands,
             trigger: &Trigger::Think,
             events: &[],
@@ -488,7 +488,7 @@ fn run_sort(backend: &mut dyn ScriptBackend, p: tactica::host::ProgramId, world:
         world,
         rng: &mut rng,
         entity: Some(me),
-        state: &mut state,
+        state: StateMut::from(&mut state),
         commands: &mut commands,
         trigger: &Trigger::Think,
         events: &[],

@@ -47,3 +47,27 @@ fn a_roll_before_a_failure_does_not_shift_anyone_elses_rolls() {
         assert_eq!(rolls(Some((file, src))), clean, "{file}: the others' rolls are unchanged");
     }
 }
+
+/// What host functions wrote into the character's own state during a failed call is undone
+/// with the rest: `Say` remembers a line to keep it from being repeated too soon, and the
+/// failed call's line was never said, so the next call may say it at once.
+#[test]
+fn a_failed_call_leaves_no_line_cooling_down() {
+    // A local of the chunk survives the rollback (it is Lua's, not the character's state), so
+    // only the first call fails.
+    let script = "local calls = 0\nfunction on_think()\n  calls = calls + 1\n  Say(\"hello\")\n  \
+                  if calls == 1 then error(\"boom\") end\nend\n";
+    let scenario = "map = \"map.txt\"\nticks = 3\nseed = 1\n\
+                    [[entities]]\nname = \"a\"\nkind = \"b\"\nat = [1, 0]\nscripts = [\"hello.lua\"]\n";
+    let trace = common::play(&common::folder("rollback-say", scenario, &[("hello.lua", script)])).trace();
+    let ticks = |kind: &str| -> Vec<u64> {
+        trace
+            .lines()
+            .filter(|l| l.contains(&format!("\"kind\":\"{kind}\"")))
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["tick"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(ticks("script_error"), [0], "{trace}");
+    // Said on the call after the failure, not after the cooldown of a line never said.
+    assert_eq!(ticks("say"), [1], "{trace}");
+}

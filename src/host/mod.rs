@@ -18,7 +18,7 @@ pub use native::{NativeBackend, NativeFn};
 pub use tac::TacBackend;
 pub use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 pub use tactica_stdlib::limits::ScriptLimits;
-pub use tactica_stdlib::{Api, HostError, HostFn, Param, ScriptCtx, Type};
+pub use tactica_stdlib::{Api, HostError, HostFn, Param, ScriptCtx, StateMut, Type};
 
 /// A script attached to an entity (or to the world), with its own state.
 #[derive(Debug)]
@@ -223,9 +223,10 @@ impl ScriptHost {
         // A failed call must leave the world as if it never ran: its commands are dropped, and the
         // generator and the instance's state go back to where they were (else `Random(2);
         // error("boom")` would shift every later roll of every other character).
-        let (rng_before, state_before) = (rng.clone(), inst.state.clone());
-        let mut call =
-            ScriptCall { world, rng, entity: inst.entity, state: &mut inst.state, commands, trigger, events };
+        // The state is copied on the call's first write only: most calls write none.
+        let (rng_before, mut state_before) = (rng.clone(), None);
+        let state = StateMut::journaled(&mut inst.state, &mut state_before);
+        let mut call = ScriptCall { world, rng, entity: inst.entity, state, commands, trigger, events };
         let result = match inst.backend {
             Some(b) => self.backends[b].run(inst.program, &mut call),
             None => self.native.run(inst.program, &mut call),
@@ -233,7 +234,9 @@ impl ScriptHost {
         if result.is_err() {
             commands.truncate(before);
             *rng = rng_before;
-            inst.state = state_before;
+            if let Some(state) = state_before {
+                inst.state = state;
+            }
         } else {
             inst.output.1 += commands.spent();
         }

@@ -105,7 +105,7 @@ impl ScriptBackend for TacBackend {
         let inst = self.instances.entry((program.0, call.entity)).or_insert_with(|| script.instantiate());
         // A world-level script has no entity of its own: its instants become events directly.
         let me = call.entity.unwrap_or_default();
-        let mut ctx = ScriptCtx::new(call.world, me, call.commands, call.rng, call.state);
+        let mut ctx = ScriptCtx::new(call.world, me, call.commands, call.rng, call.state.reborrow());
         ctx.heard = heard;
         let report = script
             .run(inst, kind, trigger, &mut ctx, self.limits)

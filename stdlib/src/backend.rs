@@ -11,7 +11,6 @@
 
 use std::path::{Path, PathBuf};
 
-use tactica_engine::Table;
 use tactica_engine::world::{CommandBuffer, EntityId, Event, World, WorldRng};
 
 use crate::context::ScriptCtx;
@@ -41,8 +40,9 @@ pub struct ScriptCall<'a> {
     pub rng: &'a mut WorldRng,
     /// The entity the script belongs to; `None` for world-level scripts.
     pub entity: Option<EntityId>,
-    /// This instance's own state, kept by the host across calls and reloads.
-    pub state: &'a mut Table,
+    /// This instance's own state, kept by the host across calls and reloads (and put back by
+    /// the host when the call fails).
+    pub state: crate::StateMut<'a>,
     /// Where the script's commands go.
     pub commands: &'a mut CommandBuffer,
     /// Why it runs.
@@ -126,7 +126,7 @@ impl ScriptCall<'_> {
     /// and the call's world, generator, state and command buffer.
     pub fn ctx(&mut self) -> ScriptCtx<'_> {
         let me = self.entity.unwrap_or_default();
-        let mut ctx = ScriptCtx::new(self.world, me, self.commands, self.rng, self.state);
+        let mut ctx = ScriptCtx::new(self.world, me, self.commands, self.rng, self.state.reborrow());
         if let Trigger::Hear(text) = self.trigger {
             ctx.heard = Some(text.as_str());
         }

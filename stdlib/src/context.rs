@@ -2,9 +2,9 @@
 //! command buffer, the world's random generator and the per-instance state table.
 
 use glam::{IVec2, Vec2};
+use tactica_engine::Value;
 use tactica_engine::coord::Action;
 use tactica_engine::world::{Command, CommandBuffer, Entity, EntityId, EventKind, World, WorldRng};
-use tactica_engine::{Table, Value};
 
 /// How long (in ticks) a speaker waits before repeating the same line: a taunt script run on every
 /// encounter does not spam (DESIGN.md, "When scripts run").
@@ -40,7 +40,7 @@ pub struct ScriptCtx<'a> {
     /// The text the player typed, during a `hear` event.
     pub heard: Option<&'a str>,
     /// The per-instance state table; it lives outside the code, so it survives a reload.
-    pub state: &'a mut Table,
+    pub state: crate::StateMut<'a>,
     /// The scope signals and waits use when set (a sequence instance); `None` means the entity's
     /// own ([`Entity::signal_scope`]), built only when a signal or wait asks for it.
     scope: Option<String>,
@@ -59,7 +59,7 @@ impl<'a> ScriptCtx<'a> {
         me: EntityId,
         commands: &'a mut CommandBuffer,
         rng: &'a mut WorldRng,
-        state: &'a mut Table,
+        state: impl Into<crate::StateMut<'a>>,
     ) -> Self {
         ScriptCtx {
             world,
@@ -67,7 +67,7 @@ impl<'a> ScriptCtx<'a> {
             commands,
             rng,
             heard: None,
-            state,
+            state: state.into(),
             scope: None,
             mode: ActionMode::Request,
             say_cooldown: SAY_COOLDOWN_TICKS,

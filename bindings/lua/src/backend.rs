@@ -291,7 +291,7 @@ fn run_call(
     // the call started with until the end: nothing needs copying to restore it after a failure.
     // The table the last call left is used again while it still says what the host's does.
     let state = match states.take(entity) {
-        Some(t) if same_public(lua, &t, ctx.state) => t,
+        Some(t) if same_public(lua, &t, &ctx.state) => t,
         _ => {
             let state = lua.create_table_with_capacity(0, ctx.state.len())?;
             for (k, v) in ctx.state.iter().filter(|(k, _)| !is_private(k)) {
@@ -397,7 +397,7 @@ fn run_call(
     let now = globals.raw_get::<LuaValue>(&keys.state)?;
     if outcome.is_ok()
         && let LuaValue::Table(t) = &now
-        && same_public(lua, t, ctx.state)
+        && same_public(lua, t, &ctx.state)
     {
         // Nothing changed (compared in place): nothing to convert or write back.
         keep_state(states, ctx, entity, t.clone());
@@ -465,7 +465,7 @@ fn fast_call(
     let public = ctx.state.keys().filter(|k| !is_private(k)).count();
     let mut fresh = false;
     for _ in 0..2 {
-        if states.get(entity).is_none_or(|t| public != 0 && !same_public(lua, t, ctx.state)) {
+        if states.get(entity).is_none_or(|t| public != 0 && !same_public(lua, t, &ctx.state)) {
             let state = lua.create_table_with_capacity(0, public)?;
             for (k, v) in ctx.state.iter().filter(|(k, _)| !is_private(k)) {
                 state.raw_set(k.as_str(), to_lua(lua, v)?)?;
@@ -510,7 +510,7 @@ fn fast_call(
                 return Ok(Some(Ok(())));
             }
             3 => {
-                if !same_public(lua, state, ctx.state) {
+                if !same_public(lua, state, &ctx.state) {
                     let table = LuaValue::Table(state.clone());
                     write_back(lua, &table, limits, ctx)?;
                 }

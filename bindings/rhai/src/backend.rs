@@ -359,7 +359,7 @@ fn run_call(
     // The map the last call left is `this` again while the host's table still says the same;
     // otherwise (first call, another table, a reload's migration) it is built afresh.
     let mut this = match p.states.take(entity) {
-        Some(d) if d.as_map_ref().is_ok_and(|m| same_public(&m, ctx.state)) => d,
+        Some(d) if d.as_map_ref().is_ok_and(|m| same_public(&m, &ctx.state)) => d,
         _ => Dynamic::from_map(
             ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.as_str().into(), to_dynamic(v))).collect(),
         ),
@@ -408,7 +408,7 @@ fn run_call(
     // A failed call keeps the state it started with (and its map is built afresh next time).
     result?;
     // Unchanged (compared in place): nothing to convert or write back.
-    if !this.as_map_ref().is_ok_and(|m| same_public(&m, ctx.state)) {
+    if !this.as_map_ref().is_ok_and(|m| same_public(&m, &ctx.state)) {
         let kept = from_dynamic(&this, limits, 0).map_err(|e| {
             Box::new(EvalAltResult::ErrorRuntime(format!("`this` (the state map): {e}").into(), Position::NONE))
         })?;
