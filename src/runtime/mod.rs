@@ -73,8 +73,13 @@ struct Profiler {
 
 impl Runtime {
     /// A runtime for `scenario` with the given script languages; every script the scenario names
-    /// is compiled and attached. All the problems found are returned together.
+    /// is compiled and attached. All the problems found are returned together. With the
+    /// `mimalloc` feature it also has mimalloc keep freed memory between ticks
+    /// ([`tactica_stdlib::memory::keep_freed_memory`]).
     pub fn new(scenario: Scenario, backends: Vec<Box<dyn ScriptBackend>>) -> Result<Self, Vec<ScriptError>> {
+        // Ticks free and take back much the same memory every frame: keep it between them.
+        #[cfg(feature = "mimalloc")]
+        tactica_stdlib::memory::keep_freed_memory();
         let mut host = ScriptHost::new();
         for mut b in backends {
             // The scenario's own names (places, regions, kinds, globals) are known to the checker.
