@@ -8,11 +8,11 @@
 //! its [`Instance`] — working memory, machine states, edge detectors — here, outside the code, and
 //! a recompile carries it over to the new code ([`Instance::migrate`]).
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use tactica_engine::world::{Command, EntityId, EventKind};
+use tactica_engine::world::{Command, EventKind};
 use tactica_script::{Api, Diagnostic, Instance, Script, ScriptCtx, ScriptKind, ScriptLimits, check, render};
+use tactica_stdlib::instances::Instances;
 
 use super::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 
@@ -21,7 +21,9 @@ pub struct TacBackend {
     api: Api,
     limits: ScriptLimits,
     programs: Vec<Script>,
-    instances: BTreeMap<(u32, Option<EntityId>), Instance>,
+    /// Per program, each instance's working memory, found by entity slot (a tree keyed by
+    /// program and entity cost a cache miss per level, ten thousand times a tick).
+    instances: Vec<Instances<Instance>>,
 }
 
 impl TacBackend {
@@ -32,7 +34,7 @@ impl TacBackend {
 
     /// A backend binding `api` (the standard table plus a game's own functions) under `limits`.
     pub fn with_api(api: Api, limits: ScriptLimits) -> Self {
-        TacBackend { api, limits, programs: Vec::new(), instances: BTreeMap::new() }
+        TacBackend { api, limits, programs: Vec::new(), instances: Vec::new() }
     }
 
     fn build(&self, file: &Path, source: &str) -> Result<Script, Vec<ScriptError>> {
@@ -68,6 +70,7 @@ impl ScriptBackend for TacBackend {
     fn compile(&mut self, file: &Path, source: &str) -> Result<ProgramId, Vec<ScriptError>> {
         let script = self.build(file, source)?;
         self.programs.push(script);
+        self.instances.push(Instances::default());
         Ok(ProgramId(u32::try_from(self.programs.len() - 1).unwrap_or(u32::MAX)))
     }
 
@@ -76,10 +79,8 @@ impl ScriptBackend for TacBackend {
         let Some(old) = self.programs.get(program.0 as usize) else {
             return Err(vec![ScriptError::new(file, 0, 0, "no such program")]);
         };
-        for ((p, _), inst) in self.instances.iter_mut() {
-            if *p == program.0 {
-                *inst = inst.migrate(old, &new);
-            }
+        for inst in self.instances.get_mut(program.0 as usize).into_iter().flat_map(Instances::values_mut) {
+            *inst = inst.migrate(old, &new);
         }
         self.programs[program.0 as usize] = new;
         Ok(())
@@ -102,7 +103,10 @@ impl ScriptBackend for TacBackend {
             Trigger::Hear(text) => (tactica_script::Trigger::Hear, Some(text.as_str())),
             Trigger::Tick => (tactica_script::Trigger::Tick, None),
         };
-        let inst = self.instances.entry((program.0, call.entity)).or_insert_with(|| script.instantiate());
+        let Some(instances) = self.instances.get_mut(program.0 as usize) else {
+            return Err(ScriptError::new("tac", 0, 0, "no such program"));
+        };
+        let inst = instances.get_or_insert_with(call.entity, || script.instantiate());
         // A world-level script has no entity of its own: its instants become events directly.
         let me = call.entity.unwrap_or_default();
         let mut ctx = ScriptCtx::new(call.world, me, call.commands, call.rng, call.state.reborrow());

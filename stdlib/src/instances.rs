@@ -44,6 +44,37 @@ impl<T> Instances<T> {
         }
     }
 
+    /// What `key`'s instance has kept, to change it.
+    pub fn get_mut(&mut self, key: Option<EntityId>) -> Option<&mut T> {
+        match key {
+            None => self.world.as_mut(),
+            Some(id) => match self.by_slot.get_mut(slot(id)) {
+                Some(Some((known, t))) if *known == id => Some(t),
+                _ => None,
+            },
+        }
+    }
+
+    /// What `key`'s instance has kept, made by `make` first when it has nothing (or when its slot
+    /// holds what an earlier entity left).
+    pub fn get_or_insert_with(&mut self, key: Option<EntityId>, make: impl FnOnce() -> T) -> &mut T {
+        let Some(id) = key else { return self.world.get_or_insert_with(make) };
+        let i = slot(id);
+        if self.by_slot.len() <= i {
+            self.by_slot.resize_with(i + 1, || None);
+        }
+        let entry = &mut self.by_slot[i];
+        if entry.as_ref().is_some_and(|(known, _)| *known != id) {
+            *entry = None;
+        }
+        &mut entry.get_or_insert_with(|| (id, make())).1
+    }
+
+    /// Everything kept, to change it (a recompile migrating each instance).
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.world.iter_mut().chain(self.by_slot.iter_mut().flatten().map(|(_, t)| t))
+    }
+
     /// Keeps `value` for `key`'s instance, replacing what was kept.
     pub fn insert(&mut self, key: Option<EntityId>, value: T) {
         match key {
@@ -56,5 +87,33 @@ impl<T> Instances<T> {
                 self.by_slot[i] = Some((id, value));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slotmap::SlotMap;
+
+    #[test]
+    fn an_entity_finds_its_own_and_a_slot_reused_starts_afresh() {
+        let mut ids: SlotMap<EntityId, ()> = SlotMap::with_key();
+        let (a, b) = (ids.insert(()), ids.insert(()));
+        let mut kept: Instances<u32> = Instances::default();
+        *kept.get_or_insert_with(Some(a), || 1) += 10;
+        assert_eq!(*kept.get_or_insert_with(Some(a), || 99), 11, "made once");
+        kept.get_or_insert_with(Some(b), || 2);
+        kept.get_or_insert_with(None, || 3);
+        *kept.get_mut(None).unwrap() += 30;
+        let mut all: Vec<u32> = kept.values_mut().map(|v| *v).collect();
+        all.sort_unstable();
+        assert_eq!(all, [2, 11, 33]);
+        // `a` goes and a new entity takes its slot: it does not inherit `a`'s.
+        ids.remove(a);
+        let c = ids.insert(());
+        assert_eq!(slot(c), slot(a));
+        assert!(kept.get(Some(c)).is_none() && kept.get_mut(Some(c)).is_none());
+        assert_eq!(*kept.get_or_insert_with(Some(c), || 5), 5);
+        assert!(kept.get(Some(a)).is_none(), "the old entity's is gone");
     }
 }
