@@ -86,6 +86,7 @@ fn tick_all_tac(
 ) -> usize {
     let mut rng = WorldRng::new(1);
     let mut commands = CommandBuffer::default();
+    let (limits, mut report) = (ScriptLimits::new(), tactica_script::RunReport::default());
     for (&id, inst) in ids.iter().zip(instances.iter_mut()) {
         script
             .run_entity(
@@ -97,7 +98,8 @@ fn tick_all_tac(
                 &mut commands,
                 &mut rng,
                 None,
-                ScriptLimits::new(),
+                &limits,
+                &mut report,
             )
             .unwrap();
     }
@@ -414,7 +416,8 @@ fn run_sort_tac(script: &tactica_script::Script, world: &World) -> bool {
             &mut commands,
             &mut rng,
             None,
-            ScriptLimits::unlimited(),
+            &ScriptLimits::unlimited(),
+            &mut tactica_script::RunReport::default(),
         )
         .unwrap();
     let Some(Value::List(a)) = inst.table.get("a") else { return false };

@@ -53,6 +53,7 @@ fn setup() -> Setup {
 }
 
 fn run_vm(s: &mut Setup, commands: &mut CommandBuffer, rng: &mut WorldRng) {
+    let (limits, mut report) = (ScriptLimits::new(), tactica_script::RunReport::default());
     for (id, inst) in s.ids.iter().zip(s.instances.iter_mut()) {
         let r = s.script.run_entity(
             inst,
@@ -63,7 +64,8 @@ fn run_vm(s: &mut Setup, commands: &mut CommandBuffer, rng: &mut WorldRng) {
             commands,
             rng,
             None,
-            ScriptLimits::new(),
+            &limits,
+            &mut report,
         );
         black_box(r.is_ok());
     }

@@ -526,17 +526,21 @@ mod tests {
             let mut inst = script.instantiate();
             for _ in 0..3 {
                 let mut commands = CommandBuffer::default();
-                let r = script.run_entity(
-                    &mut inst,
-                    kind,
-                    Trigger::Think,
-                    &world,
-                    id,
-                    &mut commands,
-                    &mut rng,
-                    None,
-                    limits,
-                );
+                let mut report = RunReport::default();
+                let r = script
+                    .run_entity(
+                        &mut inst,
+                        kind,
+                        Trigger::Think,
+                        &world,
+                        id,
+                        &mut commands,
+                        &mut rng,
+                        None,
+                        &limits,
+                        &mut report,
+                    )
+                    .map(|()| report);
                 out.push((r, commands.as_slice().to_vec(), inst.clone()));
             }
         }

@@ -38,7 +38,19 @@ pub fn exercise(src: &str, max_ops: u64) {
         {
             let mut commands = CommandBuffer::default();
             let heard = (trigger == Trigger::Hear).then_some("what is your name");
-            let _ = script.run_entity(&mut inst, kind, trigger, &world, me, &mut commands, &mut rng, heard, limits);
+            let mut report = crate::RunReport::default();
+            let _ = script.run_entity(
+                &mut inst,
+                kind,
+                trigger,
+                &world,
+                me,
+                &mut commands,
+                &mut rng,
+                heard,
+                &limits,
+                &mut report,
+            );
         }
     }
     for name in script.sequence_names().map(str::to_owned).collect::<Vec<_>>() {

@@ -119,6 +119,16 @@ pub struct RunReport {
     pub steps: u64,
 }
 
+impl RunReport {
+    /// Empties the report for the next run, keeping its buffers.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.state_changes.clear();
+        self.fired_rules.clear();
+        self.steps = 0;
+    }
+}
+
 impl Instance {
     /// A fact's current value.
     pub fn fact(&self, script: &Script, name: &str) -> Option<&Value> {
@@ -288,13 +298,30 @@ impl Script {
         ctx: &mut ScriptCtx<'_>,
         limits: ScriptLimits,
     ) -> Result<RunReport, RuntimeError> {
+        let mut report = RunReport::default();
+        self.run_with(inst, kind, trigger, ctx, &limits, &mut report)?;
+        Ok(report)
+    }
+
+    /// [`Script::run`] into a report the caller keeps (a host running thousands of entities a
+    /// tick reuses one): `report` is emptied first, and on success says what this run did.
+    pub fn run_with(
+        &self,
+        inst: &mut Instance,
+        kind: ScriptKind,
+        trigger: Trigger,
+        ctx: &mut ScriptCtx<'_>,
+        limits: &ScriptLimits,
+        report: &mut RunReport,
+    ) -> Result<(), RuntimeError> {
         if inst.state.facts.len() != self.facts.len() || inst.state.edges.len() != self.n_edges as usize {
             *inst = self.instantiate();
         }
-        self.run_state(&mut inst.state, &mut inst.scratch, kind, trigger, ctx, &limits)
+        self.run_state(&mut inst.state, &mut inst.scratch, kind, trigger, ctx, limits, report)
     }
 
     /// [`Script::run`] on the parts of an instance, so that its table can be the context's.
+    #[allow(clippy::too_many_arguments)]
     fn run_state(
         &self,
         state: &mut ScriptState,
@@ -303,24 +330,26 @@ impl Script {
         trigger: Trigger,
         ctx: &mut ScriptCtx<'_>,
         limits: &ScriptLimits,
-    ) -> Result<RunReport, RuntimeError> {
+        report: &mut RunReport,
+    ) -> Result<(), RuntimeError> {
         if self.top_level_only {
-            return self.run_top_level(state, scratch, kind, trigger, ctx, limits);
+            return self.run_top_level(state, scratch, kind, trigger, ctx, limits, report);
         }
         self.fit(state);
+        report.clear();
         let mark = ctx.commands.len();
         let mut vm = Vm::new(self, limits, scratch);
-        let mut report = RunReport::default();
-        let result = self.run_inner(&mut vm, state, kind, trigger, ctx, &mut report);
+        let result = self.run_inner(&mut vm, state, kind, trigger, ctx, report);
         report.steps = vm.steps;
         vm.clear();
-        settle(ctx, mark, result.map(|()| report))
+        settle(ctx, mark, result)
     }
 
     /// [`Script::run_state`] for a file of top-level statements only (no records, handlers,
     /// rules, machines or sequences, so no roles either): all a run can do is the top level, and
     /// this is the path a crowd of simple behaviours takes every think tick, so it skips the rest.
     #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
     fn run_top_level(
         &self,
         state: &mut ScriptState,
@@ -329,8 +358,10 @@ impl Script {
         trigger: Trigger,
         ctx: &mut ScriptCtx<'_>,
         limits: &ScriptLimits,
-    ) -> Result<RunReport, RuntimeError> {
+        report: &mut RunReport,
+    ) -> Result<(), RuntimeError> {
         self.fit(state);
+        report.clear();
         if !state.facts_ready {
             state.facts_ready = true;
             state.carried.clear();
@@ -339,16 +370,16 @@ impl Script {
             Some(main) if top_runs(kind, trigger) => main,
             _ => {
                 ctx.finish();
-                return Ok(RunReport::default());
+                return Ok(());
             }
         };
         let mark = ctx.commands.len();
         let mut vm = Vm::new(self, limits, scratch);
         vm.edge_mode = kind == ScriptKind::Events;
         let result = vm.run_for_effect(main, state, ctx);
-        let steps = vm.steps;
+        report.steps = vm.steps;
         vm.clear();
-        settle(ctx, mark, result.map(|()| RunReport { steps, ..RunReport::default() }))
+        settle(ctx, mark, result)
     }
 
     fn run_inner(
@@ -573,15 +604,11 @@ impl Script {
 
 /// Ends a run: a run that worked issues what it gathered (`ScriptCtx::finish`); one that failed
 /// takes back the commands it issued after `mark`.
-fn settle(
-    ctx: &mut ScriptCtx<'_>,
-    mark: usize,
-    result: Result<RunReport, RuntimeError>,
-) -> Result<RunReport, RuntimeError> {
+fn settle(ctx: &mut ScriptCtx<'_>, mark: usize, result: Result<(), RuntimeError>) -> Result<(), RuntimeError> {
     match result {
-        Ok(report) => {
+        Ok(()) => {
             ctx.finish();
-            Ok(report)
+            Ok(())
         }
         Err(e) => {
             ctx.commands.truncate(mark);
@@ -591,8 +618,9 @@ fn settle(
 }
 
 impl Script {
-    /// [`Script::run`] for a host that keeps one [`Instance`] per entity: builds the context
-    /// around the instance's own state table. `heard` is the typed text of a `hear` event.
+    /// [`Script::run_with`] for a host that keeps one [`Instance`] per entity: builds the
+    /// context around the instance's own state table. `heard` is the typed text of a `hear`
+    /// event; `report` is emptied, then says what the run did.
     #[allow(clippy::too_many_arguments)]
     // Inlined into the host's loop over its entities: the arguments then need not be passed
     // through memory, and the common case goes straight to the VM.
@@ -607,8 +635,9 @@ impl Script {
         commands: &mut CommandBuffer,
         rng: &mut WorldRng,
         heard: Option<&str>,
-        limits: ScriptLimits,
-    ) -> Result<RunReport, RuntimeError> {
+        limits: &ScriptLimits,
+        report: &mut RunReport,
+    ) -> Result<(), RuntimeError> {
         let Instance { state, table, scratch } = inst;
         let mut ctx = ScriptCtx::new(world, me, commands, rng, table);
         // Read field by field, not copied whole: a caller's fresh `None` or limits are still in
@@ -617,8 +646,8 @@ impl Script {
             ctx.heard = Some(heard);
         }
         if self.top_level_only {
-            return self.run_top_level(state, scratch, kind, trigger, &mut ctx, &limits);
+            return self.run_top_level(state, scratch, kind, trigger, &mut ctx, limits, report);
         }
-        self.run_state(state, scratch, kind, trigger, &mut ctx, &limits)
+        self.run_state(state, scratch, kind, trigger, &mut ctx, limits, report)
     }
 }

@@ -116,7 +116,8 @@ fn an_out_of_range_value_computed_at_run_time_is_refused() {
             &mut commands,
             &mut rng,
             None,
-            ScriptLimits::new(),
+            &ScriptLimits::new(),
+            &mut tactica_script::RunReport::default(),
         )
         .unwrap_err();
     assert_eq!(err.code, Code::AttributeRange);
@@ -144,7 +145,8 @@ fn an_endless_loop_is_stopped_by_the_step_budget() {
             &mut commands,
             &mut rng,
             None,
-            limits,
+            &limits,
+            &mut tactica_script::RunReport::default(),
         )
         .unwrap_err();
     assert_eq!(err.code, Code::BudgetExceeded);
@@ -636,7 +638,8 @@ fn an_unlimited_budget_lets_a_long_loop_finish() {
             &mut commands,
             &mut rng,
             None,
-            tactica_stdlib::ScriptLimits::unlimited(),
+            &tactica_stdlib::ScriptLimits::unlimited(),
+            &mut tactica_script::RunReport::default(),
         )
         .expect("no budget means the loop runs to its end");
     assert!(format!("{commands:?}").contains("100000"), "{commands:?}");
@@ -676,7 +679,8 @@ fn lines_are_built_with_plus_and_what_has_no_plain_form_is_refused() {
             &mut commands,
             &mut rng,
             None,
-            ScriptLimits::new(),
+            &ScriptLimits::new(),
+            &mut tactica_script::RunReport::default(),
         )
         .unwrap_err();
     assert_eq!(err.code, Code::RuntimeType, "{err}");

@@ -11,7 +11,9 @@
 use std::path::Path;
 
 use tactica_engine::world::{Command, EventKind};
-use tactica_script::{Api, Diagnostic, Instance, Script, ScriptCtx, ScriptKind, ScriptLimits, check, render};
+use tactica_script::{
+    Api, Diagnostic, Instance, RunReport, Script, ScriptCtx, ScriptKind, ScriptLimits, check, render,
+};
 use tactica_stdlib::instances::Instances;
 
 use super::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
@@ -24,6 +26,8 @@ pub struct TacBackend {
     /// Per program, each instance's working memory, found by entity slot (a tree keyed by
     /// program and entity cost a cache miss per level, ten thousand times a tick).
     instances: Vec<Instances<Instance>>,
+    /// One run's report, its buffers kept from run to run.
+    report: RunReport,
 }
 
 impl TacBackend {
@@ -34,7 +38,7 @@ impl TacBackend {
 
     /// A backend binding `api` (the standard table plus a game's own functions) under `limits`.
     pub fn with_api(api: Api, limits: ScriptLimits) -> Self {
-        TacBackend { api, limits, programs: Vec::new(), instances: Vec::new() }
+        TacBackend { api, limits, programs: Vec::new(), instances: Vec::new(), report: RunReport::default() }
     }
 
     fn build(&self, file: &Path, source: &str) -> Result<Script, Vec<ScriptError>> {
@@ -111,10 +115,10 @@ impl ScriptBackend for TacBackend {
         let me = call.entity.unwrap_or_default();
         let mut ctx = ScriptCtx::new(call.world, me, call.commands, call.rng, call.state.reborrow());
         ctx.heard = heard;
-        let report = script
-            .run(inst, kind, trigger, &mut ctx, self.limits)
+        script
+            .run_with(inst, kind, trigger, &mut ctx, &self.limits, &mut self.report)
             .map_err(|e| ScriptError::new(&e.file, e.line, e.column, format!("{}: {}", e.code, e.message)))?;
-        for (machine, from, to) in report.state_changes {
+        for (machine, from, to) in self.report.state_changes.drain(..) {
             call.commands.push(Command::Emit { entity: call.entity, event: EventKind::State { machine, from, to } });
         }
         Ok(())

@@ -33,6 +33,8 @@ pub struct Harness {
     pub me: EntityId,
     pub player: EntityId,
     pub kind: ScriptKind,
+    /// One report for every run, as a host keeps it: each run must empty it first.
+    pub report: RunReport,
 }
 
 impl Harness {
@@ -59,7 +61,7 @@ impl Harness {
         e.speed = 10.0;
         let me = world.spawn(e).unwrap();
         let inst = script.instantiate();
-        Harness { world, script, inst, me, player, kind }
+        Harness { world, script, inst, me, player, kind, report: RunReport::default() }
     }
 
     pub fn global(&mut self, key: &str, value: impl Into<Value>) {
@@ -69,17 +71,16 @@ impl Harness {
     /// Runs one trigger inside one world tick (the commands are applied, actions run).
     pub fn fire(&mut self, trigger: Trigger, heard: Option<&str>) -> RunReport {
         let mut rng = self.world.rng().clone();
-        let mut report = None;
-        let Harness { world, script, inst, me, kind, .. } = self;
+        let Harness { world, script, inst, me, kind, report, .. } = self;
         world.step(|w, commands| {
             let mut table = std::mem::take(&mut inst.table);
             let mut ctx = ScriptCtx::new(w, *me, commands, &mut rng, &mut table);
             ctx.heard = heard;
-            report = Some(script.run(inst, *kind, trigger, &mut ctx, ScriptLimits::new()).expect("runs"));
+            script.run_with(inst, *kind, trigger, &mut ctx, &ScriptLimits::new(), report).expect("runs");
             inst.table = table;
         });
         *self.world.rng() = rng;
-        report.unwrap()
+        self.report.clone()
     }
 
     /// Steps the world without scripts.
