@@ -34,6 +34,15 @@ pub(crate) fn prefetch<T>(p: *const T) {
     let _ = p;
 }
 
+/// [`prefetch`] for the first `len` bytes at `p`, which may span two cache lines (no more: `len`
+/// is at most a line).
+#[inline(always)]
+pub(crate) fn prefetch_span(p: usize, len: usize) {
+    debug_assert!(len <= 64);
+    prefetch(p as *const u8);
+    prefetch(p.wrapping_add(len - 1) as *const u8);
+}
+
 /// The address of `r`, to prefetch later (an address, not a pointer, so a scratch list of them
 /// keeps the world `Send`).
 pub(crate) fn address_of<T>(r: Option<&T>) -> usize {

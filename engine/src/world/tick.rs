@@ -11,7 +11,7 @@
 
 use glam::{IVec2, Vec2};
 
-use super::prefetch::{AHEAD, AHEAD_SECOND, address_of, prefetch};
+use super::prefetch::{AHEAD, AHEAD_SECOND, address_of, prefetch, prefetch_span};
 use super::standing::Standing;
 use super::{Command, CommandBuffer, Entity, EntityId, EventKind, EventLog, World};
 use crate::coord::{Action, Signals};
@@ -186,7 +186,7 @@ impl World {
         for (id, e) in entities.iter() {
             if let Some((later_id, later)) = ahead.next() {
                 prefetch(address_of(later.actions.front()) as *const Action);
-                prefetch(address_of(nav.plan(later_id)) as *const Plan);
+                prefetch_span(address_of(nav.plan(later_id)), Plan::HOT);
             }
             match move_goal(e) {
                 Some(goal) if wants_search(nav, map, id, e, goal) => nav.request(id, e.cell(), goal, &e.avoid),
@@ -211,7 +211,7 @@ impl World {
         for (n, &(id, _, _)) in order.iter().enumerate() {
             if let Some(&(_, front, plan)) = order.get(n + AHEAD) {
                 prefetch(front as *const Action);
-                prefetch(plan as *const Plan);
+                prefetch_span(plan, Plan::HOT);
             }
             // This character's queue front and plan were named to the CPU a few characters ago
             // and have landed; what they point at is a second miss only they can name: the
