@@ -182,11 +182,16 @@ impl World {
         self.run_position_queries();
         let World { entities, map, nav, tactical, .. } = self;
         nav.retain(|id| entities.contains_key(id));
-        let mut ahead = entities.iter().skip(AHEAD);
+        let (mut ahead, mut soon) = (entities.iter().skip(AHEAD), entities.iter().skip(AHEAD_SECOND));
         for (id, e) in entities.iter() {
             if let Some((later_id, later)) = ahead.next() {
                 prefetch(address_of(later.actions.front()) as *const Action);
                 prefetch_span(address_of(nav.plan(later_id)), Plan::HOT);
+            }
+            // A path given point by point keeps its points in a block of their own, reached
+            // through the queue front named above.
+            if let Some((_, soon)) = soon.next() {
+                prefetch_follow_point(soon.actions.front());
             }
             match move_goal(e) {
                 Some(goal) if wants_search(nav, map, id, e, goal) => nav.request(id, e.cell(), goal, &e.avoid),
@@ -447,6 +452,14 @@ fn move_goal(e: &Entity) -> Option<IVec2> {
         Action::MoveTo { target } => Some(cell_of(*target)),
         Action::FollowPath { points, next } => points.get(*next).map(|p| cell_of(*p)),
         _ => None,
+    }
+}
+
+/// Names to the CPU the point a [`Action::FollowPath`] at the queue's front walks to next.
+#[inline(always)]
+fn prefetch_follow_point(front: Option<&Action>) {
+    if let Some(Action::FollowPath { points, next }) = front {
+        prefetch(address_of(points.get(*next)) as *const Vec2);
     }
 }
 
