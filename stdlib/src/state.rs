@@ -1,10 +1,11 @@
 //! [`StateMut`]: an instance's state table lent to one script call.
 //!
 //! A failed call must leave the instance's state as it found it. Copying the table before every
-//! call did that, but most calls never write it (a Lua or Rhai script whose `state` did not change
-//! is not written back; host functions write it only to remember a said line or a decision), so
-//! the copy was paid ten thousand times a tick for nothing. The lent table is copied on its first
-//! write instead, into a slot the host owns and puts back if the call fails.
+//! call did that, but most calls never write it (a Lua or Rhai script whose `state` did not
+//! change is not written back; host functions write it only to remember a said line, a print
+//! count or a decision), so the copy was paid ten thousand times a tick for nothing. The lent
+//! table is copied on its first write instead, into a slot the host owns and puts back if the
+//! call fails.
 
 use std::ops::{Deref, DerefMut};
 
