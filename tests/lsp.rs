@@ -319,6 +319,19 @@ fn an_editor_session_on_a_tac_file() {
         let i = items.as_array().unwrap().iter().find(|i| i["label"] == want).unwrap();
         t.line(format!("    {:<10} {}", want, i["detail"].as_str().unwrap_or("")));
     }
+    // `.tac`'s own `Print` is offered and explained, though the shared API (Lua's and Rhai's) lacks it.
+    let print = items.as_array().unwrap().iter().find(|i| i["label"] == "Print").expect("Print offered in .tac");
+    assert_eq!(print["detail"], "Print(value: any)");
+    let with_print = good.replacen("Say(", "Print(", 1);
+    ed.change(&guard, 3, &with_print);
+    assert_eq!(ed.diagnostics(&guard), Vec::<Value>::new(), "Print checks in .tac");
+    let hover = ed.at("textDocument/hover", &guard, pos(&with_print, "Print(", 2));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.starts_with("```tactica\nPrint(value: any)\n```"), "{text}");
+    assert!(text.contains("Writes a debug line"), "{text}");
+    assert!(text.ends_with("Tactica Script's own; Lua and Rhai have their `print`"), "{text}");
+    ed.change(&guard, 4, &good);
+    assert_eq!(ed.diagnostics(&guard), Vec::<Value>::new());
 
     // Go to definition: a transition's target state, and a place in the scenario file.
     let def = ed.at("textDocument/definition", &guard, pos(&good, "-> Alert", 4));

@@ -23,7 +23,7 @@ mod vm;
 /// blocks): it lives in `tactica-syntax` and is re-exported here under its old paths.
 pub use tactica_syntax::{ast, diagnostics, lexer};
 
-pub use check::{check, check_program};
+pub use check::{check, check_program, is_tac_builtin, tac_api};
 pub use code::Script;
 pub use diagnostics::{Code, Diagnostic, Level, render};
 pub use exercise::exercise;

@@ -51,7 +51,8 @@ fn functions<'a>(api: &'a Api, word: &str, lang: Lang) -> Vec<&'a tactica_stdlib
     api.all_functions().iter().filter(|f| snake_case(f.name) == word).collect()
 }
 
-/// The markdown a hover over `word` shows, if the API knows the name.
+/// The markdown a hover over `word` shows, if the API knows the name. For `.tac`, `api` is the
+/// one [`tactica_script::tac_api`] gives (with `.tac`'s own `Print`).
 pub fn hover(api: &Api, word: &str, lang: Lang, after_on: bool) -> Option<String> {
     let fns = functions(api, word, lang);
     if let Some(first) = fns.first() {
@@ -63,7 +64,11 @@ pub fn hover(api: &Api, word: &str, lang: Lang, after_on: bool) -> Option<String
         let mut docs: Vec<&str> = fns.iter().map(|f| f.doc).collect();
         docs.dedup();
         md.push_str(&docs.join("\n\n"));
-        let _ = write!(md, "\n\nLua / Rhai: `{}` or `{}`", first.name, snake_case(first.name));
+        if lang == Lang::Tac && fns.iter().all(|f| tactica_script::is_tac_builtin(f)) {
+            let _ = write!(md, "\n\nTactica Script's own; Lua and Rhai have their `{}`", snake_case(first.name));
+        } else {
+            let _ = write!(md, "\n\nLua / Rhai: `{}` or `{}`", first.name, snake_case(first.name));
+        }
         return Some(md);
     }
     // `on think` in `.tac`, `on_think` in Lua and Rhai.

@@ -1,6 +1,7 @@
 //! The server's state and its answers: open documents, the scenarios they belong to, and one
 //! [`ScriptHost`] with every language for compiling Lua and Rhai.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -169,6 +170,13 @@ impl Server {
         (lang == Lang::Tac || project.is_some()).then_some((project, lang))
     }
 
+    /// The API a `lang` document of `project` (none: a loose `.tac` file) sees: the project's or
+    /// the standard one, with `.tac`'s own `Print` for `.tac`.
+    fn api_for<'a>(&'a self, project: Option<&'a Project>, lang: Lang) -> Cow<'a, Api> {
+        let api = project.map_or(&self.standard, |p| &p.api);
+        if lang == Lang::Tac { Cow::Owned(tactica_script::tac_api(api)) } else { Cow::Borrowed(api) }
+    }
+
     /// The diagnostics notification for `uri` (none for a closed or unknown document).
     fn publish(&mut self, uri: Uri) -> Notification {
         let diagnostics = self.diagnostics(&uri);
@@ -195,7 +203,8 @@ impl Server {
         let at = doc.index.offset(&doc.text, pos);
         let Some((word, span)) = word_at(&doc.text, at) else { return Value::Null };
         let after_on = lang == Lang::Tac && follows_on(&doc.text[..span.start]);
-        let api = project.as_ref().map_or(&self.standard, |p| &p.api);
+        let api = self.api_for(project.as_deref(), lang);
+        let api = &*api;
         let text = api_docs::hover(api, word, lang, after_on).or_else(|| {
             // A name the file itself defines.
             let defs = if lang == Lang::Tac { symbols::tac_defs(&doc.text) } else { Vec::new() };
@@ -218,7 +227,8 @@ impl Server {
         let Some((project, lang)) = self.context(uri) else { return Value::Null };
         let Some(doc) = self.docs.get(uri) else { return Value::Null };
         let at = doc.index.offset(&doc.text, pos);
-        let api = project.as_ref().map_or(&self.standard, |p| &p.api);
+        let api = self.api_for(project.as_deref(), lang);
+        let api = &*api;
         let items = api_docs::completions(api, lang, lang != Lang::Tac && in_string(&doc.text, at));
         serde_json::to_value(CompletionResponse::Array(items)).unwrap_or(Value::Null)
     }

@@ -32,9 +32,20 @@ pub fn check(file: &str, src: &str, api: &Api) -> (Option<Script>, Vec<Diagnosti
     (script.filter(|_| ok), diags)
 }
 
+/// The API as a `.tac` script sees it: `api` plus `.tac`'s own `Print` (Lua and Rhai have their
+/// own `print`, so the shared table does not carry it). Editors use it for hover and completion.
+pub fn tac_api(api: &Api) -> Api {
+    print::with_print(api)
+}
+
+/// Whether `f` is one of `.tac`'s own functions that [`tac_api`] adds (not the game's).
+pub fn is_tac_builtin(f: &tactica_stdlib::HostFn) -> bool {
+    print::is_print(f)
+}
+
 /// Checks and compiles a parsed program.
 pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Option<Script>, Vec<Diagnostic>) {
-    let api = &print::with_print(api);
+    let api = &tac_api(api);
     let mut c = Checker {
         api,
         file_name: std::path::Path::new(file)
