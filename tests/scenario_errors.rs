@@ -64,6 +64,14 @@ fn positions_places_and_files_are_checked() {
     assert!(e.contains("troll.tac") && e.contains("does not exist"), "{e}");
     let e = error("nomap", "map = \"nowhere.txt\"\n", 1, 7);
     assert!(e.contains("does not exist"), "{e}");
+    // Where the file is elsewhere in the folder, or a letter off, the hint says so.
+    let e = error("nearmap", "map = \"mpa.txt\"\n", 1, 7);
+    assert!(e.contains("hint: did you mean `map.txt`?"), "{e}");
+    let dir = write("scriptsdir", "").parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(dir.join("scripts")).unwrap();
+    std::fs::write(dir.join("scripts/troll.tac"), "on think { }\n").unwrap();
+    let e = error("scriptsdir", &(entity("[0, 0]") + "scripts = [\"troll.tac\"]\n"), 8, 12);
+    assert!(e.contains("hint: `scripts/troll.tac` exists") && e.contains("set `scripts_dir = \"scripts\"`"), "{e}");
     let e = error("dup", &(entity("[0, 0]") + "[[entities]]\nname = \"a\"\nkind = \"b\"\nat = [1, 0]\n"), 11, 6);
     assert!(e.contains("already exists"), "{e}");
 }

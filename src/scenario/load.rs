@@ -310,7 +310,11 @@ impl Builder<'_> {
     fn load_map(&self, map: &Spanned<String>) -> Result<Map, ScenarioError> {
         let path = self.dir.join(map.get_ref());
         if !path.is_file() {
-            return Err(self.err(map, format!("the map `{}` does not exist", path.display())));
+            let e = self.err(map, format!("the map `{}` does not exist", path.display()));
+            return Err(match super::missing::map_hint(self.dir, map.get_ref()) {
+                Some(hint) => e.hint(hint),
+                None => e,
+            });
         }
         self.folders.confine(&path).map_err(|why| self.outside(map, why))?;
         let loaded = if path.extension().is_some_and(|e| e == "map") {
@@ -361,7 +365,11 @@ impl Builder<'_> {
     fn script(&self, dir: &Path, name: &Spanned<String>) -> Result<PathBuf, ScenarioError> {
         let path = dir.join(name.get_ref());
         if !path.is_file() {
-            return Err(self.err(name, format!("the script `{}` does not exist", path.display())));
+            let e = self.err(name, format!("the script `{}` does not exist", path.display()));
+            return Err(match super::missing::script_hint(self.dir, dir, name.get_ref()) {
+                Some(hint) => e.hint(hint),
+                None => e,
+            });
         }
         self.folders.confine(&path).map_err(|why| self.outside(name, why))?;
         Ok(path)
@@ -402,15 +410,20 @@ fn unknown_field(message: &str) -> Option<(String, Vec<&str>)> {
     Some((wrong.to_owned(), expected))
 }
 
-/// Adds "did you mean" when one of `names` is close to `wrong`.
-pub(super) fn with_suggestion(err: ScenarioError, wrong: &str, names: &[&str]) -> ScenarioError {
-    let best = names
+/// The one of `names` closest to `wrong`, if any is close enough to be a typo of it.
+pub(super) fn closest<'n>(wrong: &str, names: &[&'n str]) -> Option<&'n str> {
+    names
         .iter()
         .map(|n| (strsim::damerau_levenshtein(&wrong.to_lowercase(), &n.to_lowercase()), *n))
         .filter(|&(d, n)| d <= (n.len() / 3).max(2))
-        .min();
-    match best {
-        Some((_, n)) => err.hint(format!("did you mean `{n}`?")),
+        .min()
+        .map(|(_, n)| n)
+}
+
+/// Adds "did you mean" when one of `names` is close to `wrong`.
+pub(super) fn with_suggestion(err: ScenarioError, wrong: &str, names: &[&str]) -> ScenarioError {
+    match closest(wrong, names) {
+        Some(n) => err.hint(format!("did you mean `{n}`?")),
         None if names.is_empty() => err,
         None => err.hint(format!("known names: {}", names.join(", "))),
     }

@@ -12,6 +12,7 @@ mod field;
 mod file;
 pub mod files;
 mod load;
+mod missing;
 pub mod models;
 mod nav;
 mod steer;
