@@ -1,6 +1,8 @@
 //! Scoped signals.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::{HashMap, HashSet};
+
+use foldhash::fast::RandomState;
 
 /// The signals sent so far, each in a scope (a group or a sequence instance) so that two squads
 /// running the same script do not release each other.
@@ -12,9 +14,12 @@ pub struct Signals {
     /// By scope, the ids sent in it: a wait asks on every tick it waits, so the question is
     /// answered by two lookups by `&str`, with nothing allocated. Hashed, not ordered: a crowd
     /// has a scope per squad and a signal per leg walked, and an ordered search compares a
-    /// dozen strings scattered over the heap where a hash compares one. Nothing iterates the
-    /// sets, and the hash is unseeded, so every run is alike anyway.
-    sent: FxHashMap<String, FxHashSet<String>>,
+    /// dozen strings scattered over the heap where a hash compares one.
+    ///
+    /// Scripts choose the ids, so the hash is seeded at random per map: with a fixed hash (Fx),
+    /// a hostile mod could send ids made to collide and turn every wait's lookup into a scan of
+    /// all of them. Nothing iterates the sets, so the seed never reaches the trace.
+    sent: HashMap<String, HashSet<String, RandomState>, RandomState>,
 }
 
 impl Signals {
@@ -24,7 +29,9 @@ impl Signals {
             Some(ids) if ids.contains(id) => false,
             Some(ids) => ids.insert(id.to_owned()),
             None => {
-                self.sent.insert(scope.to_owned(), FxHashSet::from_iter([id.to_owned()]));
+                let mut ids = HashSet::with_hasher(RandomState::default());
+                ids.insert(id.to_owned());
+                self.sent.insert(scope.to_owned(), ids);
                 true
             }
         }
@@ -56,5 +63,13 @@ mod tests {
         s.clear_scope("squad-a");
         assert!(!s.is_sent("squad-a", "breach"));
         assert!(s.is_sent("squad-b", "go"));
+    }
+
+    #[test]
+    fn the_hash_is_seeded_per_map_so_colliding_ids_cannot_be_made_in_advance() {
+        use std::hash::BuildHasher;
+        let (a, b) = (Signals::default(), Signals::default());
+        let hashes = |s: &Signals| (0..4).map(|i| s.sent.hasher().hash_one(format!("leg{i}"))).collect::<Vec<_>>();
+        assert_ne!(hashes(&a), hashes(&b), "two maps hash the same ids alike");
     }
 }
