@@ -274,13 +274,13 @@ function Sleep(ticks) end
 ---@param ticks integer
 function sleep(ticks) end
 
----Sends a signal in the current scope: in a `.tac` sequence, that run of it (two squads running one sequence stay apart); elsewhere the character's squad, else its team (`signal ready;` in `.tac`).
+---Sends a signal in the current scope: in a `.tac` sequence, that run of it (two squads running one sequence stay apart); elsewhere the character's squad, else its team (`signal ready;` in `.tac`). A scope keeps up to 4,096 different signals; a new one past that is an error.
 ---Sends a signal to `"squad"` (the current scope, as `Signal(id)`), the whole `"team"` or the whole `"world"` (`signal team ready;` in `.tac`).
 ---@param id tactica.signal
 ---@overload fun(id: tactica.signal, scope: tactica.scope)
 function Signal(id) end
 
----Sends a signal in the current scope: in a `.tac` sequence, that run of it (two squads running one sequence stay apart); elsewhere the character's squad, else its team (`signal ready;` in `.tac`).
+---Sends a signal in the current scope: in a `.tac` sequence, that run of it (two squads running one sequence stay apart); elsewhere the character's squad, else its team (`signal ready;` in `.tac`). A scope keeps up to 4,096 different signals; a new one past that is an error.
 ---Sends a signal to `"squad"` (the current scope, as `Signal(id)`), the whole `"team"` or the whole `"world"` (`signal team ready;` in `.tac`).
 ---@param id tactica.signal
 ---@overload fun(id: tactica.signal, scope: tactica.scope)

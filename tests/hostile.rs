@@ -201,3 +201,48 @@ fn code_that_cannot_be_compiled_safely_is_refused_at_load() {
     assert_eq!(e[0].line, 2, "{}", e[0]);
     assert!(e[0].message.to_lowercase().contains("eval"), "{}", e[0].message);
 }
+
+/// A script that makes up a new signal id every call would grow its scope's set for the whole
+/// game (a signal stays sent until its sequence restarts). The scope keeps 4,096 ids: after that,
+/// `Signal` with a new id is an error the script sees, and the world goes on.
+#[test]
+fn a_signal_flood_meets_its_scopes_cap() {
+    // 60 a call: under the 64 instant actions a character does a tick, so the queue stays short.
+    let flood = "function on_think()\n  for i = 1, 60 do\n    state.n = (state.n or 0) + 1\n    Signal(\"flood\" .. state.n)\n  end\nend\n";
+    let scenario = "map = \"map.txt\"\nticks = 72\n[[entities]]\nname = \"flooder\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"flood.lua\"]\n";
+    let rt = common::play(&common::folder("signal-flood", scenario, &[("flood.lua", flood)]));
+    let events = rt.world().log().events();
+    let errors: Vec<&Event> = events.iter().filter(|e| matches!(e.kind, EventKind::ScriptError { .. })).collect();
+    // Tick t's call finds 60·t ids sent. Tick 68 starts under the cap (4,080) and sends 60 more
+    // (the check sees the ids sent before the call, so the scope stops at 4,096 and the rest are
+    // not kept); from tick 69 every call is refused.
+    assert_eq!(errors.iter().map(|e| e.tick).collect::<Vec<_>>(), vec![69, 70, 71], "{errors:?}");
+    let EventKind::ScriptError { line, message, .. } = &errors[0].kind else { unreachable!() };
+    assert_eq!(*line, 4, "{message}");
+    assert!(message.contains("holds 4096 different signals already"), "{message}");
+    let sent =
+        events.iter().filter(|e| matches!(&e.kind, EventKind::Signal { id, .. } if id.starts_with("flood"))).count();
+    assert_eq!(sent, 69 * 60, "no id is sent once the scope is full");
+}
+
+/// A character does at most 64 instant actions a tick; a script that says 200 lines a call would
+/// grow its queue for the whole game. The queue holds 1,024: the `Say` that would pass that is an
+/// error, and the character goes on saying what is queued.
+#[test]
+fn a_queue_flood_meets_the_queues_cap() {
+    let flood = "function on_think()\n  state.n = (state.n or 0) + 1\n  for i = 1, 200 do\n    Say(\"line \" .. state.n .. \".\" .. i)\n  end\nend\n";
+    let scenario = "map = \"map.txt\"\nticks = 12\n[[entities]]\nname = \"talker\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"talk.lua\"]\n";
+    let rt = common::play(&common::folder("queue-flood", scenario, &[("talk.lua", flood)]));
+    let events = rt.world().log().events();
+    let errors: Vec<&Event> = events.iter().filter(|e| matches!(e.kind, EventKind::ScriptError { .. })).collect();
+    // Tick t's call finds 136·t queued (200 added, 64 said a tick): tick 6 ends at 1,016, and
+    // tick 7's call reaches 1,024 at its 73rd line. A failed call's lines are not queued.
+    assert_eq!(errors.first().map(|e| e.tick), Some(7), "{errors:?}");
+    let EventKind::ScriptError { line, message, .. } = &errors[0].kind else { unreachable!() };
+    assert_eq!(*line, 4, "{message}");
+    assert!(message.contains("action queue holds 1024 actions already"), "{message}");
+    let id = rt.world().find("talker").unwrap();
+    assert!(rt.world().entity(id).unwrap().actions.len() <= 1_024);
+    let said_last_tick = events.iter().filter(|e| e.tick == 11 && matches!(e.kind, EventKind::Say { .. })).count();
+    assert_eq!(said_last_tick, 64, "the character goes on saying what is queued");
+}

@@ -103,11 +103,18 @@ impl<'a> ScriptCtx<'a> {
     /// Issues a continuing action the way [`ScriptCtx::mode`] says.
     pub fn act(&mut self, action: Action) {
         self.flush_pattern();
-        let command = match self.mode {
-            ActionMode::Request => Command::Request { entity: self.me, action },
-            ActionMode::Enqueue => Command::Enqueue { entity: self.me, action },
-        };
-        self.commands.push(command);
+        match self.mode {
+            // A request replaces what the character does: the queue does not grow.
+            ActionMode::Request => self.commands.push(Command::Request { entity: self.me, action }),
+            ActionMode::Enqueue => {
+                self.commands.push_queued(self.queue_len(), Command::Enqueue { entity: self.me, action })
+            }
+        }
+    }
+
+    /// How many actions `me`'s queue holds (0 for no entity).
+    fn queue_len(&self) -> usize {
+        self.me().map_or(0, |e| e.actions.len())
     }
 
     /// Issues an instant action (say, sound, trigger, signal): in behaviour mode it runs now,
@@ -127,10 +134,12 @@ impl<'a> ScriptCtx<'a> {
             return;
         }
         match self.mode {
-            ActionMode::Request => self.commands.push(Command::Perform { entity: self.me, action }),
+            ActionMode::Request => {
+                self.commands.push_queued(self.queue_len(), Command::Perform { entity: self.me, action })
+            }
             ActionMode::Enqueue => {
                 self.flush_pattern();
-                self.commands.push(Command::Enqueue { entity: self.me, action });
+                self.commands.push_queued(self.queue_len(), Command::Enqueue { entity: self.me, action });
             }
         }
     }
@@ -173,8 +182,11 @@ impl<'a> ScriptCtx<'a> {
                 if let Some(&last) = points.last() {
                     self.cursor = Some(last);
                 }
-                self.commands
-                    .push(Command::Enqueue { entity: self.me, action: Action::FollowPath { points, next: 0 } });
+                let queued = self.queue_len();
+                self.commands.push_queued(
+                    queued,
+                    Command::Enqueue { entity: self.me, action: Action::FollowPath { points, next: 0 } },
+                );
             }
             ActionMode::Request => {
                 let here = self.cursor();

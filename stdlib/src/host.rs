@@ -111,7 +111,8 @@ pub(crate) fn standard_functions() -> Vec<HostFn> {
             params: vec![p("id", Type::Str)],
             ret: Type::Nil,
             doc: "Sends a signal in the current scope: in a `.tac` sequence, that run of it (two squads running one \
-                  sequence stay apart); elsewhere the character's squad, else its team (`signal ready;` in `.tac`).",
+                  sequence stay apart); elsewhere the character's squad, else its team (`signal ready;` in `.tac`). A \
+                  scope keeps up to 4,096 different signals; a new one past that is an error.",
             imp: HostImpl::Fn(signal),
         },
         HostFn {
@@ -365,6 +366,22 @@ pub fn sleep(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError
 pub fn signal(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let id = text_arg("Signal", args, 0, "signal id")?;
     let scope = ctx.scope();
+    send_signal(ctx, scope, id)
+}
+
+/// Performs the signal, unless its scope is full of other ids.
+fn send_signal(ctx: &mut ScriptCtx<'_>, scope: String, id: String) -> Result<Value, HostError> {
+    if ctx.world.signals().is_full_for(&scope, &id) {
+        return Err(HostError::OverAllowance {
+            function: "Signal",
+            reason: format!(
+                "this scope holds {} different signals already, the most it keeps; a signal stays sent \
+                 until its sequence starts again, so reuse ids (`leg1`, `leg2` …) rather than making a new one \
+                 each call",
+                tactica_engine::coord::MAX_SIGNALS_PER_SCOPE
+            ),
+        });
+    }
     ctx.perform(Action::Signal { scope, id });
     Ok(Value::Nil)
 }
@@ -391,8 +408,7 @@ fn named_scope(f: &'static str, ctx: &ScriptCtx<'_>, args: &[Value]) -> Result<S
 pub fn signal_in(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let id = text_arg("Signal", args, 0, "signal id")?;
     let scope = named_scope("Signal", ctx, args)?;
-    ctx.perform(Action::Signal { scope, id });
-    Ok(Value::Nil)
+    send_signal(ctx, scope, id)
 }
 
 /// `Wait(id, scope)`.

@@ -8,4 +8,4 @@ mod action;
 mod signals;
 
 pub use action::{Action, ActionQueue};
-pub use signals::Signals;
+pub use signals::{MAX_PER_SCOPE as MAX_SIGNALS_PER_SCOPE, Signals};

@@ -22,11 +22,18 @@ pub struct Signals {
     sent: HashMap<String, HashSet<String, RandomState>, RandomState>,
 }
 
+/// How many different ids one scope keeps. A signal stays sent until its scope is cleared, so a
+/// script that makes a new id every call (`"go" .. n`) would otherwise grow the set for the
+/// whole game; the host functions refuse a new id past this with an error the script sees.
+pub const MAX_PER_SCOPE: usize = 4_096;
+
 impl Signals {
-    /// Marks `id` as sent in `scope`. Returns `false` if it already was.
+    /// Marks `id` as sent in `scope`. Returns `false` if it already was, or if the scope holds
+    /// [`MAX_PER_SCOPE`] ids already (only ids sent in the tick the cap is reached get here: the
+    /// host functions refuse the others first).
     pub fn send(&mut self, scope: &str, id: &str) -> bool {
         match self.sent.get_mut(scope) {
-            Some(ids) if ids.contains(id) => false,
+            Some(ids) if ids.contains(id) || ids.len() >= MAX_PER_SCOPE => false,
             Some(ids) => ids.insert(id.to_owned()),
             None => {
                 let mut ids = HashSet::with_hasher(RandomState::default());
@@ -40,6 +47,11 @@ impl Signals {
     /// Whether `id` has been sent in `scope`.
     pub fn is_sent(&self, scope: &str, id: &str) -> bool {
         self.sent.get(scope).is_some_and(|ids| ids.contains(id))
+    }
+
+    /// Whether `id` would be refused in `scope`: new there, and the scope full.
+    pub fn is_full_for(&self, scope: &str, id: &str) -> bool {
+        self.sent.get(scope).is_some_and(|ids| ids.len() >= MAX_PER_SCOPE && !ids.contains(id))
     }
 
     /// Forgets every signal of `scope` (a sequence does this when it starts).
@@ -63,6 +75,21 @@ mod tests {
         s.clear_scope("squad-a");
         assert!(!s.is_sent("squad-a", "breach"));
         assert!(s.is_sent("squad-b", "go"));
+    }
+
+    #[test]
+    fn a_scope_keeps_at_most_its_cap_of_ids() {
+        let mut s = Signals::default();
+        for i in 0..MAX_PER_SCOPE {
+            assert!(s.send("squad", &format!("leg{i}")));
+        }
+        assert!(!s.is_full_for("squad", "leg7"), "an id already sent is never refused");
+        assert!(s.is_full_for("squad", "one-more"));
+        assert!(!s.send("squad", "one-more"));
+        assert!(!s.is_sent("squad", "one-more"));
+        assert!(s.send("other", "one-more"), "the cap is per scope");
+        s.clear_scope("squad");
+        assert!(s.send("squad", "one-more"), "clearing the scope makes room");
     }
 
     #[test]

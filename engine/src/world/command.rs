@@ -178,6 +178,13 @@ impl Command {
     }
 }
 
+/// How many actions scripts may leave waiting in one character's queue. A character does at most
+/// [`super::tick::MAX_ACTIONS_PER_TICK`] instant actions a tick, so a script that queues more
+/// every call (a `Say` or `Signal` in a loop) would grow the queue, and the memory, for the whole
+/// game. Scripts meet it as an error from the action that would pass it; the world drops
+/// whatever still reaches it in one tick (several scripts of one character) with a note.
+pub const MAX_QUEUED_ACTIONS: usize = 1_024;
+
 /// The commands scripts issued during one tick.
 #[derive(Debug, Clone, Default)]
 pub struct CommandBuffer {
@@ -188,6 +195,8 @@ pub struct CommandBuffer {
     spent: usize,
     /// Why the running call's last command was refused, until taken.
     refused: Option<String>,
+    /// Actions the running call added to its character's queue.
+    queued: usize,
 }
 
 /// Counts the bytes a value would print as, without printing it.
@@ -241,6 +250,25 @@ impl CommandBuffer {
         self.allowance = bytes;
         self.spent = 0;
         self.refused = None;
+        self.queued = 0;
+    }
+
+    /// Issues a command that adds an action to a queue holding `queue_len` already — refused, as
+    /// a command over the allowance is, when that and what this call queued reach
+    /// [`MAX_QUEUED_ACTIONS`].
+    pub fn push_queued(&mut self, queue_len: usize, command: Command) {
+        if queue_len + self.queued >= MAX_QUEUED_ACTIONS {
+            self.refused.get_or_insert_with(|| {
+                format!(
+                    "the character's action queue holds {MAX_QUEUED_ACTIONS} actions already (a character does at \
+                     most {} instant actions a tick); let them run out, or `CancelPath()` to drop them",
+                    super::tick::MAX_ACTIONS_PER_TICK
+                )
+            });
+            return;
+        }
+        self.queued += 1;
+        self.push(command);
     }
 
     /// Bytes handed over since the last [`CommandBuffer::allow`].
@@ -305,6 +333,24 @@ mod tests {
         b.allow(None);
         b.push(note(100_000));
         assert_eq!(b.len(), 3);
+    }
+
+    #[test]
+    fn a_call_cannot_queue_past_the_queues_cap() {
+        let e = EntityId::default();
+        let sleep = || Command::Enqueue { entity: e, action: Action::Sleep { ticks: 1 } };
+        let mut b = CommandBuffer::default();
+        b.allow(None);
+        // A queue of 1,020 has room for 4 more, counting what this call queued.
+        for _ in 0..5 {
+            b.push_queued(MAX_QUEUED_ACTIONS - 4, sleep());
+        }
+        assert_eq!(b.len(), 4);
+        assert!(b.take_refusal().unwrap().contains("action queue holds 1024 actions already"));
+        // The next call counts afresh.
+        b.allow(None);
+        b.push_queued(MAX_QUEUED_ACTIONS - 1, sleep());
+        assert_eq!((b.len(), b.take_refusal()), (5, None));
     }
 
     #[test]

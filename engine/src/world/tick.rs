@@ -13,7 +13,7 @@ use glam::{IVec2, Vec2};
 
 use super::prefetch::{AHEAD, AHEAD_SECOND, address_of, prefetch, prefetch_span};
 use super::standing::Standing;
-use super::{Command, CommandBuffer, Entity, EntityId, EventKind, EventLog, World};
+use super::{Command, CommandBuffer, Entity, EntityId, EventKind, EventLog, MAX_QUEUED_ACTIONS, World};
 use crate::coord::{Action, Signals};
 use crate::grid::{Map, cell_of, walk_segment, walk_supercover};
 use crate::nav::{Navigator, Plan, PlanState};
@@ -54,6 +54,8 @@ impl World {
     /// Phase 3: carries out the scripts' commands in the fixed order of [`CommandBuffer::sorted`].
     /// Commands naming a stale entity are dropped: the entity is gone, there is nothing to change.
     pub fn apply(&mut self, commands: CommandBuffer) {
+        // Characters noted this tick for actions dropped at the queue's cap (one note each).
+        let mut dropped: Vec<EntityId> = Vec::new();
         for command in commands.sorted() {
             match command {
                 Command::ClearSignals { scope } => self.signals.clear_scope(&scope),
@@ -86,6 +88,18 @@ impl World {
                 Command::Request { entity, action } => {
                     if let Some(e) = self.entities.get_mut(entity) {
                         e.actions.request(action);
+                    }
+                }
+                Command::Perform { entity, action } | Command::Enqueue { entity, action }
+                    if self.entities.get(entity).is_some_and(|e| e.actions.len() >= MAX_QUEUED_ACTIONS) =>
+                {
+                    if !dropped.contains(&entity) {
+                        dropped.push(entity);
+                        let value = Value::from(format!(
+                            "a `{}` was dropped: the action queue holds {MAX_QUEUED_ACTIONS} actions already",
+                            action.name()
+                        ));
+                        self.record(Some(entity), EventKind::Note { name: "actions_dropped".to_owned(), value });
                     }
                 }
                 Command::Perform { entity, action } => {
@@ -970,6 +984,33 @@ mod tests {
         }
         w.step(|_, _| {});
         assert_eq!(w.entity(id).unwrap().actions.len(), 100 - MAX_ACTIONS_PER_TICK);
+    }
+
+    #[test]
+    fn scripts_cannot_grow_a_queue_past_its_cap() {
+        let mut w = world();
+        let id = w.spawn(Entity::new("a", "s", IVec2::new(0, 0))).unwrap();
+        // Commands issued with no per-call check (several scripts of one character in a tick):
+        // the world keeps the cap and notes the drop once.
+        let mut cmds = CommandBuffer::default();
+        for i in 0..MAX_QUEUED_ACTIONS + 10 {
+            cmds.push(Command::Enqueue { entity: id, action: Action::Sleep { ticks: 1 + i as u32 } });
+        }
+        cmds.push(Command::Perform { entity: id, action: Action::Say { text: "late".into() } });
+        w.apply(cmds);
+        assert_eq!(w.entity(id).unwrap().actions.len(), MAX_QUEUED_ACTIONS);
+        let notes: Vec<_> = w
+            .log()
+            .events()
+            .iter()
+            .filter(|e| matches!(&e.kind, EventKind::Note { name, .. } if name == "actions_dropped"))
+            .collect();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        // A request replaces the queue, so it is never refused.
+        let mut cmds = CommandBuffer::default();
+        cmds.push(Command::Request { entity: id, action: Action::Sleep { ticks: 3 } });
+        w.apply(cmds);
+        assert_eq!(w.entity(id).unwrap().actions.len(), 1);
     }
 
     #[test]
