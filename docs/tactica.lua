@@ -436,12 +436,12 @@ function GetGlobal(name) end
 ---@return any
 function get_global(name) end
 
----Sets a world global after every script of the tick has run (`SetGlobal("alarm", true)`).
+---Sets a world global after every script of the tick has run (`SetGlobal("alarm", true)`). The world holds up to 4,096 globals; a new one past that is an error.
 ---@param name tactica.global
 ---@param value any
 function SetGlobal(name, value) end
 
----Sets a world global after every script of the tick has run (`SetGlobal("alarm", true)`).
+---Sets a world global after every script of the tick has run (`SetGlobal("alarm", true)`). The world holds up to 4,096 globals; a new one past that is an error.
 ---@param name tactica.global
 ---@param value any
 function set_global(name, value) end

@@ -246,3 +246,28 @@ fn a_queue_flood_meets_the_queues_cap() {
     let said_last_tick = events.iter().filter(|e| e.tick == 11 && matches!(e.kind, EventKind::Say { .. })).count();
     assert_eq!(said_last_tick, 64, "the character goes on saying what is queued");
 }
+
+/// A script that makes up a new global every call would grow the world for the whole game. The
+/// world holds 4,096 globals: after that, `SetGlobal` with a new name is an error the script sees,
+/// while the globals that exist can still be set.
+#[test]
+fn a_globals_flood_meets_the_worlds_cap() {
+    let flood = "function on_think()\n  SetGlobal(\"g1\", true)\n  for i = 1, 500 do\n    state.n = (state.n or 0) + 1\n    SetGlobal(\"g\" .. state.n, true)\n  end\nend\n";
+    let scenario = "map = \"map.txt\"\nticks = 12\n[[entities]]\nname = \"flooder\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"flood.lua\"]\n";
+    let rt = common::play(&common::folder("globals-flood", scenario, &[("flood.lua", flood)]));
+    let events = rt.world().log().events();
+    let errors: Vec<&Event> = events.iter().filter(|e| matches!(e.kind, EventKind::ScriptError { .. })).collect();
+    // Tick t's call finds 500·t globals. Tick 8 starts under the cap (4,000) and sets 500 more:
+    // the world creates 96 and notes the drop; from tick 9 every call is refused.
+    assert_eq!(errors.iter().map(|e| e.tick).collect::<Vec<_>>(), vec![9, 10, 11], "{errors:?}");
+    let EventKind::ScriptError { line, message, .. } = &errors[0].kind else { unreachable!() };
+    assert_eq!(*line, 5, "{message}");
+    assert!(message.contains("holds 4096 globals already"), "{message}");
+    assert_eq!(rt.world().globals.len(), 4_096);
+    let notes: Vec<u64> = events
+        .iter()
+        .filter(|e| matches!(&e.kind, EventKind::Note { name, .. } if name == "global_dropped"))
+        .map(|e| e.tick)
+        .collect();
+    assert_eq!(notes, vec![8]);
+}

@@ -82,7 +82,8 @@ pub(crate) fn functions() -> Vec<HostFn> {
             "SetGlobal",
             vec![p("name", Type::Str), p("value", Type::Any)],
             Type::Nil,
-            "Sets a world global after every script of the tick has run (`SetGlobal(\"alarm\", true)`).",
+            "Sets a world global after every script of the tick has run (`SetGlobal(\"alarm\", true)`). The \
+             world holds up to 4,096 globals; a new one past that is an error.",
             set_global,
         ),
         f(
@@ -215,6 +216,16 @@ pub fn set_global(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, Host
     let value = args.get(1).cloned().unwrap_or_default();
     if contains_handle(&value) {
         return Err(bad("SetGlobal", 1, "plain data (no entity handles)", "an entity handle".to_owned()));
+    }
+    if ctx.world.globals.len() >= tactica_engine::world::MAX_GLOBALS && !ctx.world.globals.contains_key(&key) {
+        return Err(HostError::OverAllowance {
+            function: "SetGlobal",
+            reason: format!(
+                "the world holds {} globals already, the most scripts may make; set the ones that exist \
+                 (a list or map in one global holds many values)",
+                tactica_engine::world::MAX_GLOBALS
+            ),
+        });
     }
     ctx.commands.push(Command::SetGlobal { key, value });
     Ok(Value::Nil)

@@ -185,6 +185,11 @@ impl Command {
 /// whatever still reaches it in one tick (several scripts of one character) with a note.
 pub const MAX_QUEUED_ACTIONS: usize = 1_024;
 
+/// How many globals the world holds before scripts may add no more: a script that makes up a new
+/// global every call (`SetGlobal("seen" .. n, true)`) would grow the world for the whole game.
+/// Setting one that exists is always allowed; a new one past this is an error the script sees.
+pub const MAX_GLOBALS: usize = 4_096;
+
 /// The commands scripts issued during one tick.
 #[derive(Debug, Clone, Default)]
 pub struct CommandBuffer {

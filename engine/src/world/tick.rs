@@ -13,7 +13,7 @@ use glam::{IVec2, Vec2};
 
 use super::prefetch::{AHEAD, AHEAD_SECOND, address_of, prefetch, prefetch_span};
 use super::standing::Standing;
-use super::{Command, CommandBuffer, Entity, EntityId, EventKind, EventLog, MAX_QUEUED_ACTIONS, World};
+use super::{Command, CommandBuffer, Entity, EntityId, EventKind, EventLog, MAX_GLOBALS, MAX_QUEUED_ACTIONS, World};
 use crate::coord::{Action, Signals};
 use crate::grid::{Map, cell_of, walk_segment, walk_supercover};
 use crate::nav::{Navigator, Plan, PlanState};
@@ -56,9 +56,23 @@ impl World {
     pub fn apply(&mut self, commands: CommandBuffer) {
         // Characters noted this tick for actions dropped at the queue's cap (one note each).
         let mut dropped: Vec<EntityId> = Vec::new();
+        let mut globals_noted = false;
         for command in commands.sorted() {
             match command {
                 Command::ClearSignals { scope } => self.signals.clear_scope(&scope),
+                Command::SetGlobal { key, .. }
+                    if self.globals.len() >= MAX_GLOBALS && !self.globals.contains_key(&key) =>
+                {
+                    // Only globals set in the tick the cap is reached get here: the host function
+                    // refuses the others first.
+                    if !globals_noted {
+                        globals_noted = true;
+                        let value = Value::from(format!(
+                            "the global `{key}` was not created: the world holds {MAX_GLOBALS} globals already"
+                        ));
+                        self.record(None, EventKind::Note { name: "global_dropped".to_owned(), value });
+                    }
+                }
                 Command::SetGlobal { key, value } => self.set_global(key, value),
                 Command::SetAttribute { entity, key, value } => {
                     let tick = self.clock.tick();
