@@ -202,6 +202,26 @@ fn code_that_cannot_be_compiled_safely_is_refused_at_load() {
     assert!(e[0].message.to_lowercase().contains("eval"), "{}", e[0].message);
 }
 
+/// Plays `flood` (a Lua script) on one character, "flooder", for `ticks`: the runtime, and the
+/// tick, line and message of each script error.
+fn play_flood(name: &str, flood: &str, ticks: u64) -> (tactica::runtime::Runtime, Vec<(u64, u32, String)>) {
+    let scenario = format!(
+        "map = \"map.txt\"\nticks = {ticks}\n[[entities]]\nname = \"flooder\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"flood.lua\"]\n"
+    );
+    let rt = common::play(&common::folder(name, &scenario, &[("flood.lua", flood)]));
+    let errors = rt
+        .world()
+        .log()
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ScriptError { line, message, .. } => Some((e.tick, *line, message.clone())),
+            _ => None,
+        })
+        .collect();
+    (rt, errors)
+}
+
 /// A script that makes up a new signal id every call would grow its scope's set for the whole
 /// game (a signal stays sent until its sequence restarts). The scope keeps 4,096 ids: after that,
 /// `Signal` with a new id is an error the script sees, and the world goes on.
@@ -209,17 +229,14 @@ fn code_that_cannot_be_compiled_safely_is_refused_at_load() {
 fn a_signal_flood_meets_its_scopes_cap() {
     // 60 a call: under the 64 instant actions a character does a tick, so the queue stays short.
     let flood = "function on_think()\n  for i = 1, 60 do\n    state.n = (state.n or 0) + 1\n    Signal(\"flood\" .. state.n)\n  end\nend\n";
-    let scenario = "map = \"map.txt\"\nticks = 72\n[[entities]]\nname = \"flooder\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"flood.lua\"]\n";
-    let rt = common::play(&common::folder("signal-flood", scenario, &[("flood.lua", flood)]));
-    let events = rt.world().log().events();
-    let errors: Vec<&Event> = events.iter().filter(|e| matches!(e.kind, EventKind::ScriptError { .. })).collect();
+    let (rt, errors) = play_flood("signal-flood", flood, 72);
     // Tick t's call finds 60·t ids sent. Tick 68 starts under the cap (4,080) and sends 60 more
     // (the check sees the ids sent before the call, so the scope stops at 4,096 and the rest are
     // not kept); from tick 69 every call is refused.
-    assert_eq!(errors.iter().map(|e| e.tick).collect::<Vec<_>>(), vec![69, 70, 71], "{errors:?}");
-    let EventKind::ScriptError { line, message, .. } = &errors[0].kind else { unreachable!() };
-    assert_eq!(*line, 4, "{message}");
-    assert!(message.contains("holds 4096 different signals already"), "{message}");
+    assert_eq!(errors.iter().map(|e| e.0).collect::<Vec<_>>(), vec![69, 70, 71], "{errors:?}");
+    assert_eq!(errors[0].1, 4, "{errors:?}");
+    assert!(errors[0].2.contains("holds 4096 different signals already"), "{errors:?}");
+    let events = rt.world().log().events();
     let sent =
         events.iter().filter(|e| matches!(&e.kind, EventKind::Signal { id, .. } if id.starts_with("flood"))).count();
     assert_eq!(sent, 69 * 60, "no id is sent once the scope is full");
@@ -231,18 +248,15 @@ fn a_signal_flood_meets_its_scopes_cap() {
 #[test]
 fn a_queue_flood_meets_the_queues_cap() {
     let flood = "function on_think()\n  state.n = (state.n or 0) + 1\n  for i = 1, 200 do\n    Say(\"line \" .. state.n .. \".\" .. i)\n  end\nend\n";
-    let scenario = "map = \"map.txt\"\nticks = 12\n[[entities]]\nname = \"talker\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"talk.lua\"]\n";
-    let rt = common::play(&common::folder("queue-flood", scenario, &[("talk.lua", flood)]));
-    let events = rt.world().log().events();
-    let errors: Vec<&Event> = events.iter().filter(|e| matches!(e.kind, EventKind::ScriptError { .. })).collect();
+    let (rt, errors) = play_flood("queue-flood", flood, 12);
     // Tick t's call finds 136·t queued (200 added, 64 said a tick): tick 6 ends at 1,016, and
     // tick 7's call reaches 1,024 at its 73rd line. A failed call's lines are not queued.
-    assert_eq!(errors.first().map(|e| e.tick), Some(7), "{errors:?}");
-    let EventKind::ScriptError { line, message, .. } = &errors[0].kind else { unreachable!() };
-    assert_eq!(*line, 4, "{message}");
-    assert!(message.contains("action queue holds 1024 actions already"), "{message}");
-    let id = rt.world().find("talker").unwrap();
+    assert_eq!(errors.first().map(|e| e.0), Some(7), "{errors:?}");
+    assert_eq!(errors[0].1, 4, "{errors:?}");
+    assert!(errors[0].2.contains("action queue holds 1024 actions already"), "{errors:?}");
+    let id = rt.world().find("flooder").unwrap();
     assert!(rt.world().entity(id).unwrap().actions.len() <= 1_024);
+    let events = rt.world().log().events();
     let said_last_tick = events.iter().filter(|e| e.tick == 11 && matches!(e.kind, EventKind::Say { .. })).count();
     assert_eq!(said_last_tick, 64, "the character goes on saying what is queued");
 }
@@ -253,18 +267,17 @@ fn a_queue_flood_meets_the_queues_cap() {
 #[test]
 fn a_globals_flood_meets_the_worlds_cap() {
     let flood = "function on_think()\n  SetGlobal(\"g1\", true)\n  for i = 1, 500 do\n    state.n = (state.n or 0) + 1\n    SetGlobal(\"g\" .. state.n, true)\n  end\nend\n";
-    let scenario = "map = \"map.txt\"\nticks = 12\n[[entities]]\nname = \"flooder\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"flood.lua\"]\n";
-    let rt = common::play(&common::folder("globals-flood", scenario, &[("flood.lua", flood)]));
-    let events = rt.world().log().events();
-    let errors: Vec<&Event> = events.iter().filter(|e| matches!(e.kind, EventKind::ScriptError { .. })).collect();
+    let (rt, errors) = play_flood("globals-flood", flood, 12);
     // Tick t's call finds 500·t globals. Tick 8 starts under the cap (4,000) and sets 500 more:
     // the world creates 96 and notes the drop; from tick 9 every call is refused.
-    assert_eq!(errors.iter().map(|e| e.tick).collect::<Vec<_>>(), vec![9, 10, 11], "{errors:?}");
-    let EventKind::ScriptError { line, message, .. } = &errors[0].kind else { unreachable!() };
-    assert_eq!(*line, 5, "{message}");
-    assert!(message.contains("holds 4096 globals already"), "{message}");
+    assert_eq!(errors.iter().map(|e| e.0).collect::<Vec<_>>(), vec![9, 10, 11], "{errors:?}");
+    assert_eq!(errors[0].1, 5, "{errors:?}");
+    assert!(errors[0].2.contains("holds 4096 globals already"), "{errors:?}");
     assert_eq!(rt.world().globals.len(), 4_096);
-    let notes: Vec<u64> = events
+    let notes: Vec<u64> = rt
+        .world()
+        .log()
+        .events()
         .iter()
         .filter(|e| matches!(&e.kind, EventKind::Note { name, .. } if name == "global_dropped"))
         .map(|e| e.tick)
