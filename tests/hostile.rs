@@ -284,3 +284,28 @@ fn a_globals_flood_meets_the_worlds_cap() {
         .collect();
     assert_eq!(notes, vec![8]);
 }
+
+/// A `.tac` sequence role queues everything up to its first wait as `start` runs it, so a role
+/// that loops over `Say` meets the queue's cap inside `start`: the error names the role's line,
+/// and which `start` ran it.
+#[test]
+fn a_sequence_role_that_floods_the_queue_is_placed_at_its_own_line() {
+    let seq = "sequence Patrol {\n  role walker {\n    let i = 0;\n    while (i < 1500) { Say(\"step \" + i); i = i + 1; }\n  }\n}\non spawn { start Patrol; }\n";
+    let scenario = "map = \"map.txt\"\nticks = 3\n[[entities]]\nname = \"a\"\nkind = \"imp\"\nat = [8, 3]\ntags = [\"walker\"]\nscripts = [\"seq.tac\"]\n";
+    let rt = common::play(&common::folder("role-flood", scenario, &[("seq.tac", seq)]));
+    let errors: Vec<(u32, u32, &str)> = rt
+        .world()
+        .log()
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ScriptError { line, column, message, .. } => Some((*line, *column, message.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    let (line, column, message) = errors[0];
+    assert_eq!((line, column), (4, 24), "{message}");
+    assert!(message.contains("action queue holds 1024 actions already"), "{message}");
+    assert!(message.ends_with("(in sequence `Patrol`, started at line 7:12)"), "{message}");
+}

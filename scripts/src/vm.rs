@@ -564,7 +564,21 @@ impl<'a> Vm<'a> {
         let cursors = self
             .script
             .start_sequence(name, &scope, &cast, world, ctx.commands, ctx.rng, *self.limits)
-            .map_err(|e| self.error_at(pc, e.code, e.message))?;
+            .map_err(|e| {
+                let start = self.error_at(pc, e.code, e.message);
+                if e.line == 0 {
+                    return start;
+                }
+                // A role's own failure (its first stretch runs inside `start`) is placed where the
+                // role failed, and says which `start` ran it.
+                RuntimeError {
+                    message: format!(
+                        "{} (in sequence `{name}`, started at line {}:{})",
+                        start.message, start.line, start.column
+                    ),
+                    ..e
+                }
+            })?;
         inst.start_roles(cursors, world.clock().tick());
         Ok(())
     }
