@@ -202,6 +202,19 @@ fn code_that_cannot_be_compiled_safely_is_refused_at_load() {
     assert!(e[0].message.to_lowercase().contains("eval"), "{}", e[0].message);
 }
 
+/// Each script error of the run: its tick, line, column and message.
+fn script_errors(rt: &tactica::runtime::Runtime) -> Vec<(u64, u32, u32, String)> {
+    rt.world()
+        .log()
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ScriptError { line, column, message, .. } => Some((e.tick, *line, *column, message.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Plays `flood` (a Lua script) on one character, "flooder", for `ticks`: the runtime, and the
 /// tick, line and message of each script error.
 fn play_flood(name: &str, flood: &str, ticks: u64) -> (tactica::runtime::Runtime, Vec<(u64, u32, String)>) {
@@ -209,16 +222,7 @@ fn play_flood(name: &str, flood: &str, ticks: u64) -> (tactica::runtime::Runtime
         "map = \"map.txt\"\nticks = {ticks}\n[[entities]]\nname = \"flooder\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"flood.lua\"]\n"
     );
     let rt = common::play(&common::folder(name, &scenario, &[("flood.lua", flood)]));
-    let errors = rt
-        .world()
-        .log()
-        .events()
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::ScriptError { line, message, .. } => Some((e.tick, *line, message.clone())),
-            _ => None,
-        })
-        .collect();
+    let errors = script_errors(&rt).into_iter().map(|(tick, line, _, message)| (tick, line, message)).collect();
     (rt, errors)
 }
 
@@ -293,19 +297,10 @@ fn a_sequence_role_that_floods_the_queue_is_placed_at_its_own_line() {
     let seq = "sequence Patrol {\n  role walker {\n    let i = 0;\n    while (i < 1500) { Say(\"step \" + i); i = i + 1; }\n  }\n}\non spawn { start Patrol; }\n";
     let scenario = "map = \"map.txt\"\nticks = 3\n[[entities]]\nname = \"a\"\nkind = \"imp\"\nat = [8, 3]\ntags = [\"walker\"]\nscripts = [\"seq.tac\"]\n";
     let rt = common::play(&common::folder("role-flood", scenario, &[("seq.tac", seq)]));
-    let errors: Vec<(u32, u32, &str)> = rt
-        .world()
-        .log()
-        .events()
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::ScriptError { line, column, message, .. } => Some((*line, *column, message.as_str())),
-            _ => None,
-        })
-        .collect();
+    let errors = script_errors(&rt);
     assert_eq!(errors.len(), 1, "{errors:?}");
-    let (line, column, message) = errors[0];
-    assert_eq!((line, column), (4, 24), "{message}");
+    let (_, line, column, message) = &errors[0];
+    assert_eq!((*line, *column), (4, 24), "{message}");
     assert!(message.contains("action queue holds 1024 actions already"), "{message}");
     assert!(message.ends_with("(in sequence `Patrol`, started at line 7:12)"), "{message}");
 }

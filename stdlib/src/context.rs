@@ -123,7 +123,7 @@ impl<'a> ScriptCtx<'a> {
     /// A world-level script (one run for no entity: `me` names none) has no queue; its instants
     /// are recorded as events directly.
     pub fn perform(&mut self, action: Action) {
-        if self.me().is_none() {
+        let Some(queued) = self.me().map(|e| e.actions.len()) else {
             let event = match action {
                 Action::Say { text } => EventKind::Say { text },
                 Action::PlaySound { name } => EventKind::Sound { name },
@@ -132,14 +132,12 @@ impl<'a> ScriptCtx<'a> {
             };
             self.commands.push(Command::Emit { entity: None, event });
             return;
-        }
+        };
         match self.mode {
-            ActionMode::Request => {
-                self.commands.push_queued(self.queue_len(), Command::Perform { entity: self.me, action })
-            }
+            ActionMode::Request => self.commands.push_queued(queued, Command::Perform { entity: self.me, action }),
             ActionMode::Enqueue => {
                 self.flush_pattern();
-                self.commands.push_queued(self.queue_len(), Command::Enqueue { entity: self.me, action });
+                self.commands.push_queued(queued, Command::Enqueue { entity: self.me, action });
             }
         }
     }

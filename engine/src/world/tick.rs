@@ -104,28 +104,8 @@ impl World {
                         e.actions.request(action);
                     }
                 }
-                Command::Perform { entity, action } | Command::Enqueue { entity, action }
-                    if self.entities.get(entity).is_some_and(|e| e.actions.len() >= MAX_QUEUED_ACTIONS) =>
-                {
-                    if !dropped.contains(&entity) {
-                        dropped.push(entity);
-                        let value = Value::from(format!(
-                            "a `{}` was dropped: the action queue holds {MAX_QUEUED_ACTIONS} actions already",
-                            action.name()
-                        ));
-                        self.record(Some(entity), EventKind::Note { name: "actions_dropped".to_owned(), value });
-                    }
-                }
-                Command::Perform { entity, action } => {
-                    if let Some(e) = self.entities.get_mut(entity) {
-                        e.actions.push_front(action);
-                    }
-                }
-                Command::Enqueue { entity, action } => {
-                    if let Some(e) = self.entities.get_mut(entity) {
-                        e.actions.push(action);
-                    }
-                }
+                Command::Perform { entity, action } => self.queue_action(entity, action, true, &mut dropped),
+                Command::Enqueue { entity, action } => self.queue_action(entity, action, false, &mut dropped),
                 Command::Emit { entity, event } => self.record(entity, event),
                 Command::SetBlocked { cell, blocked } => {
                     self.set_blocked(cell, blocked);
@@ -189,6 +169,30 @@ impl World {
         if self.globals.get(&key) != Some(&value) {
             self.globals.insert(key.clone(), value.clone());
             self.log.push(self.clock.tick(), None, EventKind::Global { key, value });
+        }
+    }
+
+    /// Puts a script's action in `entity`'s queue (in front of the running one when `front`),
+    /// unless the queue is at [`MAX_QUEUED_ACTIONS`]: then the action is dropped, with one note
+    /// per character and tick (`dropped` lists those noted). Only what several calls of one tick
+    /// queue gets here; a call is refused first ([`CommandBuffer::push_queued`]).
+    fn queue_action(&mut self, entity: EntityId, action: Action, front: bool, dropped: &mut Vec<EntityId>) {
+        let Some(e) = self.entities.get_mut(entity) else { return };
+        if e.actions.len() < MAX_QUEUED_ACTIONS {
+            if front {
+                e.actions.push_front(action)
+            } else {
+                e.actions.push(action)
+            }
+            return;
+        }
+        if !dropped.contains(&entity) {
+            dropped.push(entity);
+            let value = Value::from(format!(
+                "a `{}` was dropped: the action queue holds {MAX_QUEUED_ACTIONS} actions already",
+                action.name()
+            ));
+            self.record(Some(entity), EventKind::Note { name: "actions_dropped".to_owned(), value });
         }
     }
 
