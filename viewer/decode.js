@@ -93,25 +93,23 @@ const TacticaDecode = (() => {
   }
 
   function decodePositions(r, n, units) {
+    const total = r.uint();
     const start = new Int32Array(n + 1);
-    const ticks = [];
-    const xs = [];
-    const ys = [];
-    for (let e = 0; e < n; e++) {
-      const count = r.uint();
-      start[e + 1] = start[e] + count;
-      ticks.push(r.deltas(count, new Int32Array(count)));
-      xs.push(r.signedDeltas(count, new Float32Array(count), units));
-      ys.push(r.signedDeltas(count, new Float32Array(count), units));
-    }
-    const total = start[n];
+    for (let e = 0; e < n; e++) start[e + 1] = start[e] + r.uint();
+    if (start[n] !== total) throw new Error(`keypoints: ${start[n]} counted, ${total} said`);
     const keyTick = new Int32Array(total);
     const keyX = new Float32Array(total);
     const keyY = new Float32Array(total);
-    for (let e = 0; e < n; e++) {
-      keyTick.set(ticks[e], start[e]);
-      keyX.set(xs[e], start[e]);
-      keyY.set(ys[e], start[e]);
+    // Each character's first value is absolute, the rest differences: restart at its start.
+    for (let e = 0, k = 0; e < n; e++) {
+      let v = 0;
+      for (const end = start[e + 1]; k < end; k++) keyTick[k] = v += r.uint();
+    }
+    for (const into of [keyX, keyY]) {
+      for (let e = 0, k = 0; e < n; e++) {
+        let v = 0;
+        for (const end = start[e + 1]; k < end; k++) into[k] = (v += r.int()) / units;
+      }
     }
     return { start, keyTick, keyX, keyY };
   }
@@ -181,26 +179,30 @@ const TacticaDecode = (() => {
 
   function decodeLayers(r, meta, cells) {
     return meta.layers.map((layer) => {
-      const codes = new Int32Array(cells);
-      const span = layer.high - layer.low;
+      const codes = new Uint16Array(cells);
       const snapshots = layer.ticks.map(() => {
         let i = 0;
         while (i < cells) {
-          const zeros = r.uint();
-          i += zeros;
+          i += r.uint();
           const literals = r.uint();
           if (i + literals > cells) throw new Error(`layer ${layer.name}: more values than cells`);
           for (let k = 0; k < literals; k++, i++) codes[i] += r.int();
         }
-        const values = new Float32Array(cells);
-        for (let c = 0; c < cells; c++) {
-          const code = codes[c];
-          values[c] = code === NO_VALUE ? NaN : layer.low + (span > 0 ? (code / CODES) * span : 0);
-        }
-        return values;
+        return codes.slice();
       });
       return { name: layer.name, low: layer.low, high: layer.high, ticks: layer.ticks, snapshots };
     });
+  }
+
+  /** A layer snapshot's codes as values (NaN where there is none). */
+  function layerValues(layer, codes) {
+    const values = new Float32Array(codes.length);
+    const span = layer.high - layer.low;
+    for (let c = 0; c < codes.length; c++) {
+      const code = codes[c];
+      values[c] = code === NO_VALUE ? NaN : layer.low + (span > 0 ? (code / CODES) * span : 0);
+    }
+    return values;
   }
 
   /** The whole run: the header's fields, the decoded columns and the look-ups over them. */
@@ -244,6 +246,7 @@ const TacticaDecode = (() => {
       this.byName = new Map(meta.entities.names.map((name, i) => [name, i]));
       this.kindIndex = new Map(events.kinds.map((k, i) => [k, i]));
       this.bodyCache = new Map();
+      this.layerCache = { key: null, values: null };
       this.doorEvents = this.eventsOfKind('door');
       this.cellEvents = this.eventsOfKind('cell');
     }
@@ -385,18 +388,33 @@ const TacticaDecode = (() => {
       const layer = this.layers[l];
       if (!layer || layer.ticks.length === 0) return null;
       const k = Math.max(0, upperBound(layer.ticks, t, 0, layer.ticks.length) - 1);
-      return { tick: layer.ticks[k], values: layer.snapshots[k] };
+      const key = `${l}@${k}`;
+      if (this.layerCache.key !== key) this.layerCache = { key, values: layerValues(layer, layer.snapshots[k]) };
+      return { tick: layer.ticks[k], values: this.layerCache.values };
     }
+  }
+
+  /** Inflates zlib-compressed bytes with the platform's own DecompressionStream (browsers, Node). */
+  async function inflate(bytes) {
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  /** The run from a header and the data element's text (base64, compressed as the header says). */
+  async function fromText(meta, base64) {
+    const bytes = base64Bytes(base64);
+    if (meta.compression === 'zlib') return decode(meta, await inflate(bytes));
+    if (meta.compression) throw new Error(`the recorded run is compressed with ${meta.compression}, which this viewer does not read`);
+    return decode(meta, bytes);
   }
 
   /** Reads the run embedded in a page: the header element's JSON and the data element's base64. */
   function fromPage(doc) {
     const meta = JSON.parse(doc.getElementById('tactica-meta').textContent);
-    const bytes = base64Bytes(doc.getElementById('tactica-data').textContent);
-    return decode(meta, bytes);
+    return fromText(meta, doc.getElementById('tactica-data').textContent);
   }
 
-  return { Reader, base64Bytes, decode, fromPage, upperBound, numberText, FORMAT };
+  return { Reader, base64Bytes, decode, inflate, fromText, fromPage, upperBound, numberText, FORMAT };
 })();
 
 if (typeof module !== 'undefined') module.exports = TacticaDecode;

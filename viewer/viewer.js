@@ -3,10 +3,16 @@
 // docs/viewer.md explains every panel; window.tactica is a small API the browser tests read.
 'use strict';
 
-(() => {
+(async () => {
   const started = performance.now();
   const $ = (id) => document.getElementById(id);
-  const run = TacticaDecode.fromPage(document);
+  let run;
+  try {
+    run = await TacticaDecode.fromPage(document);
+  } catch (e) {
+    document.getElementById('stage').textContent = `This page's recorded run cannot be read: ${e.message}`;
+    throw e;
+  }
   const meta = run.meta;
   const W = run.map.width;
   const H = run.map.height;
@@ -24,6 +30,8 @@
     partial: ['#f09614', 'left half-evaluated (could not beat the winner)'],
   };
   const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
+  /** Speech bubbles drawn at once (the selected character's always): text is dear to draw. */
+  const MAX_BUBBLES = 30;
 
   // ---- state ---------------------------------------------------------------------------------
   const V = {
@@ -161,6 +169,7 @@
 
   // ---- drawing -------------------------------------------------------------------------------
   function draw() {
+    dirty = false;
     const t0 = performance.now();
     const t = V.t;
     const tick = Math.floor(t);
@@ -300,7 +309,9 @@
       ctx.setLineDash([]);
     }
 
-    // Characters, batched by team colour; off-screen ones skipped.
+    // Characters, batched by team colour; off-screen ones skipped. Past a few hundred in view
+    // they are stamped into a pixel buffer: rasterising ten thousand vector discs costs the
+    // browser more than the whole rest of the frame.
     let drawnEntities = 0;
     const r = Math.max(1.5, scale * 0.38);
     const byColour = new Map();
@@ -313,19 +324,19 @@
       list.push(e, p[0], p[1]);
       drawnEntities++;
     }
-    for (const [colour, list] of byColour) {
-      ctx.fillStyle = colour;
-      ctx.beginPath();
-      for (let k = 0; k < list.length; k += 3) {
-        const x = V.view.ox + list[k + 1] * scale;
-        const y = V.view.oy + list[k + 2] * scale;
-        if (r < 2.5) ctx.rect(x - r, y - r, 2 * r, 2 * r);
-        else {
+    if (drawnEntities > PIXEL_DOTS_FROM) stampDots(byColour, r);
+    else {
+      for (const [colour, list] of byColour) {
+        ctx.fillStyle = colour;
+        ctx.beginPath();
+        for (let k = 0; k < list.length; k += 3) {
+          const x = V.view.ox + list[k + 1] * scale;
+          const y = V.view.oy + list[k + 2] * scale;
           ctx.moveTo(x + r, y);
           ctx.arc(x, y, r, 0, Math.PI * 2);
         }
+        ctx.fill();
       }
-      ctx.fill();
     }
     if (scale >= 10 && run.entityCount <= 2000) {
       ctx.strokeStyle = '#111';
@@ -382,7 +393,7 @@
       const [x, y] = toScreen(p[0], p[1]);
       const f = run.event(i).fields;
       if (k === K.say && V.show.bubbles) {
-        if (V.drawn.bubbles.length >= 80 && e !== V.selected) continue;
+        if (V.drawn.bubbles.length >= MAX_BUBBLES && e !== V.selected) continue;
         bubble(x, y - r - 4, f.text, age / (2 * RATE));
         V.drawn.bubbles.push({ entity: run.entities.names[e], text: f.text, tick: run.events.tick[i] });
       } else if (V.show.sounds && k === K.sound) {
@@ -403,6 +414,45 @@
     V.frames++;
     V.frameMs = performance.now() - t0;
   }
+
+  /** Characters in view above which they are drawn as pixels rather than vector discs. */
+  const PIXEL_DOTS_FROM = 400;
+  const dots = document.createElement('canvas');
+  let dotsImage = null;
+  let dotsPixels = null;
+  /** Stamps every character as a disc of its team's colour into one image, drawn at once. */
+  function stampDots(byColour, radius) {
+    const w = canvas.width;
+    const h = canvas.height;
+    if (dots.width !== w || dots.height !== h || !dotsImage) {
+      dots.width = w;
+      dots.height = h;
+      dotsImage = dots.getContext('2d').createImageData(w, h);
+      dotsPixels = new Uint32Array(dotsImage.data.buffer);
+    }
+    dotsPixels.fill(0);
+    const R = Math.max(1, radius * dpr);
+    const offsets = [];
+    for (let dy = -Math.ceil(R); dy <= Math.ceil(R); dy++) {
+      for (let dx = -Math.ceil(R); dx <= Math.ceil(R); dx++) if (dx * dx + dy * dy <= R * R + 0.5) offsets.push(dx, dy);
+    }
+    for (const [colour, list] of byColour) {
+      const [cr, cg, cb] = hex(colour);
+      const value = ((255 << 24) | (cb << 16) | (cg << 8) | cr) >>> 0;
+      for (let k = 0; k < list.length; k += 3) {
+        const cx = Math.round((V.view.ox + list[k + 1] * V.view.scale) * dpr);
+        const cy = Math.round((V.view.oy + list[k + 2] * V.view.scale) * dpr);
+        for (let o = 0; o < offsets.length; o += 2) {
+          const x = cx + offsets[o];
+          const y = cy + offsets[o + 1];
+          if (x >= 0 && y >= 0 && x < w && y < h) dotsPixels[y * w + x] = value;
+        }
+      }
+    }
+    dots.getContext('2d').putImageData(dotsImage, 0, 0);
+    ctx.drawImage(dots, 0, 0, w / dpr, h / dpr);
+  }
+  const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
 
   /** The first corner of `route` still ahead of a walker at `at` (the one after the nearest). */
   function nextCorner(route, at) {
@@ -693,20 +743,33 @@
   }
 
   // ---- time ----------------------------------------------------------------------------------
+  // The canvas follows every frame; the panels (and the address) follow the tick a little later
+  // while it keeps moving, so scrubbing ten thousand characters stays smooth.
+  const PANEL_DELAY_MS = 120;
+  let panelTimer = null;
+  let panelsAt = 0;
   function seek(t) {
     V.t = Math.max(0, Math.min(run.ticks - 1, t));
     requestDraw();
-    if (Math.floor(V.t) !== V.lastTick) {
-      renderPanels();
-      if (!V.playing) history.replaceState(null, '', `#t=${Math.floor(V.t)}${V.selected >= 0 ? `&e=${encodeURIComponent(run.entities.names[V.selected])}` : ''}`);
-    }
+    if (Math.floor(V.t) === V.lastTick) return;
+    renderClock(Math.floor(V.t));
+    const now = performance.now();
+    if (now - panelsAt > PANEL_DELAY_MS * 2 && !V.playing && !V.scrubbing) panelsNow();
+    else if (panelTimer === null) panelTimer = setTimeout(panelsNow, PANEL_DELAY_MS);
+  }
+  function panelsNow() {
+    clearTimeout(panelTimer);
+    panelTimer = null;
+    panelsAt = performance.now();
+    renderPanels();
+    history.replaceState(null, '', `#t=${Math.floor(V.t)}${V.selected >= 0 ? `&e=${encodeURIComponent(run.entities.names[V.selected])}` : ''}`);
   }
   function setPlaying(on) {
     V.playing = on && run.ticks > 1;
     $('play').textContent = V.playing ? 'Pause' : 'Play';
     last = performance.now();
     if (V.playing) requestAnimationFrame(loop);
-    renderClock(Math.floor(V.t));
+    else panelsNow();
   }
   let last = performance.now();
   function loop(now) {
@@ -723,11 +786,14 @@
     if (V.playing) requestAnimationFrame(loop);
   }
   let drawPending = false;
+  let dirty = false;
   function requestDraw() {
+    dirty = true;
     if (drawPending) return;
     drawPending = true;
     requestAnimationFrame(() => {
       drawPending = false;
+      if (!dirty) return;
       draw();
       showTooltip();
     });
@@ -748,9 +814,8 @@
   function select(e) {
     V.selected = e;
     if (e >= 0) $('find').value = run.entities.names[e];
-    V.lastTick = -1;
     seek(V.t);
-    requestDraw();
+    panelsNow();
   }
 
   // ---- wiring --------------------------------------------------------------------------------
@@ -779,7 +844,14 @@
     $('back').onclick = () => seek(Math.floor(V.t) - 1);
     $('forward').onclick = () => seek(Math.floor(V.t) + 1);
     $('speed').onchange = (ev) => setSpeed(Number(ev.target.value));
-    $('scrub').oninput = (ev) => seek(Number(ev.target.value));
+    $('scrub').oninput = (ev) => {
+      V.scrubbing = true;
+      seek(Number(ev.target.value));
+    };
+    $('scrub').onchange = () => {
+      V.scrubbing = false;
+      panelsNow();
+    };
     $('tick').onchange = (ev) => seek(Number(ev.target.value));
     $('prev-marker').onclick = () => stepMarker(-1);
     $('next-marker').onclick = () => stepMarker(1);
@@ -788,8 +860,8 @@
       if (m === undefined) return;
       const marker = meta.markers[Number(m)];
       if (marker.entity && run.byName.has(marker.entity)) V.selected = run.byName.get(marker.entity);
-      V.lastTick = -1;
       seek(marker.tick);
+      panelsNow();
     };
     $('find').onchange = (ev) => {
       const e = run.byName.get(ev.target.value.trim());
@@ -822,8 +894,8 @@
       const li = ev.target.closest('li[data-tick]');
       if (!li) return;
       if (li.dataset.entity !== undefined && Number(li.dataset.entity) >= 0) V.selected = Number(li.dataset.entity);
-      V.lastTick = -1;
       seek(Number(li.dataset.tick));
+      panelsNow();
     };
     $('events').onclick = jump;
     $('character').onclick = jump;
@@ -948,6 +1020,12 @@
     seek: (t) => {
       seek(t);
       draw();
+    },
+    /** Seeks and brings the panels up to date at once (what a pause does a moment later). */
+    seekAndList: (t) => {
+      seek(t);
+      draw();
+      panelsNow();
     },
     tick: () => Math.floor(V.t),
     play: () => setPlaying(true),

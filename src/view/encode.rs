@@ -2,11 +2,14 @@
 //! tiles, the query records) and one binary stream of columns for everything that grows with
 //! ticks and characters. `viewer/decode.js` is its reader; `docs/viewer.md` describes the format.
 //!
-//! The binary stream, in order (all numbers varints, signed ones zigzag — see [`Bytes`]):
+//! The binary stream is zlib-compressed (the browser inflates it with its own
+//! `DecompressionStream`); inside, in order (all numbers varints, signed ones zigzag — see
+//! [`Bytes`]):
 //!
 //! 1. **map costs**: one per cell, the cost of entry × 100 (0 blocked).
-//! 2. **positions**: per character, its keypoint count, then three columns — ticks (the first
-//!    absolute, then differences), x and y in 1/32 cells (likewise).
+//! 2. **positions**: the number of keypoints of all characters, each character's count, then
+//!    three columns over all of them — ticks, x and y in 1/32 cells — each character's first
+//!    absolute and the rest differences from the one before.
 //! 3. **events**: the count, then columns: tick differences, entity (0 none, else index + 1),
 //!    kind (index in `kinds`), body (index in `bodies`), then the numbers of every body. A body
 //!    is the event's other fields as JSON with every number taken out ([`template`]): `{"cell":
@@ -60,6 +63,7 @@ pub fn encode(rec: &Recording, markers: &[Marker], start_tick: u64) -> Encoded {
     routes(&mut b, rec);
     let states = states(&mut b, rec);
     let layers = layers(&mut b, rec);
+    let data = miniz_oxide::deflate::compress_to_vec_zlib(&b.into_vec(), 6);
     let tiles: String = rec.map.tiles.iter().map(|&t| char::from(t)).collect();
     let entities = json!({
         "names": rec.entities.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(),
@@ -69,6 +73,7 @@ pub fn encode(rec: &Recording, markers: &[Marker], start_tick: u64) -> Encoded {
     });
     let meta = json!({
         "format": FORMAT,
+        "compression": "zlib",
         "name": rec.name,
         "file": rec.file,
         "seed": rec.seed,
@@ -94,26 +99,28 @@ pub fn encode(rec: &Recording, markers: &[Marker], start_tick: u64) -> Encoded {
         })).collect::<Vec<_>>(),
         "missing": rec.missing,
     });
-    Encoded { meta, data: b.into_vec() }
+    Encoded { meta, data }
 }
 
 fn positions(b: &mut Bytes, rec: &Recording) {
+    b.len(rec.entities.iter().map(|e| e.keys.len()).sum());
     for e in &rec.entities {
         b.len(e.keys.len());
+    }
+    for e in &rec.entities {
         let mut last = 0u64;
         for k in &e.keys {
             b.uint(k.tick - last);
             last = k.tick;
         }
-        let mut last = 0i64;
-        for k in &e.keys {
-            b.int(i64::from(k.x) - last);
-            last = i64::from(k.x);
-        }
-        let mut last = 0i64;
-        for k in &e.keys {
-            b.int(i64::from(k.y) - last);
-            last = i64::from(k.y);
+    }
+    for axis in [|k: &super::trajectory::Key| k.x, |k: &super::trajectory::Key| k.y] {
+        for e in &rec.entities {
+            let mut last = 0i64;
+            for k in &e.keys {
+                b.int(i64::from(axis(k)) - last);
+                last = i64::from(axis(k));
+            }
         }
     }
 }

@@ -114,9 +114,15 @@ pub fn view_scenario(mut scenario: Scenario, options: &ViewOptions) -> Result<St
         scenario.world.reseed(seed);
     }
     let mut rt = Runtime::new(scenario, crate::languages()).map_err(ViewError::Scripts)?;
-    let ticks = options.ticks.unwrap_or_else(|| rt.scenario_ticks());
-    let rec = record::record(&mut rt, ticks, options.layer_every);
+    let rec = record_run(&mut rt, options);
     Ok(page(&rec, options))
+}
+
+/// Plays `options.ticks` ticks of `rt` (default: its scenario's) and records them; the runtime
+/// is left at the end of the last, for a caller that wants to look at the world as it ended.
+pub fn record_run(rt: &mut Runtime, options: &ViewOptions) -> record::Recording {
+    let ticks = options.ticks.unwrap_or_else(|| rt.scenario_ticks());
+    record::record(rt, ticks, options.layer_every)
 }
 
 /// Builds the viewer's page for a trace file: see [`trace::recording`].
@@ -130,8 +136,9 @@ pub fn view_trace(
     Ok((page(&rec, options), source))
 }
 
-/// The page for a recording, with the run's own script errors marked.
-fn page(rec: &record::Recording, options: &ViewOptions) -> String {
+/// The viewer's page for a recording, with the markers and start tick of `options` and the
+/// run's own script errors marked.
+pub fn page(rec: &record::Recording, options: &ViewOptions) -> String {
     let mut markers = options.markers.clone();
     for e in rec.events.iter().filter(|e| e.kind == "script_error") {
         let body: serde_json::Value = serde_json::from_str(&e.body).unwrap_or_default();

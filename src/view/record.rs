@@ -115,7 +115,7 @@ pub const MAX_QUERY_CANDIDATES: usize = 200_000;
 
 /// Layer values kept over a run (cells × layers × snapshots) when no interval is given: the
 /// interval is the smallest of 1, 2, 5, 10, 20, 50, 100 … that keeps the total under this.
-pub const LAYER_SAMPLE_BUDGET: u64 = 4_000_000;
+pub const LAYER_SAMPLE_BUDGET: u64 = 1_500_000;
 
 /// Plays `ticks` ticks of `rt` and records them.
 pub fn record(rt: &mut Runtime, ticks: u64, layer_every: Option<u64>) -> Recording {
