@@ -43,7 +43,8 @@ fn position(rt: &Runtime, name: &str) -> [f32; 2] {
 }
 
 /// The viewer's team colours, in the order teams are first seen (viewer/viewer.js).
-const TEAM_COLOURS: [&str; 3] = ["#4e9cff", "#ff6b5a", "#f2c14e"];
+const TEAM_COLOURS: [&str; 10] =
+    ["#4e9cff", "#ff6b5a", "#f2c14e", "#7bd389", "#c48bff", "#4fd1c5", "#ff9f43", "#f78fb3", "#a4b0be", "#e1e1e1"];
 
 #[test]
 fn viewer_in_chromium() {
@@ -124,12 +125,20 @@ fn viewer_in_chromium() {
     // The crowd: 10,000 characters, 1,000 ticks.
     let ticks = 1000;
     let (rt, bytes) = write_view("examples/crowd/scenario.toml", &dir.join("crowd.html"), &ViewOptions { ticks: Some(ticks), ..ViewOptions::default() });
-    assert_eq!(rt.world().entity_count(), 10_000);
+    assert_eq!(rt.world().entity_count(), 10_001, "ten thousand townsfolk and the stranger");
     assert!(bytes < CROWD_MAX_BYTES, "the crowd's page is {bytes} bytes, over the {CROWD_MAX_BYTES} the README states");
     let name = "docker-77";
+    let mut order: Vec<String> = Vec::new();
+    for (_, e) in rt.world().entities() {
+        if !order.contains(&e.team) {
+            order.push(e.team.clone());
+        }
+    }
+    let team = &rt.world().entity(rt.world().find(name).unwrap()).unwrap().team;
+    let colour = TEAM_COLOURS[order.iter().position(|t| t == team).unwrap() % TEAM_COLOURS.len()];
     expect.insert(
         "crowd".into(),
-        json!({ "characters": 10_000, "ticks": ticks, "bytes": bytes, "tick": ticks - 1, "name": name, "position": position(&rt, name) }),
+        json!({ "characters": 10_001, "ticks": ticks, "bytes": bytes, "tick": ticks - 1, "name": name, "position": position(&rt, name), "colour": colour }),
     );
     eprintln!("crowd viewer page: {bytes} bytes ({:.1} MiB)", bytes as f64 / 1_048_576.0);
     std::fs::write(dir.join("expectations.json"), serde_json::to_string_pretty(&Value::Object(expect)).unwrap()).unwrap();
@@ -182,10 +191,14 @@ fn a_trace_with_its_scenario_is_replayed_and_without_it_is_what_the_trace_holds(
     assert!(html.contains("the map: the trace does not name its scenario"));
     assert!(html.contains(r#""layers":[]"#) && html.contains(r#""queries":[]"#));
 
-    // Another seed plays another run: the trace is not reproduced, the view says so.
-    let (html, source) = view::view_trace(&trace, Some(load()), &ViewOptions { seed: Some(99), ..ViewOptions::default() }).unwrap();
+    // A trace the scenario no longer makes (here a line said differently, as after an edit of
+    // the scenario): not reproduced, and the view says so.
+    let edited = dir.join("harbour-edited.jsonl");
+    std::fs::write(&edited, rt.trace().replace("Lock's open. Go!", "Lock's open, go on!")).unwrap();
+    let (html, source) = view::view_trace(&edited, Some(load()), &ViewOptions::default()).unwrap();
     assert!(matches!(source, view::trace::Source::TraceOnly(ref why) if why.contains("did not make the same trace")), "{source:?}");
     assert!(html.contains("positions: the trace has cells"));
+    assert!(html.contains("Lock's open, go on!"), "the view shows what the trace says");
 }
 
 #[test]

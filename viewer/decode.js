@@ -28,6 +28,58 @@ const TacticaDecode = (() => {
       const u = this.uint();
       return u % 2 === 1 ? -(u + 1) / 2 : u / 2;
     }
+    /** `n` unsigned varints into `into` (from `offset`); with `running`, each is added to the one
+     *  before (the first to 0). The hot loop of the decoder: bytes and position in locals. */
+    uints(n, into, running = false, offset = 0) {
+      const b = this.bytes;
+      let at = this.at;
+      let v = 0;
+      for (let i = 0; i < n; i++) {
+        let x = b[at++];
+        if (x >= 0x80) {
+          x &= 0x7f;
+          let scale = 128;
+          for (;;) {
+            const c = b[at++];
+            if (c === undefined) break;
+            x += (c & 0x7f) * scale;
+            if (c < 0x80) break;
+            scale *= 128;
+          }
+        }
+        v = running ? v + x : x;
+        into[offset + i] = v;
+      }
+      if (at > b.length) throw new Error(`the recorded run ends early (byte ${b.length})`);
+      this.at = at;
+      return into;
+    }
+    /** `n` zigzag varints into `into` (from `offset`), each added to the one before, divided by
+     *  `scale`. */
+    ints(n, into, scale, offset = 0) {
+      const b = this.bytes;
+      let at = this.at;
+      let v = 0;
+      for (let i = 0; i < n; i++) {
+        let x = b[at++];
+        if (x >= 0x80) {
+          x &= 0x7f;
+          let m = 128;
+          for (;;) {
+            const c = b[at++];
+            if (c === undefined) break;
+            x += (c & 0x7f) * m;
+            if (c < 0x80) break;
+            m *= 128;
+          }
+        }
+        v += x % 2 === 1 ? -(x + 1) / 2 : x / 2;
+        into[offset + i] = v / scale;
+      }
+      if (at > b.length) throw new Error(`the recorded run ends early (byte ${b.length})`);
+      this.at = at;
+      return into;
+    }
     /** `n` unsigned varints, each added to the one before (the first to 0). */
     deltas(n, into) {
       let v = 0;
@@ -101,15 +153,9 @@ const TacticaDecode = (() => {
     const keyX = new Float32Array(total);
     const keyY = new Float32Array(total);
     // Each character's first value is absolute, the rest differences: restart at its start.
-    for (let e = 0, k = 0; e < n; e++) {
-      let v = 0;
-      for (const end = start[e + 1]; k < end; k++) keyTick[k] = v += r.uint();
-    }
+    for (let e = 0; e < n; e++) r.uints(start[e + 1] - start[e], keyTick, true, start[e]);
     for (const into of [keyX, keyY]) {
-      for (let e = 0, k = 0; e < n; e++) {
-        let v = 0;
-        for (const end = start[e + 1]; k < end; k++) into[k] = (v += r.int()) / units;
-      }
+      for (let e = 0; e < n; e++) r.ints(start[e + 1] - start[e], into, units, start[e]);
     }
     return { start, keyTick, keyX, keyY };
   }
@@ -126,51 +172,40 @@ const TacticaDecode = (() => {
 
   function decodeEvents(r, meta) {
     const n = r.uint();
-    const tick = r.deltas(n, new Int32Array(n));
-    const entity = r.column(n, new Int32Array(n)).map((e) => e - 1);
-    const kind = r.column(n, new Int32Array(n));
-    const body = r.column(n, new Int32Array(n));
+    const tick = r.uints(n, new Int32Array(n), true);
+    const entity = r.uints(n, new Int32Array(n));
+    for (let i = 0; i < n; i++) entity[i] -= 1;
+    const kind = r.uints(n, new Int32Array(n));
+    const body = r.uints(n, new Int32Array(n));
     const parts = meta.bodies.map((t) => t.split(HOLE));
     const numberStart = new Int32Array(n + 1);
     for (let i = 0; i < n; i++) numberStart[i + 1] = numberStart[i] + parts[body[i]].length - 1;
-    const digits = new Float64Array(numberStart[n]);
-    const decimals = new Uint8Array(numberStart[n]);
-    for (let k = 0; k < numberStart[n]; k++) {
-      const v = r.uint();
-      const z = Math.floor(v / 8);
-      decimals[k] = v % 8;
-      digits[k] = z % 2 === 1 ? -(z + 1) / 2 : z / 2;
-    }
-    return { count: n, tick, entity, kind, body, parts, numberStart, digits, decimals, kinds: meta.kinds };
+    // Kept as read (zigzag digits × 8 + decimals): turned into text only for the events shown.
+    const numbers = r.uints(numberStart[n], new Float64Array(numberStart[n]));
+    return { count: n, tick, entity, kind, body, parts, numberStart, numbers, kinds: meta.kinds };
   }
 
   function decodeRoutes(r, units) {
     const n = r.uint();
-    const tick = r.deltas(n, new Int32Array(n));
-    const entity = r.column(n, new Int32Array(n));
-    const size = r.column(n, new Int32Array(n));
+    const tick = r.uints(n, new Int32Array(n), true);
+    const entity = r.uints(n, new Int32Array(n));
+    const size = r.uints(n, new Int32Array(n));
     const start = new Int32Array(n + 1);
     for (let i = 0; i < n; i++) start[i + 1] = start[i] + size[i];
     const xs = new Float32Array(start[n]);
     const ys = new Float32Array(start[n]);
     for (const into of [xs, ys]) {
-      for (let i = 0; i < n; i++) {
-        let v = 0;
-        for (let k = start[i]; k < start[i + 1]; k++) {
-          v += r.int();
-          into[k] = v / units;
-        }
-      }
+      for (let i = 0; i < n; i++) r.ints(start[i + 1] - start[i], into, units, start[i]);
     }
     return { count: n, tick, entity, start, xs, ys };
   }
 
   function decodeStates(r) {
     const n = r.uint();
-    const tick = r.deltas(n, new Int32Array(n));
-    const entity = r.column(n, new Int32Array(n));
-    const attributes = r.column(n, new Int32Array(n));
-    const blackboard = r.column(n, new Int32Array(n));
+    const tick = r.uints(n, new Int32Array(n), true);
+    const entity = r.uints(n, new Int32Array(n));
+    const attributes = r.uints(n, new Int32Array(n));
+    const blackboard = r.uints(n, new Int32Array(n));
     return { count: n, tick, entity, attributes, blackboard };
   }
 
@@ -219,9 +254,16 @@ const TacticaDecode = (() => {
     const events = decodeEvents(r, meta);
     const routes = decodeRoutes(r, meta.routeUnits);
     const states = decodeStates(r);
-    const layers = decodeLayers(r, meta, cells);
-    if (r.at !== bytes.length) throw new Error(`${bytes.length - r.at} bytes left over after the recorded run`);
-    return new Run(meta, cost, positions, events, routes, states, layers);
+    // The layers come last and are decoded when first asked for (the viewer asks right after
+    // its first frame): a run opens without waiting for them.
+    const layers = () => {
+      const decoded = decodeLayers(r, meta, cells);
+      if (r.at !== bytes.length) throw new Error(`${bytes.length - r.at} bytes left over after the recorded run`);
+      return decoded;
+    };
+    const run = new Run(meta, cost, positions, events, routes, states, layers);
+    if (meta.layers.length === 0) run.ensureLayers();
+    return run;
   }
 
   /** A decoded run and the questions the viewer asks of it. */
@@ -240,7 +282,8 @@ const TacticaDecode = (() => {
       this.routesOf = byEntity(routes.entity, routes.count, this.entityCount);
       this.states = states;
       this.statesOf = byEntity(states.entity, states.count, this.entityCount);
-      this.layers = layers;
+      this.decodeLayers = layers;
+      this.decodedLayers = null;
       this.queries = meta.queries;
       this.teams = [...new Set(meta.entities.teams)];
       this.byName = new Map(meta.entities.names.map((name, i) => [name, i]));
@@ -249,6 +292,17 @@ const TacticaDecode = (() => {
       this.layerCache = { key: null, values: null };
       this.doorEvents = this.eventsOfKind('door');
       this.cellEvents = this.eventsOfKind('cell');
+    }
+
+    /** The tactical layers, decoded on first use. */
+    get layers() {
+      return this.ensureLayers();
+    }
+
+    /** Decodes the layers if not yet done (and checks the stream ends with them). */
+    ensureLayers() {
+      if (this.decodedLayers === null) this.decodedLayers = this.decodeLayers();
+      return this.decodedLayers;
     }
 
     /** Indices of every event of one kind, in order. */
@@ -289,8 +343,9 @@ const TacticaDecode = (() => {
       const parts = ev.parts[ev.body[i]];
       let text = parts[0];
       for (let k = 1; k < parts.length; k++) {
-        const at = ev.numberStart[i] + k - 1;
-        text += numberText(ev.digits[at], ev.decimals[at]) + parts[k];
+        const v = ev.numbers[ev.numberStart[i] + k - 1];
+        const z = Math.floor(v / 8);
+        text += numberText(z % 2 === 1 ? -(z + 1) / 2 : z / 2, v % 8) + parts[k];
       }
       return text;
     }

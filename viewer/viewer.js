@@ -309,6 +309,41 @@
       ctx.setLineDash([]);
     }
 
+    // What was said, heard and set off in the last two seconds: sounds and triggers under the
+    // characters, speech bubbles over them.
+    V.drawn.bubbles = [];
+    const said = [];
+    const [from, to] = run.eventRange(Math.max(0, tick - 2 * RATE), tick);
+    for (let i = from; i < to; i++) {
+      const k = run.events.kind[i];
+      if (k !== K.say && k !== K.sound && k !== K.trigger) continue;
+      const e = run.events.entity[i];
+      if (e < 0) continue;
+      const p = run.positionAt(e, t);
+      if (!p || p[0] < minX || p[0] > maxX || p[1] < minY || p[1] > maxY) continue;
+      if (k === K.say) {
+        said.push([i, e, p]);
+        continue;
+      }
+      const age = t - run.events.tick[i];
+      const [x, y] = toScreen(p[0], p[1]);
+      const f = run.event(i).fields;
+      const rr = Math.max(1.5, scale * 0.38);
+      if (V.show.sounds && k === K.sound) {
+        ctx.strokeStyle = `rgba(140, 200, 255, ${1 - age / (2 * RATE)})`;
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.arc(x, y, rr + (age + 1) * scale * 0.6, 0, Math.PI * 2);
+        ctx.stroke();
+        ctx.fillStyle = '#8cc8ff';
+        ctx.fillText(`♪ ${f.name}`, x + rr + 2, y + rr + 12);
+      } else if (V.show.sounds && k === K.trigger) {
+        ctx.fillStyle = `rgba(255, 80, 60, ${1 - age / (2 * RATE)})`;
+        star(x, y, rr + 6);
+        ctx.fillText(`⚡ ${f.name}`, x + rr + 2, y + rr + 12);
+      }
+    }
+
     // Characters, batched by team colour; off-screen ones skipped. Past a few hundred in view
     // they are stamped into a pixel buffer: rasterising ten thousand vector discs costs the
     // browser more than the whole rest of the frame.
@@ -379,36 +414,12 @@
       }
     }
 
-    // What was said, heard and set off in the last two seconds.
-    V.drawn.bubbles = [];
-    const [from, to] = run.eventRange(Math.max(0, tick - 2 * RATE), tick);
-    for (let i = from; i < to; i++) {
-      const k = run.events.kind[i];
-      if (k !== K.say && k !== K.sound && k !== K.trigger) continue;
-      const e = run.events.entity[i];
-      if (e < 0) continue;
-      const p = run.positionAt(e, t);
-      if (!p || p[0] < minX || p[0] > maxX || p[1] < minY || p[1] > maxY) continue;
-      const age = t - run.events.tick[i];
+    for (const [i, e, p] of V.show.bubbles ? said : []) {
+      if (V.drawn.bubbles.length >= MAX_BUBBLES && e !== V.selected) continue;
       const [x, y] = toScreen(p[0], p[1]);
       const f = run.event(i).fields;
-      if (k === K.say && V.show.bubbles) {
-        if (V.drawn.bubbles.length >= MAX_BUBBLES && e !== V.selected) continue;
-        bubble(x, y - r - 4, f.text, age / (2 * RATE));
-        V.drawn.bubbles.push({ entity: run.entities.names[e], text: f.text, tick: run.events.tick[i] });
-      } else if (V.show.sounds && k === K.sound) {
-        ctx.strokeStyle = `rgba(140, 200, 255, ${1 - age / (2 * RATE)})`;
-        ctx.lineWidth = 2;
-        ctx.beginPath();
-        ctx.arc(x, y, r + (age + 1) * scale * 0.6, 0, Math.PI * 2);
-        ctx.stroke();
-        ctx.fillStyle = '#8cc8ff';
-        ctx.fillText(`♪ ${f.name}`, x + r + 2, y + r + 12);
-      } else if (V.show.sounds && k === K.trigger) {
-        ctx.fillStyle = `rgba(255, 80, 60, ${1 - age / (2 * RATE)})`;
-        star(x, y, r + 6);
-        ctx.fillText(`⚡ ${f.name}`, x + r + 2, y + r + 12);
-      }
+      bubble(x, y - r - 4, f.text, (t - run.events.tick[i]) / (2 * RATE));
+      V.drawn.bubbles.push({ entity: run.entities.names[e], text: f.text, tick: run.events.tick[i] });
     }
 
     V.frames++;
@@ -640,7 +651,7 @@
     const box = $('layer-info');
     const legend = $('legend');
     if (V.layer < 0) {
-      box.innerHTML = run.layers.length ? '<p class="hint">No layer shown.</p>' : '<p class="hint">This run recorded no tactical layers (the scenario has no [field] section).</p>';
+      box.innerHTML = meta.layers.length ? '<p class="hint">No layer shown.</p>' : '<p class="hint">This run recorded no tactical layers (the scenario has no [field] section).</p>';
       legend.hidden = true;
       return;
     }
@@ -833,7 +844,7 @@
     $('speed').value = '1';
     $('scrub').max = String(Math.max(0, run.ticks - 1));
     $('tick').max = String(Math.max(0, run.ticks - 1));
-    run.layers.forEach((l, i) => $('layer').insertAdjacentHTML('beforeend', `<option value="${i}">${esc(l.name)}</option>`));
+    meta.layers.forEach((l, i) => $('layer').insertAdjacentHTML('beforeend', `<option value="${i}">${esc(l.name)}</option>`));
     const kinds = [...new Set(run.events.kinds)].sort();
     $('kinds').innerHTML = kinds.map((k) => `<label><input type="checkbox" data-kind="${esc(k)}" checked> ${esc(k)}</label>`).join(' ');
     $('toggles').innerHTML = Object.keys(V.show).map((k) => `<label><input type="checkbox" data-show="${k}" checked> ${k}</label>`).join(' ');
@@ -1011,6 +1022,7 @@
   if (V.selected >= 0) $('find').value = run.entities.names[V.selected];
   draw();
   renderPanels();
+  setTimeout(() => run.ensureLayers(), 0);
 
   // ---- the API the browser tests read (and anyone curious, from the console) ----------------
   window.tactica = {
