@@ -85,7 +85,16 @@ fn check_nesting(spans: &[(String, String, u128, u128, Value)]) {
         stack.truncate(l);
         assert_eq!(stack.len(), l, "{} `{}` has no parent", s.0, s.1);
         if let Some(parent) = stack.last() {
-            assert!(parent.2 <= s.2 && s.3 <= parent.3, "`{}` [{}, {}] is not inside `{}` [{}, {}]", s.1, s.2, s.3, parent.1, parent.2, parent.3);
+            assert!(
+                parent.2 <= s.2 && s.3 <= parent.3,
+                "`{}` [{}, {}] is not inside `{}` [{}, {}]",
+                s.1,
+                s.2,
+                s.3,
+                parent.1,
+                parent.2,
+                parent.3
+            );
             if l == 2 {
                 assert_eq!(parent.1, "scripts", "script calls sit in the scripts phase");
             }
@@ -124,7 +133,8 @@ fn the_crowds_timeline_is_trace_event_json_and_adds_up_to_the_profile() {
         slot.0 += 1;
         slot.1 += end - start;
         if cat == "script" {
-            let handler = (format!("handler {}", args["file"].as_str().unwrap()), args["handler"].as_str().unwrap().to_owned());
+            let handler =
+                (format!("handler {}", args["file"].as_str().unwrap()), args["handler"].as_str().unwrap().to_owned());
             let slot = by.entry(handler).or_default();
             slot.0 += 1;
             slot.1 += end - start;
@@ -188,6 +198,8 @@ fn run_writes_the_timeline_file_and_says_where() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("cannot write the profile timeline to /nonexistent-dir/x.json"));
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("cannot write the profile timeline to /nonexistent-dir/x.json")
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

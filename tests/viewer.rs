@@ -76,7 +76,10 @@ fn viewer_in_chromium() {
         let colour = TEAM_COLOURS[order.iter().position(|t| *t == e.team).unwrap() % TEAM_COLOURS.len()];
         characters.push(json!({ "name": e.name, "position": [e.position.x, e.position.y], "colour": colour }));
     }
-    expect.insert("harbour".into(), json!({ "tick": tick, "speaker": "lookout", "said": said, "characters": characters }));
+    expect.insert(
+        "harbour".into(),
+        json!({ "tick": tick, "speaker": "lookout", "said": said, "characters": characters }),
+    );
 
     // Cover: the scout's query at tick 0; its answer as the script got it (the `cover` note).
     let (rt, _) = write_view("examples/cover/scenario.toml", &dir.join("cover.html"), &ViewOptions::default());
@@ -124,7 +127,11 @@ fn viewer_in_chromium() {
 
     // The crowd: 10,000 characters, 1,000 ticks.
     let ticks = 1000;
-    let (rt, bytes) = write_view("examples/crowd/scenario.toml", &dir.join("crowd.html"), &ViewOptions { ticks: Some(ticks), ..ViewOptions::default() });
+    let (rt, bytes) = write_view(
+        "examples/crowd/scenario.toml",
+        &dir.join("crowd.html"),
+        &ViewOptions { ticks: Some(ticks), ..ViewOptions::default() },
+    );
     assert_eq!(rt.world().entity_count(), 10_001, "ten thousand townsfolk and the stranger");
     assert!(bytes < CROWD_MAX_BYTES, "the crowd's page is {bytes} bytes, over the {CROWD_MAX_BYTES} the README states");
     let name = "docker-77";
@@ -141,7 +148,8 @@ fn viewer_in_chromium() {
         json!({ "characters": 10_001, "ticks": ticks, "bytes": bytes, "tick": ticks - 1, "name": name, "position": position(&rt, name), "colour": colour }),
     );
     eprintln!("crowd viewer page: {bytes} bytes ({:.1} MiB)", bytes as f64 / 1_048_576.0);
-    std::fs::write(dir.join("expectations.json"), serde_json::to_string_pretty(&Value::Object(expect)).unwrap()).unwrap();
+    std::fs::write(dir.join("expectations.json"), serde_json::to_string_pretty(&Value::Object(expect)).unwrap())
+        .unwrap();
 
     // The browser tests.
     let viewer = Path::new(env!("CARGO_MANIFEST_DIR")).join("viewer");
@@ -157,7 +165,9 @@ fn viewer_in_chromium() {
     if !missing.is_empty() {
         let message = format!("the viewer's browser tests need {}", missing.join(", "));
         assert!(std::env::var_os("TACTICA_REQUIRE_BROWSER").is_none(), "{message}");
-        eprintln!("\n==== BROWSER TESTS NOT RUN: {message}. The pages were written and checked; .ci/run installs all three. ====\n");
+        eprintln!(
+            "\n==== BROWSER TESTS NOT RUN: {message}. The pages were written and checked; .ci/run installs all three. ====\n"
+        );
         return;
     }
     let out = Command::new("node")
@@ -196,7 +206,10 @@ fn a_trace_with_its_scenario_is_replayed_and_without_it_is_what_the_trace_holds(
     let edited = dir.join("harbour-edited.jsonl");
     std::fs::write(&edited, rt.trace().replace("Lock's open. Go!", "Lock's open, go on!")).unwrap();
     let (html, source) = view::view_trace(&edited, Some(load()), &ViewOptions::default()).unwrap();
-    assert!(matches!(source, view::trace::Source::TraceOnly(ref why) if why.contains("did not make the same trace")), "{source:?}");
+    assert!(
+        matches!(source, view::trace::Source::TraceOnly(ref why) if why.contains("did not make the same trace")),
+        "{source:?}"
+    );
     assert!(html.contains("positions: the trace has cells"));
     assert!(html.contains("Lock's open, go on!"), "the view shows what the trace says");
 }
@@ -220,7 +233,8 @@ fn a_trace_alone_puts_characters_in_the_cells_it_names() {
     )
     .unwrap();
     let (rec, _) =
-        view::trace::recording(&trace, &std::fs::read_to_string(&trace).unwrap(), None, &ViewOptions::default()).unwrap();
+        view::trace::recording(&trace, &std::fs::read_to_string(&trace).unwrap(), None, &ViewOptions::default())
+            .unwrap();
     assert_eq!(rec.ticks, 5);
     assert_eq!((rec.map.width, rec.map.height), (4, 3));
     let keys = &rec.entities[0].keys;
@@ -248,7 +262,10 @@ fn a_bad_trace_line_is_reported_at_its_line_and_column() {
         std::fs::write(&file, text).unwrap();
         let err = view::view_trace(&file, None, &ViewOptions::default()).unwrap_err().to_string();
         assert!(err.starts_with(&format!("{}:{line}:", file.display())), "{err}");
-        assert!(err.contains(message) && err.contains("hint: a trace is what `tactica run --trace FILE` writes"), "{err}");
+        assert!(
+            err.contains(message) && err.contains("hint: a trace is what `tactica run --trace FILE` writes"),
+            "{err}"
+        );
     }
 }
 
@@ -294,4 +311,35 @@ fn tactica_view_writes_the_page_and_says_so() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--scenario goes with a trace file"));
+}
+
+#[test]
+fn the_scenario_chooses_how_often_layers_are_recorded() {
+    let dir = out_dir().join("view-section");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["map.txt", "scout.lua"] {
+        std::fs::copy(Path::new("examples/tactics").join(f), dir.join(f)).unwrap();
+    }
+    let scenario = std::fs::read_to_string("examples/tactics/scenario.toml").unwrap();
+    std::fs::write(dir.join("scenario.toml"), format!("{scenario}\n[view]\nlayer_every = 7\n")).unwrap();
+    let load = || tactica::scenario::load(&dir.join("scenario.toml")).unwrap();
+    let html = view::view_scenario(load(), &ViewOptions { ticks: Some(20), ..ViewOptions::default() }).unwrap();
+    assert!(html.contains(r#""ticks":[0,7,14]"#), "every 7 ticks, as the scenario says");
+    let html = view::view_scenario(load(), &ViewOptions { ticks: Some(20), layer_every: Some(10), ..ViewOptions::default() }).unwrap();
+    assert!(html.contains(r#""ticks":[0,10]"#), "the command says last");
+    // 0 is refused at its line.
+    std::fs::write(dir.join("scenario.toml"), format!("{scenario}\n[view]\nlayer_every = 0\n")).unwrap();
+    let err = tactica::scenario::load(&dir.join("scenario.toml")).unwrap_err().to_string();
+    assert!(err.contains("`layer_every` is a number of ticks: 1 or more"), "{err}");
+    assert!(err.contains("scenario.toml:"), "{err}");
+}
+
+#[test]
+fn layers_are_recorded_as_often_as_keeps_the_page_small() {
+    use tactica::view::record::default_layer_every;
+    assert_eq!(default_layer_every(40, 1000, 6), 1);
+    assert_eq!(default_layer_every(1000, 24_576, 3), 50, "the crowd's town: 20 snapshots of 3 layers");
+    assert_eq!(default_layer_every(100, 24_576, 3), 5);
+    assert_eq!(default_layer_every(10, 100_000_000, 1), 10, "never sparser than one snapshot");
+    assert_eq!(default_layer_every(0, 10, 1), 1);
 }

@@ -395,6 +395,7 @@
       ctx.fillStyle = '#111';
       for (const list of byColour.values()) {
         for (let k = 0; k < list.length; k += 3) {
+          if (list[k] === V.selected) continue;
           const [x, y] = toScreen(list[k + 1], list[k + 2]);
           ctx.fillText(run.entities.names[list[k]], x + r + 2, y + 4);
         }

@@ -379,8 +379,13 @@ impl Runtime {
     pub fn enable_profile(&mut self) {
         let mut profile = Profile::new();
         profile.set_frame_budget(self.frame_budget);
-        self.profiler =
-            Some(Box::new(Profiler { profile, calls: Vec::new(), host_calls: Vec::new(), files: Vec::new(), timeline: None }));
+        self.profiler = Some(Box::new(Profiler {
+            profile,
+            calls: Vec::new(),
+            host_calls: Vec::new(),
+            files: Vec::new(),
+            timeline: None,
+        }));
     }
 
     /// Stops the profiler and hands back what it recorded.

@@ -157,7 +157,8 @@ pub fn template(text: &str) -> (String, Vec<(i64, u32)>) {
     let mut i = 0;
     let mut copied = 0;
     while i < bytes.len() {
-        let starts = bytes[i].is_ascii_digit() || (bytes[i] == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit));
+        let starts =
+            bytes[i].is_ascii_digit() || (bytes[i] == b'-' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit));
         if !starts {
             i += 1;
             continue;
@@ -325,7 +326,10 @@ mod tests {
         assert_eq!(text, "{\"cost\":\u{1},\"from\":[\u{1},\u{1}],\"to\":[\u{1},\u{1}]}");
         assert_eq!(numbers, vec![(12485, 3), (3, 0), (-10, 0), (0, 0), (7, 0)]);
         let (text, numbers) = template(r#"{"id":"leg12","scope":"squad:watch/watch-squad-3","x":-0,"y":007,"z":1e-7}"#);
-        assert_eq!(text, "{\"id\":\"leg\u{1}\",\"scope\":\"squad:watch/watch-squad\u{1}\",\"x\":-0,\"y\":007,\"z\":\u{1}e\u{1}}");
+        assert_eq!(
+            text,
+            "{\"id\":\"leg\u{1}\",\"scope\":\"squad:watch/watch-squad\u{1}\",\"x\":-0,\"y\":007,\"z\":\u{1}e\u{1}}"
+        );
         assert_eq!(numbers, vec![(12, 0), (-3, 0), (1, 0), (-7, 0)]);
         let (text, numbers) = template("0.123456789 123456789012345");
         assert_eq!((text.as_str(), numbers.len()), ("0.123456789 123456789012345", 0));

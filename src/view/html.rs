@@ -18,7 +18,8 @@ pub fn page(run: &Encoded) -> String {
     let meta = run.meta.to_string().replace("</", "<\\/");
     let data = base64::engine::general_purpose::STANDARD.encode(&run.data);
     let title = run.meta["name"].as_str().unwrap_or("run");
-    let mut out = String::with_capacity(INDEX.len() + STYLE.len() + DECODE.len() + VIEWER.len() + meta.len() + data.len());
+    let mut out =
+        String::with_capacity(INDEX.len() + STYLE.len() + DECODE.len() + VIEWER.len() + meta.len() + data.len());
     // One pass over the template, so nothing inserted is searched for the next placeholder.
     let mut rest = INDEX;
     while let Some(at) = rest.find("{{") {

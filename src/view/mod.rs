@@ -87,7 +87,9 @@ pub enum ViewError {
     #[error("{}", .0.iter().map(ScriptError::report).collect::<Vec<_>>().join("\n"))]
     Scripts(Vec<ScriptError>),
     /// A line of the trace file is not a trace event.
-    #[error("{file}:{line}:{column}: {message}\n  hint: a trace is what `tactica run --trace FILE` writes, one JSON object a line (docs/trace.md)")]
+    #[error(
+        "{file}:{line}:{column}: {message}\n  hint: a trace is what `tactica run --trace FILE` writes, one JSON object a line (docs/trace.md)"
+    )]
     Trace {
         /// The trace file.
         file: PathBuf,
@@ -113,6 +115,7 @@ pub fn view_scenario(mut scenario: Scenario, options: &ViewOptions) -> Result<St
     if let Some(seed) = options.seed {
         scenario.world.reseed(seed);
     }
+    let options = &ViewOptions { layer_every: options.layer_every.or(scenario.view_layer_every), ..options.clone() };
     let mut rt = Runtime::new(scenario, crate::languages()).map_err(ViewError::Scripts)?;
     let rec = record_run(&mut rt, options);
     Ok(page(&rec, options))

@@ -139,7 +139,8 @@ pub fn record(rt: &mut Runtime, ticks: u64, layer_every: Option<u64>) -> Recordi
     rec.places = world.places().iter().map(|(n, p)| (n.clone(), [p.x, p.y])).collect();
     rec.hidespots = world.waypoints().iter().map(|(_, w)| [w.cell.x, w.cell.y]).collect();
     let layer_names = world.tactical().map(tactica_engine::field::TacticalMaps::layer_names).unwrap_or_default();
-    let every = layer_every.unwrap_or_else(|| default_layer_every(ticks, world.map().len() as u64, layer_names.len() as u64));
+    let every =
+        layer_every.unwrap_or_else(|| default_layer_every(ticks, world.map().len() as u64, layer_names.len() as u64));
     rec.layers = layer_names.into_iter().map(|name| LayerTrack { name, ..LayerTrack::default() }).collect();
     rt.world_mut().positions_mut().keep_records(true);
 
@@ -198,10 +199,11 @@ pub fn map_info(world: &World) -> MapInfo {
     MapInfo {
         width: map.width(),
         height: map.height(),
-        tiles: cells.clone().map(|i| map.tile(map.cell_at(i)).map_or(b' ', |c| u8::try_from(c).unwrap_or(b'?'))).collect(),
-        cost: cells
-            .map(|i| map.cost(map.cell_at(i)).filter(|c| c.is_finite()).unwrap_or(0.0))
+        tiles: cells
+            .clone()
+            .map(|i| map.tile(map.cell_at(i)).map_or(b' ', |c| u8::try_from(c).unwrap_or(b'?')))
             .collect(),
+        cost: cells.map(|i| map.cost(map.cell_at(i)).filter(|c| c.is_finite()).unwrap_or(0.0)).collect(),
     }
 }
 
@@ -283,7 +285,8 @@ impl Recorder {
         let Some(maps) = world.tactical() else { return };
         let map = world.map();
         for layer in &mut rec.layers {
-            let values = (0..map.len()).map(|i| maps.value_at(&layer.name, map.cell_at(i)).unwrap_or(f32::NAN)).collect();
+            let values =
+                (0..map.len()).map(|i| maps.value_at(&layer.name, map.cell_at(i)).unwrap_or(f32::NAN)).collect();
             layer.ticks.push(tick);
             layer.values.push(values);
         }

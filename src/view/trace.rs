@@ -55,14 +55,20 @@ pub fn recording(
     }
     let map = record::map_info(&scenario.world);
     let places = (
-        scenario.world.doors().iter().map(|(n, d)| (n.clone(), d.cells.iter().map(|c| [c.x, c.y]).collect(), d.open)).collect(),
+        scenario
+            .world
+            .doors()
+            .iter()
+            .map(|(n, d)| (n.clone(), d.cells.iter().map(|c| [c.x, c.y]).collect(), d.open))
+            .collect(),
         scenario.world.regions().iter().map(|(n, r)| (n.clone(), [r.min.x, r.min.y], [r.max.x, r.max.y])).collect(),
         scenario.world.places().iter().map(|(n, p)| (n.clone(), [p.x, p.y])).collect(),
         scenario.world.waypoints().iter().map(|(_, w)| [w.cell.x, w.cell.y]).collect(),
     );
     let name = scenario.name.clone();
+    let layer_every = options.layer_every.or(scenario.view_layer_every);
     let mut rt = Runtime::new(scenario, crate::languages()).map_err(ViewError::Scripts)?;
-    let rec = record::record(&mut rt, options.ticks.unwrap_or(ticks), options.layer_every);
+    let rec = record::record(&mut rt, options.ticks.unwrap_or(ticks), layer_every);
     if rt.trace() == text {
         return Ok((rec, Source::Replayed));
     }
@@ -81,10 +87,18 @@ fn parse(file: &Path, text: &str) -> Result<Vec<Line>, ViewError> {
         if line.trim().is_empty() {
             continue;
         }
-        let bad = |column: usize, message: String| ViewError::Trace { file: file.to_path_buf(), line: n + 1, column, message };
+        let bad = |column: usize, message: String| ViewError::Trace {
+            file: file.to_path_buf(),
+            line: n + 1,
+            column,
+            message,
+        };
         let value: Json = serde_json::from_str(line).map_err(|e| bad(e.column(), e.to_string()))?;
         let Json::Object(mut fields) = value else { return Err(bad(1, "not a JSON object".to_owned())) };
-        let tick = fields.remove("tick").and_then(|t| t.as_u64()).ok_or_else(|| bad(1, "no `tick` (a whole number)".to_owned()))?;
+        let tick = fields
+            .remove("tick")
+            .and_then(|t| t.as_u64())
+            .ok_or_else(|| bad(1, "no `tick` (a whole number)".to_owned()))?;
         if tick < last_tick {
             return Err(bad(1, format!("tick {tick} comes after tick {last_tick}: a trace is in tick order")));
         }

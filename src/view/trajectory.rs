@@ -136,7 +136,10 @@ pub fn position_at(keys: &[Key], tick: u64) -> Option<(f64, f64)> {
     let a = keys[i];
     let Some(b) = keys.get(i + 1) else { return Some((f64::from(a.x), f64::from(a.y))) };
     let f = (tick - a.tick) as f64 / (b.tick - a.tick) as f64;
-    Some((f64::from(a.x) + (f64::from(b.x) - f64::from(a.x)) * f, f64::from(a.y) + (f64::from(b.y) - f64::from(a.y)) * f))
+    Some((
+        f64::from(a.x) + (f64::from(b.x) - f64::from(a.x)) * f,
+        f64::from(a.y) + (f64::from(b.y) - f64::from(a.y)) * f,
+    ))
 }
 
 #[cfg(test)]
@@ -181,7 +184,10 @@ mod tests {
         t.push(1, 1.0, 1.0);
         t.push(5, 3.0, 3.0);
         let keys = t.finish();
-        assert_eq!(keys, vec![Key { tick: 0, x: 32, y: 32 }, Key { tick: 1, x: 32, y: 32 }, Key { tick: 5, x: 96, y: 96 }]);
+        assert_eq!(
+            keys,
+            vec![Key { tick: 0, x: 32, y: 32 }, Key { tick: 1, x: 32, y: 32 }, Key { tick: 5, x: 96, y: 96 }]
+        );
     }
 
     proptest! {

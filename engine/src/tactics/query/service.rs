@@ -28,8 +28,8 @@ use glam::Vec2;
 
 use super::env::Candidate;
 use super::eval::{Evaluation, Outcome, QueryRequest, Status};
-use super::record::QueryRecord;
 use super::live::with_world_env;
+use super::record::QueryRecord;
 use super::reserve::Reservations;
 use super::schedule::Clock;
 use super::spec::Query;
