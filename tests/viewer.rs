@@ -325,7 +325,9 @@ fn the_scenario_chooses_how_often_layers_are_recorded() {
     let load = || tactica::scenario::load(&dir.join("scenario.toml")).unwrap();
     let html = view::view_scenario(load(), &ViewOptions { ticks: Some(20), ..ViewOptions::default() }).unwrap();
     assert!(html.contains(r#""ticks":[0,7,14]"#), "every 7 ticks, as the scenario says");
-    let html = view::view_scenario(load(), &ViewOptions { ticks: Some(20), layer_every: Some(10), ..ViewOptions::default() }).unwrap();
+    let html =
+        view::view_scenario(load(), &ViewOptions { ticks: Some(20), layer_every: Some(10), ..ViewOptions::default() })
+            .unwrap();
     assert!(html.contains(r#""ticks":[0,10]"#), "the command says last");
     // 0 is refused at its line.
     std::fs::write(dir.join("scenario.toml"), format!("{scenario}\n[view]\nlayer_every = 0\n")).unwrap();

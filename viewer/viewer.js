@@ -766,7 +766,11 @@
     if (Math.floor(V.t) === V.lastTick) return;
     renderClock(Math.floor(V.t));
     const now = performance.now();
-    if (now - panelsAt > PANEL_DELAY_MS * 2 && !V.playing && !V.scrubbing) panelsNow();
+    if (V.scrubbing) {
+      // Dragging the slider: the panels wait until the hand rests.
+      clearTimeout(panelTimer);
+      panelTimer = setTimeout(panelsNow, PANEL_DELAY_MS);
+    } else if (now - panelsAt > PANEL_DELAY_MS * 2 && !V.playing) panelsNow();
     else if (panelTimer === null) panelTimer = setTimeout(panelsNow, PANEL_DELAY_MS);
   }
   function panelsNow() {
@@ -1072,6 +1076,8 @@
       draw();
       return V.frameMs;
     },
+    /** How long the last frame's drawing took (ms). */
+    frameMs: () => V.frameMs,
     frames: () => V.frames,
   };
   document.body.dataset.ready = 'true';

@@ -88,7 +88,7 @@ pub struct ScenarioFile {
 }
 
 /// `[view]`: what the replay viewer records of this scenario.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ViewSection {
     /// Record the tactical layers every this many ticks (1 or more).

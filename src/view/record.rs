@@ -165,7 +165,7 @@ pub fn record(rt: &mut Runtime, ticks: u64, layer_every: Option<u64>) -> Recordi
             rx.candidates += size;
             rec.queries.push((q.tick, e, q.record));
         }
-        if tick % every == 0 {
+        if tick.is_multiple_of(every) {
             rx.layers(world, tick, &mut rec);
         }
     }
