@@ -345,3 +345,41 @@ fn layers_are_recorded_as_often_as_keeps_the_page_small() {
     assert_eq!(default_layer_every(10, 100_000_000, 1), 10, "never sparser than one snapshot");
     assert_eq!(default_layer_every(0, 10, 1), 1);
 }
+
+#[test]
+fn recording_a_run_changes_nothing_it_does() {
+    use tactica_engine::tactics::query::CandidateStatus;
+    for path in ["examples/cover/scenario.toml", "examples/tactics/scenario.toml", "examples/harbour/scenario.toml"] {
+        let mut plain = runtime(path);
+        plain.run(40);
+        let mut recorded = runtime(path);
+        let rec = view::record_run(&mut recorded, &ViewOptions { ticks: Some(40), ..ViewOptions::default() });
+        assert_eq!(recorded.trace(), plain.trace(), "{path}: recording changed the run");
+        assert_eq!(rec.ticks, 40);
+        // Every character's keypoints end at the last tick, where the runtime left it.
+        for (_, e) in recorded.world().entities() {
+            let track = rec.entities.iter().find(|t| t.name == e.name).unwrap();
+            let (x, y) = view::trajectory::position_at(&track.keys, 39).unwrap();
+            assert!((x / 32.0 - f64::from(e.position.x)).abs() < 0.05, "{path}: {} x", e.name);
+            assert!((y / 32.0 - f64::from(e.position.y)).abs() < 0.05, "{path}: {} y", e.name);
+        }
+        if path.contains("cover") {
+            // The one query of the run, with every candidate: its chosen point is the one the
+            // script was given (its `cover` note).
+            assert_eq!(rec.queries.len(), 1);
+            let (tick, who, record) = &rec.queries[0];
+            assert_eq!((*tick, rec.entities[*who].name.as_str(), record.query.as_str()), (0, "scout", "take_cover"));
+            let chosen: Vec<_> = record
+                .options
+                .iter()
+                .flat_map(|o| &o.candidates)
+                .filter(|c| matches!(c.status, CandidateStatus::Chosen(0)))
+                .collect();
+            assert_eq!(chosen.len(), 1);
+            let note = plain.trace().lines().find(|l| l.contains("\"name\":\"cover\"")).unwrap().to_owned();
+            let at = format!("[{},{}]", chosen[0].position.x, chosen[0].position.y);
+            assert!(note.contains(&at), "{note} holds {at}");
+            assert!(chosen[0].tests.len() >= 2, "each test's result is kept");
+        }
+    }
+}
