@@ -313,12 +313,17 @@
     // characters, speech bubbles over them.
     V.drawn.bubbles = [];
     const said = [];
+    const worldEffects = [];
     const [from, to] = run.eventRange(Math.max(0, tick - 2 * RATE), tick);
     for (let i = from; i < to; i++) {
       const k = run.events.kind[i];
       if (k !== K.say && k !== K.sound && k !== K.trigger) continue;
       const e = run.events.entity[i];
-      if (e < 0) continue;
+      if (e < 0) {
+        // A trap or sound of the world, not of a character: listed in the map's corner.
+        if (k !== K.say && V.show.sounds) worldEffects.push(`${k === K.trigger ? '⚡' : '♪'} ${run.event(i).fields.name} (tick ${run.events.tick[i]})`);
+        continue;
+      }
       const p = run.positionAt(e, t);
       if (!p || p[0] < minX || p[0] > maxX || p[1] < minY || p[1] > maxY) continue;
       if (k === K.say) {
@@ -415,6 +420,17 @@
       }
     }
 
+    if (worldEffects.length) {
+      ctx.font = '13px system-ui, sans-serif';
+      worldEffects.slice(-6).forEach((text, k) => {
+        ctx.fillStyle = 'rgba(20, 23, 27, 0.85)';
+        ctx.fillRect(8, 8 + k * 20, ctx.measureText(text).width + 12, 18);
+        ctx.fillStyle = '#ff8a70';
+        ctx.fillText(text, 14, 22 + k * 20);
+      });
+      ctx.font = '11px system-ui, sans-serif';
+    }
+    V.drawn.worldEffects = worldEffects;
     for (const [i, e, p] of V.show.bubbles ? said : []) {
       if (V.drawn.bubbles.length >= MAX_BUBBLES && e !== V.selected) continue;
       const [x, y] = toScreen(p[0], p[1]);
