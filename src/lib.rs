@@ -29,6 +29,8 @@ pub mod reload;
 pub mod render;
 pub mod runtime;
 pub mod scenario;
+#[cfg(feature = "view")]
+pub mod view;
 pub use tactica_stdlib::memory;
 
 /// Every script language built into this runtime: Tactica Script (`.tac`), Lua (`.lua`) and Rhai

@@ -14,6 +14,7 @@ mod path;
 mod query;
 mod render;
 mod run;
+mod view;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -62,6 +63,9 @@ pub enum Command {
     Path(path::PathArgs),
     /// Draw a tactical layer of a scenario as a PNG heat map (`--layer list` lists them).
     Render(render::RenderArgs),
+    /// Write the replay viewer: one HTML file with the map and the recorded run, to scrub in a
+    /// browser (docs/viewer.md).
+    View(view::ViewArgs),
     /// Write the script API for editors: a LuaLS definitions file, a Rhai definitions file and the
     /// Markdown reference, with a scenario's names when one is given.
     Docs(docs::DocsArgs),
@@ -87,6 +91,7 @@ pub fn main() -> ExitCode {
         Command::Query(args) => query::query(&args),
         Command::Path(args) => path::path(&args),
         Command::Render(args) => render::render(&args),
+        Command::View(args) => view::view(&args),
         Command::Docs(args) => docs::docs(&args),
         Command::Lsp(args) => lsp::lsp(&args),
     };

@@ -52,6 +52,11 @@ pub struct RunArgs {
     /// tables (and the ticks over budget) at the end (docs/profile.md).
     #[arg(long)]
     pub profile: bool,
+    /// Write the profiler's timeline — every tick, its phases, script calls and host calls — to
+    /// this file in the Chrome trace-event format, which Perfetto and `chrome://tracing` open
+    /// (docs/profile.md).
+    #[arg(long, value_name = "FILE.json")]
+    pub profile_json: Option<PathBuf>,
     /// With `--profile`: the frame budget in milliseconds a tick is listed against (default 16.6).
     #[arg(long, value_name = "MS", value_parser = frame_budget)]
     pub frame_budget: Option<f64>,
@@ -95,6 +100,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     if args.profile {
         rt.enable_profile();
+    }
+    if let Some(file) = &args.profile_json {
+        let out = std::fs::File::create(file)
+            .with_context(|| format!("cannot write the profile timeline to {}", file.display()))?;
+        rt.profile_timeline(Box::new(std::io::BufWriter::new(out)));
     }
     let trace_to_stdout = args.trace.as_deref() == Some(Path::new("-"));
     // With the trace on standard output, what people read goes to standard error.
@@ -180,7 +190,12 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "{} frames written to {}", frames.count(), dir.display())?;
     }
     writeln!(out, "trace sha256 {}", crate::runtime::trace_hash(&trace))?;
-    if let Some(profile) = rt.profile() {
+    if let Some(file) = &args.profile_json {
+        rt.finish_profile_timeline()
+            .with_context(|| format!("cannot write the profile timeline to {}", file.display()))?;
+        writeln!(out, "profile timeline written to {} (open it in Perfetto or chrome://tracing)", file.display())?;
+    }
+    if let Some(profile) = rt.profile().filter(|_| args.profile) {
         write!(out, "\n{}", profile.report())?;
     }
     // 130 is what shells report for a program ended by Ctrl-C.

@@ -82,6 +82,18 @@ pub struct ScenarioFile {
     /// Tactical waypoints generated from the map (`[waypoints]`, see `tactics.rs`).
     #[serde(default)]
     pub waypoints: Option<super::tactics::WaypointsSection>,
+    /// What `tactica view` records (`[view]`, docs/viewer.md).
+    #[serde(default)]
+    pub view: Option<ViewSection>,
+}
+
+/// `[view]`: what the replay viewer records of this scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ViewSection {
+    /// Record the tactical layers every this many ticks (1 or more).
+    #[serde(default)]
+    pub layer_every: Option<Spanned<u64>>,
 }
 
 fn default_rate() -> Spanned<u32> {

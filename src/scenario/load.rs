@@ -38,6 +38,8 @@ pub struct Scenario {
     pub data_files: Vec<PathBuf>,
     /// The grid map's file (none for a world built in code).
     pub map_file: Option<PathBuf>,
+    /// `[view] layer_every`: how often `tactica view` records the tactical layers.
+    pub view_layer_every: Option<u64>,
 }
 
 /// The scripts attached to one entity.
@@ -266,11 +268,20 @@ impl Builder<'_> {
         let name = f.name.clone().unwrap_or_else(|| {
             self.file.file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned())
         });
+        let view_layer_every = match f.view.as_ref().and_then(|v| v.layer_every.as_ref()) {
+            Some(every) if *every.get_ref() == 0 => {
+                return Err(self
+                    .err(every, "`layer_every` is a number of ticks: 1 or more")
+                    .hint("1 records the layers every tick; leave it out to let `tactica view` choose"));
+            }
+            every => every.map(|e| *e.get_ref()),
+        };
         Ok(Scenario {
             file: self.file.to_path_buf(),
             name,
             world,
             ticks: f.ticks,
+            view_layer_every,
             player,
             encounter_range: *f.encounter_range.get_ref(),
             player_says,
