@@ -97,6 +97,11 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         rt.enable_profile();
     }
     let trace_to_stdout = args.trace.as_deref() == Some(Path::new("-"));
+    // Opened before playing, so a place that cannot be written is said at once, not after the run.
+    let trace_file = match &args.trace {
+        Some(file) if !trace_to_stdout => Some(crate::output::create_file(file).context("cannot write the trace")?),
+        _ => None,
+    };
     // With the trace on standard output, what people read goes to standard error.
     let mut out: Box<dyn Write> =
         if trace_to_stdout { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
@@ -144,12 +149,12 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "\ninterrupted after {played} ticks: writing what was played")?;
     }
     let trace = rt.trace();
-    match &args.trace {
-        Some(_) if trace_to_stdout => std::io::stdout().write_all(trace.as_bytes())?,
-        Some(file) => {
-            std::fs::write(file, &trace).with_context(|| format!("cannot write the trace to {}", file.display()))?;
-        }
-        None => {}
+    if trace_to_stdout {
+        std::io::stdout().write_all(trace.as_bytes())?;
+    }
+    if let Some(mut file) = trace_file {
+        file.write_all(trace.as_bytes()).context("cannot write the trace")?;
+        file.finish().context("cannot write the trace")?;
     }
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for e in rt.world().log().events() {

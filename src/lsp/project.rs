@@ -18,6 +18,10 @@ use crate::scenario::files::{MAX_SCENARIO_BYTES, read_text};
 
 /// How many folders above a script are searched for its scenario (`scripts_dir` nests one).
 const FOLDERS_UP: usize = 3;
+/// Each of those folders is read for its own entries only, and at most this many: an editor
+/// opening a script in a huge folder (a download folder, a home) still answers at once. Links
+/// are not followed out of the folder ([`crate::walk`]).
+const SCAN: crate::walk::WalkLimits = crate::walk::WalkLimits { max_depth: 1, max_entries: 4_000 };
 
 /// A scenario that loaded, with what editors need of it.
 #[derive(Debug)]
@@ -62,14 +66,8 @@ impl Projects {
     pub fn for_script(&mut self, script: &Path) -> Option<Rc<Project>> {
         let canonical = canonical(script);
         for dir in canonical.ancestors().skip(1).take(FOLDERS_UP) {
-            let mut tomls: Vec<PathBuf> = std::fs::read_dir(dir)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-                .collect();
-            tomls.sort();
+            let walked = crate::walk::walk(dir, SCAN, |_| false);
+            let tomls = walked.files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "toml"));
             for toml in tomls {
                 if let Some(p) = self.get(&toml).filter(|p| p.scripts.contains(&canonical)) {
                     return Some(p);
@@ -103,7 +101,7 @@ fn load(file: &Path) -> Option<Project> {
     if !crate::cli::check::is_scenario(file) {
         return None;
     }
-    let scenario = crate::scenario::load(file).ok()?;
+    let scenario = crate::scenario::Loader::new().limits(crate::cli::load_limits()).load(file).ok()?;
     let text = read_text(file, MAX_SCENARIO_BYTES).ok()?;
     let scripts = scenario
         .entity_scripts

@@ -29,6 +29,7 @@ impl Scenario {
             world_scripts: Vec::new(),
             data_files: Vec::new(),
             map_file: None,
+            load_work: 0,
         }
     }
 }

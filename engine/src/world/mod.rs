@@ -110,7 +110,13 @@ pub struct World {
 impl World {
     /// An empty world on `map`, ticking `rate` times a second, its randomness seeded with `seed`.
     pub fn new(map: Map, rate: u32, seed: u64) -> Self {
-        let mut nav = crate::nav::Navigator::default();
+        Self::with_nav(map, rate, seed, crate::nav::NavConfig::default())
+    }
+
+    /// [`World::new`] with the navigation service's limits set from the start: the map's search
+    /// structures (the hierarchy `config` asks for) are built once, for these limits.
+    pub fn with_nav(map: Map, rate: u32, seed: u64, config: crate::nav::NavConfig) -> Self {
+        let mut nav = crate::nav::Navigator::new(config);
         nav.map_changed(&map);
         World {
             map,

@@ -102,6 +102,54 @@ impl Hpa {
         hpa
     }
 
+    /// An upper bound on the cells [`Hpa::build`] expands for `map` with clusters of
+    /// `cluster_size`, found without building: each cluster with `k` transitions on its borders
+    /// runs at most `k·(k−1)` searches confined to its cells. A loader charges it before
+    /// building (a map of narrow openings can ask for hours of work); it reads only the border
+    /// cells.
+    pub fn build_work(map: &Map, cluster_size: u32) -> u64 {
+        let size = cluster_size.max(2);
+        let (width, height) = (map.width(), map.height());
+        let (across, down) = (width.div_ceil(size), height.div_ceil(size));
+        let passable = |x: u32, y: u32| map.costs()[(y * width + x) as usize].is_finite();
+        // Transitions on each cluster's east and south borders; a cluster's nodes are those of
+        // its own two and of its west and north neighbours'.
+        let mut east = vec![0u64; (across * down) as usize];
+        let mut south = vec![0u64; (across * down) as usize];
+        for cy in 0..down {
+            for cx in 0..across {
+                let c = (cy * across + cx) as usize;
+                if cx + 1 < across {
+                    let x = (cx + 1) * size - 1;
+                    let open: Vec<bool> = (cy * size..((cy + 1) * size).min(height))
+                        .map(|y| passable(x, y) && passable(x + 1, y))
+                        .collect();
+                    east[c] = transitions(&open).len() as u64;
+                }
+                if cy + 1 < down {
+                    let y = (cy + 1) * size - 1;
+                    let open: Vec<bool> = (cx * size..((cx + 1) * size).min(width))
+                        .map(|x| passable(x, y) && passable(x, y + 1))
+                        .collect();
+                    south[c] = transitions(&open).len() as u64;
+                }
+            }
+        }
+        let mut work = 0u64;
+        for cy in 0..down {
+            for cx in 0..across {
+                let c = (cy * across + cx) as usize;
+                let west = if cx > 0 { east[c - 1] } else { 0 };
+                let north = if cy > 0 { south[c - across as usize] } else { 0 };
+                let k = east[c] + south[c] + west + north;
+                let area = u64::from(size.min(width - cx * size)) * u64::from(size.min(height - cy * size));
+                work = work
+                    .saturating_add(k.saturating_mul(k.saturating_sub(1)).saturating_mul(area).saturating_add(area));
+            }
+        }
+        work
+    }
+
     /// The cluster side in cells.
     pub fn cluster_size(&self) -> u32 {
         self.size
