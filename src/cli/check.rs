@@ -27,6 +27,8 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::
     for p in paths {
         collect(p, &host, &mut files, &mut walks);
     }
+    // A folder listed for what its walk passed over is not a file checked.
+    let walked_only = walks.len();
     let scenario_names = scenario_names(&files);
     let colour = format == Format::Text && output::color();
     let mut found: Vec<Findings> = files
@@ -62,13 +64,13 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::
     match format {
         Format::Text => println!(
             "{}, {}, {}",
-            super::count(files.len() as u64, "file checked", "files checked"),
+            super::count((files.len() - walked_only) as u64, "file checked", "files checked"),
             super::count(errors as u64, "error", "errors"),
             super::count(warnings as u64, "warning", "warnings")
         ),
         Format::Json => output::json_line(&serde_json::json!({
             "type": "summary",
-            "files": files.len(),
+            "files": files.len() - walked_only,
             "errors": errors,
             "warnings": warnings,
         })),

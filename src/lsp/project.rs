@@ -142,4 +142,39 @@ mod tests {
         assert_eq!(&text[spans[0].1.clone()], "kDock");
         assert_eq!(&text[spans[2].1.clone()], "yard");
     }
+
+    /// A script's scenario is found beside it through loops of links and a huge folder: the
+    /// search reads each folder's own entries, at most [`SCAN`]'s, and follows no link out.
+    #[cfg(unix)]
+    #[test]
+    fn the_scenario_search_ends_in_looped_and_crowded_folders() {
+        use std::os::unix::fs::symlink;
+        let base = std::env::temp_dir().join(format!("tactica-project-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (root, outside) = (base.join("mod"), base.join("outside"));
+        std::fs::create_dir_all(root.join("scripts")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(root.join("map.txt"), "....\n....\n").unwrap();
+        let scenario = "map = \"map.txt\"\nscripts_dir = \"scripts\"\n[[entities]]\nname = \"g\"\nkind = \"x\"\nat = [1, 1]\nscripts = [\"g.lua\"]\n";
+        std::fs::write(root.join("scenario.toml"), scenario).unwrap();
+        std::fs::write(root.join("scripts/g.lua"), "function on_spawn() end\n").unwrap();
+        symlink(&root, root.join("scripts/up")).unwrap();
+        symlink(root.join("scripts"), root.join("loop")).unwrap();
+        // A scenario outside that lists the script through a link: not this script's scenario.
+        std::fs::write(outside.join("other.toml"), scenario.replace("g.lua", "../mod/scripts/g.lua")).unwrap();
+        symlink(outside.join("other.toml"), root.join("other.toml")).unwrap();
+        let mut projects = Projects::default();
+        let found = projects.for_script(&root.join("scripts/g.lua")).expect("its scenario");
+        assert!(found.file.ends_with("mod/scenario.toml"), "{}", found.file.display());
+        // Past the bound, a folder's further entries are not read: the scenario, named last, is
+        // not found, and the search still ends.
+        for i in 0..SCAN.max_entries {
+            std::fs::File::create(root.join(format!("a{i:05}.dat"))).unwrap();
+        }
+        std::fs::rename(root.join("scenario.toml"), root.join("zz.toml")).unwrap();
+        let started = std::time::Instant::now();
+        assert!(Projects::default().for_script(&root.join("scripts/g.lua")).is_none());
+        assert!(started.elapsed().as_secs() < 10);
+        std::fs::remove_dir_all(&base).unwrap();
+    }
 }
