@@ -22,6 +22,10 @@ const FOLDERS_UP: usize = 3;
 /// opening a script in a huge folder (a download folder, a home) still answers at once. Links
 /// are not followed out of the folder ([`crate::walk`]).
 const SCAN: crate::walk::WalkLimits = crate::walk::WalkLimits { max_depth: 1, max_entries: 4_000 };
+/// At most this many `.toml` files are considered in one search: each may be a scenario, and
+/// loading one is bounded by the load budget, not free (a folder of thousands of them must not
+/// hold the editor).
+const MAX_TOMLS: usize = 64;
 
 /// A scenario that loaded, with what editors need of it.
 #[derive(Debug)]
@@ -65,10 +69,15 @@ impl Projects {
     /// The scenario `script` belongs to, if any.
     pub fn for_script(&mut self, script: &Path) -> Option<Rc<Project>> {
         let canonical = canonical(script);
+        let mut considered = 0;
         for dir in canonical.ancestors().skip(1).take(FOLDERS_UP) {
             let walked = crate::walk::walk(dir, SCAN, |_| false);
             let tomls = walked.files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "toml"));
             for toml in tomls {
+                considered += 1;
+                if considered > MAX_TOMLS {
+                    return None;
+                }
                 if let Some(p) = self.get(&toml).filter(|p| p.scripts.contains(&canonical)) {
                     return Some(p);
                 }
@@ -166,6 +175,16 @@ mod tests {
         let mut projects = Projects::default();
         let found = projects.for_script(&root.join("scripts/g.lua")).expect("its scenario");
         assert!(found.file.ends_with("mod/scenario.toml"), "{}", found.file.display());
+        // At most MAX_TOMLS files are considered: 64 others named first hide the scenario.
+        for i in 0..MAX_TOMLS {
+            std::fs::write(root.join(format!("a{i:03}.toml")), "").unwrap();
+        }
+        assert!(Projects::default().for_script(&root.join("scripts/g.lua")).is_none());
+        std::fs::remove_file(root.join("a000.toml")).unwrap();
+        assert!(Projects::default().for_script(&root.join("scripts/g.lua")).is_some(), "63 others: found");
+        for i in 1..MAX_TOMLS {
+            std::fs::remove_file(root.join(format!("a{i:03}.toml"))).unwrap();
+        }
         // Past the bound, a folder's further entries are not read: the scenario, named last, is
         // not found, and the search still ends.
         for i in 0..SCAN.max_entries {
