@@ -60,7 +60,9 @@ fn map_file(w: usize, h: usize) -> (String, String) {
 /// A `w × h` map whose even rows are walls at even columns: corridors on the odd rows, joined
 /// through the odd columns, so every cluster border has an opening every other cell.
 fn sieve_map(w: usize, h: usize) -> (String, String) {
-    let row = |y: usize| (0..w).map(|x| if y % 2 == 0 && x % 2 == 0 { '#' } else { '.' }).collect::<String>();
+    let row = |y: usize| {
+        (0..w).map(|x| if y.is_multiple_of(2) && x.is_multiple_of(2) { '#' } else { '.' }).collect::<String>()
+    };
     ("map.txt".into(), (0..h).map(|y| row(y) + "\n").collect())
 }
 

@@ -38,6 +38,7 @@ impl Outcome {
 pub const TIME_LIMIT: Duration = Duration::from_secs(120);
 
 /// Runs `tactica args…` in `cwd` (the test's own when `None`), as user `uid` when given.
+#[expect(clippy::zombie_processes, reason = "the child is reaped by `wait4`, which also reads its peak memory")]
 pub fn tactica(args: &[&str], cwd: Option<&Path>, uid: Option<u32>) -> Outcome {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tactica"));
     cmd.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).env("NO_COLOR", "1");
