@@ -86,7 +86,7 @@ fn cover(side: usize, directions: u64, repeats: u64) -> Case {
 /// An automaton of `steps` generations over a `side × side` map.
 fn automaton(side: usize, steps: u64) -> Case {
     let text = format!(
-        "map = \"map.txt\"\n[field]\nteams = [\"blue\"]\n[[field.automaton]]\nname = \"a\"\nfrom = \"influence.blue\"\nthresholds = [0.5]\nrule = \"life\"\nsteps = {steps}\n"
+        "map = \"map.txt\"\n[navigation]\nhierarchy = false\n[field]\nteams = [\"blue\"]\n[[field.automaton]]\nname = \"a\"\nfrom = \"influence.blue\"\nthresholds = [0.5]\nrule = \"life\"\nsteps = {steps}\n"
     );
     Case::scenario(text, vec![map_file(side, side)])
 }
@@ -341,7 +341,7 @@ fn the_default_budget_refuses_the_huge_end_of_each_family_at_once() {
         ("map", Case::scenario("map = \"map.txt\"\n".into(), vec![map_file(4_000, 4_000)]), "\"map.txt\""),
         ("count", Case::scenario(two_crowds, vec![map_file(500, 500)]), "100000\n"),
         ("[field.cover]", cover(255, 64, 1_024), "[field.cover]"),
-        ("[[field.automaton]] a", automaton(1_000, 1_000), "[[field.automaton]]"),
+        ("[[field.automaton]] a", automaton(500, 1_000), "[[field.automaton]]"),
     ];
     for (key, case, token) in cases {
         let dir = scratch("budget-default", &key.replace(['[', ']', '.', ' '], "_"));
@@ -353,7 +353,9 @@ fn the_default_budget_refuses_the_huge_end_of_each_family_at_once() {
         assert!(o.stderr.contains(&format!("`{key}` asks for")), "{key}: {}", o.stderr);
         assert!(key != "count" || o.stderr.contains("characters of crowd `h`"), "the second crowd: {}", o.stderr);
         assert!(o.stderr.contains("past the load budget of 2,000,000,000 units"), "{key}: {}", o.stderr);
-        assert!(o.peak < 256 << 20 && o.seconds < 30.0, "{key}: {} MB, {:.1} s", o.peak >> 20, o.seconds);
+        // Refused before the work: the memory is the map's and the file's, not the work's. (The
+        // time bound is loose: the machine running the tests may be shared.)
+        assert!(o.peak < 256 << 20 && o.seconds < 60.0, "{key}: {} MB, {:.1} s", o.peak >> 20, o.seconds);
     }
 }
 

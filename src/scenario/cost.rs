@@ -141,19 +141,24 @@ pub fn automaton(map: &Map, thresholds: usize, steps: usize) -> u64 {
 }
 
 /// Generating tactical waypoints: every `spacing`-th open cell sampled (cover, `rays` visibility
-/// rays and `samples` exposure lines of `range`), then condensed per property, each candidate
-/// against those within `neighbourhood` by line of sight.
+/// rays and `samples` exposure lines of `range`), then condensed per property (five of them):
+/// each candidate looks at those in the nine buckets of side `neighbourhood` around it, and
+/// tests line of sight to the weaker ones within `neighbourhood` (each pair once).
 pub fn waypoints(map: &Map, open: u64, p: &tactica_engine::tactics::waypoints::GenerateParams) -> u64 {
     let spacing = u64::from(p.spacing.max(1));
-    let candidates = open.div_ceil(mul(spacing, spacing)).max(1);
+    let area = mul(spacing, spacing);
+    let candidates = open.div_ceil(area).max(1);
     let reach = mul(ray(map, p.range), PER_RAY_STEP);
     let per_cell = cover_cell(map, open, &p.cover)
         .saturating_add(mul(u64::from(p.visibility_rays.max(1)), reach))
         .saturating_add(mul(u64::from(p.exposure_samples), reach));
-    let near = if p.neighbourhood.is_finite() { (3.0 * p.neighbourhood.max(0.0)).ceil() as u64 } else { u64::MAX };
-    let neighbours = (mul(near, near) / mul(spacing, spacing)).saturating_add(1).min(candidates);
-    let condense = mul(mul(5, candidates), mul(neighbours, mul(ray(map, 3.0 * p.neighbourhood), PER_RAY_STEP)));
-    mul(candidates, per_cell).saturating_add(condense)
+    let r = if p.neighbourhood.is_finite() { f64::from(p.neighbourhood.max(0.0)) } else { f64::MAX };
+    let cells_within =
+        |area_factor: f64| ((area_factor * r * r).min(1e18) as u64 / area).saturating_add(1).min(candidates);
+    let looked_at = cells_within(9.0);
+    let pairs = cells_within(std::f64::consts::PI / 2.0);
+    let per_candidate = looked_at.saturating_add(mul(pairs, mul(ray(map, p.neighbourhood), PER_RAY_STEP)));
+    mul(candidates, per_cell).saturating_add(mul(mul(5, candidates), per_candidate))
 }
 
 /// A pattern grid over the map, drawn from `segments` of at most `longest` cells.
