@@ -40,7 +40,8 @@ impl LoadBar {
     pub(super) fn report(&self, p: &LoadProgress<'_>) {
         self.bar.set_length(p.limit);
         self.bar.set_position(p.spent.min(p.limit));
-        self.bar.set_message(format!("{} (`{}`)", p.what, p.key));
+        let units = crate::scenario::LoadProgress::grouped(p.units);
+        self.bar.set_message(format!("{} (`{}`, {units} units)", p.what, p.key));
     }
 
     /// Removes the bar.

@@ -90,6 +90,13 @@ pub struct LoadProgress<'a> {
     pub limit: u64,
 }
 
+impl LoadProgress<'_> {
+    /// `n` as the load's messages write it, a comma between each group of three digits.
+    pub fn grouped(n: u64) -> String {
+        grouped(n)
+    }
+}
+
 /// A progress callback.
 pub type ProgressFn<'p> = &'p mut dyn FnMut(&LoadProgress<'_>);
 
