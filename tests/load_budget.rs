@@ -451,3 +451,68 @@ fn progress_is_reported_before_each_charge() {
     assert!(seen.last().unwrap().1 < s.load_work);
     let _: PathBuf = s.file;
 }
+
+/// A reloaded map is load-time work in a running game: one where every other row's walls moved
+/// is taken in with one update of the navigation service (each cell edit relabelled the whole
+/// map before), logs one `cell` event per changed cell, and leaves the world as loading the new
+/// map would have — or, past the scenario's load budget, is refused and the old map stays.
+#[test]
+fn a_reloaded_map_with_thousands_of_changed_cells_is_taken_in_at_once() {
+    let dir = scratch("budget", "reload-map");
+    let (old, new) = (open_map(160, 160), sieve_map(160, 160).1);
+    std::fs::write(dir.join("map.txt"), &old).unwrap();
+    let scenario = dir.join("scenario.toml");
+    std::fs::write(&scenario, "map = \"map.txt\"\n[navigation]\nhierarchy = { cluster = 16 }\n").unwrap();
+    // The sieve is the worst a map can be for the hierarchy (an opening every other cell of
+    // every border): rebuilding it is past a budget the open map fits in.
+    let tight = Loader::new().limits(LoadLimits::new().set_work(100_000_000)).load(&scenario).unwrap();
+    let mut rt = tactica::runtime::Runtime::new(tight, tactica::languages()).unwrap();
+    let message = rt.reload_map_text(&new).message();
+    assert!(message.contains("past the load budget of 100,000,000 units; the old map stays"), "{message}");
+    assert_eq!(rt.world().map().to_ascii(), old);
+    let trusted = Loader::new().limits(LoadLimits::unlimited()).load(&scenario).unwrap();
+    let mut rt = tactica::runtime::Runtime::new(trusted, tactica::languages()).unwrap();
+    let started = std::time::Instant::now();
+    let report = rt.reload_map_text(&new);
+    let took = started.elapsed();
+    assert!(report.outcome.is_ok(), "{}", report.message());
+    assert!(took.as_secs() < 20, "{took:?}");
+    let walls = new.bytes().filter(|&b| b == b'#').count();
+    let cells = rt.world().log().events().iter().filter(|e| e.to_json_line().contains("\"kind\":\"cell\"")).count();
+    assert_eq!((walls, cells), (80 * 80, 80 * 80), "every wall raised is one `cell` event");
+    std::fs::write(dir.join("map.txt"), &new).unwrap();
+    let fresh = Loader::new().limits(LoadLimits::unlimited()).load(&scenario).unwrap().world;
+    assert_eq!(rt.world().map().to_ascii(), fresh.map().to_ascii());
+    let probe = |x: i32, y: i32| glam::IVec2::new(x, y);
+    for (a, b) in [((1, 1), (159, 159)), ((0, 1), (0, 3)), ((1, 0), (1, 159)), ((0, 1), (1, 0))] {
+        let (a, b) = (probe(a.0, a.1), probe(b.0, b.1));
+        assert_eq!(rt.world().reachable(a, b), fresh.reachable(a, b), "{a} → {b}");
+    }
+}
+
+/// A model file edited while the game runs trains again when it reloads: held to the scenario's
+/// load limits, at `max_epochs` in the model's own file, and refused past them (the old network
+/// keeps running).
+#[test]
+fn a_reloaded_network_is_held_to_the_scenarios_load_limits() {
+    let dir = scratch("budget", "reload-net");
+    let net = |epochs: u64| {
+        format!(
+            "inputs = [\"a\", \"b\"]\noutputs = [\"c\"]\nhidden = 4\n[train]\nrows = [[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]]\ntarget = 0.0\nmax_epochs = {epochs}\n"
+        )
+    };
+    std::fs::write(dir.join("map.txt"), open_map(8, 8)).unwrap();
+    std::fs::write(dir.join("net.toml"), net(10)).unwrap();
+    std::fs::write(dir.join("scenario.toml"), "map = \"map.txt\"\n[models]\nnet = { nn = \"net.toml\" }\n").unwrap();
+    let limits = LoadLimits::new().set_work(1_000_000);
+    let s = Loader::new().limits(limits).load(&dir.join("scenario.toml")).unwrap();
+    let mut rt = tactica::runtime::Runtime::new(s, tactica::languages()).unwrap();
+    assert_eq!(rt.load_limits(), limits);
+    std::fs::write(dir.join("net.toml"), net(200_000)).unwrap();
+    let report = rt.reload_file(&dir.join("net.toml"));
+    let message = report.message();
+    assert!(report.outcome.is_err(), "{message}");
+    assert!(message.contains("net.toml:7:14") && message.contains("`max_epochs` asks for"), "{message}");
+    std::fs::write(dir.join("net.toml"), net(20)).unwrap();
+    assert!(rt.reload_file(&dir.join("net.toml")).outcome.is_ok());
+}

@@ -30,6 +30,7 @@ impl Scenario {
             data_files: Vec::new(),
             map_file: None,
             load_work: 0,
+            load_limits: crate::scenario::LoadLimits::new(),
         }
     }
 }

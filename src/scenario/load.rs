@@ -43,6 +43,9 @@ pub struct Scenario {
     pub map_file: Option<PathBuf>,
     /// Units of load-time work the load was charged ([`LoadLimits::work`]).
     pub load_work: u64,
+    /// The limits it was loaded under: what reloads while it plays (a model file, the map) are
+    /// held to as well.
+    pub load_limits: LoadLimits,
 }
 
 /// The scripts attached to one entity.
@@ -432,6 +435,7 @@ impl Builder<'_, '_> {
             data_files,
             map_file: Some(self.dir.join(f.map.get_ref())),
             load_work: self.budget.borrow().spent(),
+            load_limits: self.budget.borrow().limits(),
         })
     }
 

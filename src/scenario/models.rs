@@ -169,7 +169,11 @@ pub fn is_model_file(models: &Models, file: &Path) -> bool {
 
 /// Reloads the models that came from `file` (already made absolute): `None` when no model did,
 /// else the names swapped or why the file was refused (the old definitions keep running).
-pub fn reload(models: &mut Models, file: &Path) -> Option<Result<Vec<String>, ScriptError>> {
+pub fn reload(
+    models: &mut Models,
+    file: &Path,
+    limits: super::budget::LoadLimits,
+) -> Option<Result<Vec<String>, ScriptError>> {
     let key = source_key(file);
     if !models.has_source(&key) {
         return None;
@@ -178,8 +182,8 @@ pub fn reload(models: &mut Models, file: &Path) -> Option<Result<Vec<String>, Sc
         Ok(t) => t,
         Err(why) => return Some(Err(ScriptError::new(file, 0, 0, format!("the model file {why}")))),
     };
-    // A reload does the work a load does (a network trains again), under the same default budget.
-    let mut budget = super::budget::Budget::new(super::budget::LoadLimits::new(), None);
+    // A reload does the work a load does (a network trains again), under the scenario's limits.
+    let mut budget = super::budget::Budget::new(limits, None);
     let kinds: Vec<(String, ModelKind)> =
         models.iter().filter(|(_, e)| e.source == key).map(|(n, e)| (n.to_owned(), e.model.kind())).collect();
     for (name, kind) in kinds {

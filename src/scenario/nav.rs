@@ -295,3 +295,24 @@ pub fn install_doors(
     }
     Ok(())
 }
+
+/// Whether taking in `map` as the new map of `world` (a reloaded map file) fits `limits`: its
+/// cells labelled again and, when the world plans through a hierarchy, the hierarchy rebuilt over
+/// it — the work loading a scenario on it would be charged. The error is a sentence.
+pub(crate) fn charge_map_reload(
+    map: &tactica_engine::grid::Map,
+    world: &World,
+    limits: super::budget::LoadLimits,
+) -> Result<(), String> {
+    let hierarchy = world.nav().config().hierarchy.cluster_for(map.len()).map_or(0, |c| cost::hierarchy(map, c));
+    let units = cost::map_cells(map.len() as u64).saturating_add(hierarchy);
+    if units > limits.work {
+        return Err(format!(
+            "the new map asks for {} units of load-time work (its cells, and the hierarchy rebuilt over them), past \
+             the load budget of {} units",
+            super::budget::grouped(units),
+            super::budget::grouped(limits.work)
+        ));
+    }
+    Ok(())
+}
