@@ -99,7 +99,7 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let trace_to_stdout = args.trace.as_deref() == Some(Path::new("-"));
     // Opened before playing, so a place that cannot be written is said at once, not after the run.
     let trace_file = match &args.trace {
-        Some(file) if !trace_to_stdout => Some(crate::output::create_file(file).context("cannot write the trace")?),
+        Some(file) if !trace_to_stdout => Some(crate::output::create_file(file)?),
         _ => None,
     };
     // With the trace on standard output, what people read goes to standard error.
@@ -153,8 +153,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         std::io::stdout().write_all(trace.as_bytes())?;
     }
     if let Some(mut file) = trace_file {
-        file.write_all(trace.as_bytes()).context("cannot write the trace")?;
-        file.finish().context("cannot write the trace")?;
+        file.write_all(trace.as_bytes())
+            .with_context(|| format!("cannot write the trace to {}", file.path().display()))?;
+        file.finish()?;
     }
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for e in rt.world().log().events() {
