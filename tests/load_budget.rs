@@ -222,6 +222,19 @@ fn families() -> Vec<Family> {
             token: "200000",
         },
         Family {
+            key: "hidden",
+            values: &[2, 100, 100_000],
+            case: |inputs| {
+                let names: Vec<String> = (0..inputs).map(|i| format!("\"i{i}\"")).collect();
+                let net = format!("inputs = [{}]\noutputs = [\"c\"]\nhidden = 1024\n", names.join(", "));
+                let text = String::from("map = \"map.txt\"\n[models]\nnet = { nn = \"net.toml\" }\n");
+                let mut c = Case::scenario(text, vec![map_file(8, 8), ("net.toml".into(), net)]);
+                c.at = "net.toml";
+                c
+            },
+            token: "1024",
+        },
+        Family {
             key: "scripts",
             values: &[1, 2, 4],
             case: |n| {
@@ -406,10 +419,10 @@ fn a_small_scenario_is_charged_exactly_what_the_formulas_say() {
     std::fs::write(&scenario, format!("map = \"map.txt\"\n[regions]\nr = {{ min = [0, 0], max = [3, 3] }}\n{two}"))
         .unwrap();
     assert_eq!(Loader::new().load(&scenario).unwrap().load_work, 110 * 136 + 2 * 16_000 + 2 * 2);
-    // A team layer: four layers of 100 cells at 4 units, and two sources of radius 8 that each
+    // A team layer: four layers of 100 cells at 16 units, and two sources of radius 8 that each
     // write the whole 10 × 10 map (and their own cell).
     std::fs::write(&scenario, format!("map = \"map.txt\"\n[field]\nteams = [\"t\"]\n{two}")).unwrap();
-    assert_eq!(Loader::new().load(&scenario).unwrap().load_work, 110 * 136 + 2 * 16_000 + 4 * 100 * 4 + 2 * 101);
+    assert_eq!(Loader::new().load(&scenario).unwrap().load_work, 110 * 136 + 2 * 16_000 + 4 * 100 * 16 + 2 * 101);
     let refused = Loader::new().limits(LoadLimits::new().set_work(110 * 136 + 2 * 16_000 - 1)).load(&scenario);
     let e = refused.unwrap_err();
     assert_eq!((e.pos.line, e.pos.column), (4, 1), "at the first `[[entities]]`: {e}");

@@ -17,8 +17,10 @@ pub const PER_BYTE: u64 = 8;
 pub const PER_SCRIPT_BYTE: u64 = 64;
 /// One map cell at load: read, kept as a cost, labelled into areas, and the search grids.
 pub const PER_CELL: u64 = 128;
+/// One byte kept for the whole run: the budget's 2,000,000,000 units hold at most 500 MB.
+pub const PER_BYTE_KEPT: u64 = 4;
 /// One cell of a layer kept for the run (four bytes, written at least once).
-pub const PER_LAYER_CELL: u64 = 4;
+pub const PER_LAYER_CELL: u64 = 4 * PER_BYTE_KEPT;
 /// One step along a ray or a line of sight.
 pub const PER_RAY_STEP: u64 = 4;
 /// One cell expanded by a search (a heap push and pop, eight neighbours).
@@ -187,16 +189,26 @@ pub fn script_file(bytes: u64) -> u64 {
     mul(bytes, PER_SCRIPT_BYTE)
 }
 
-/// Training a network at load: every epoch runs every row forward and back through
-/// `inputs × hidden + hidden × outputs` weights.
-pub fn training(inputs: u64, hidden: u64, outputs: u64, rows: u64, epochs: u64) -> u64 {
-    let weights = mul(inputs + 1, hidden).saturating_add(mul(hidden + 1, outputs));
-    mul(mul(mul(weights, 4), rows), epochs)
+/// The weights of a network of `inputs`, `hidden` and `outputs` neurons (biases included).
+fn weights(inputs: u64, hidden: u64, outputs: u64) -> u64 {
+    mul(inputs.saturating_add(1), hidden).saturating_add(mul(hidden.saturating_add(1), outputs))
 }
 
-/// A genetic population of `size` individuals of `genes` genes.
+/// A network kept for the run: each weight, its last change (momentum) and its gradient, eight
+/// bytes each.
+pub fn network(inputs: u64, hidden: u64, outputs: u64) -> u64 {
+    mul(weights(inputs, hidden, outputs), 24 * PER_BYTE_KEPT)
+}
+
+/// Training a network at load: every epoch runs every row forward and back through its weights.
+pub fn training(inputs: u64, hidden: u64, outputs: u64, rows: u64, epochs: u64) -> u64 {
+    mul(mul(mul(weights(inputs, hidden, outputs), 4), rows), epochs)
+}
+
+/// A genetic population of `size` individuals of `genes` genes (a byte each, kept, and bred
+/// again each round).
 pub fn population(size: u64, genes: u64) -> u64 {
-    mul(mul(size, genes), 8)
+    mul(mul(size, genes), 2 * PER_BYTE_KEPT)
 }
 
 #[cfg(test)]
@@ -219,12 +231,14 @@ mod tests {
         let map = Map::open(100, 100);
         let open = open_cells(&map);
         assert_eq!(open, 10_000);
-        assert_eq!(filter(&map, 3, 2), 10_000 * 9 * 2 + 10_000 * 8);
-        assert_eq!(automaton(&map, 2, 10), 10_000 * 90 + 10_000 * 10);
+        assert_eq!(filter(&map, 3, 2), 10_000 * 9 * 2 + 10_000 * 32);
+        assert_eq!(automaton(&map, 2, 10), 10_000 * 90 + 10_000 * 34);
         assert_eq!(visibility_layer(&map, open, 16, 10.0), 10_000 * 16 * 11 * 4);
-        assert_eq!(exposure_layer(&map, open, 3, 10.0), 10_000 * 3 * 45 + 40_000);
+        assert_eq!(exposure_layer(&map, open, 3, 10.0), 10_000 * 3 * 45 + 160_000);
         assert_eq!(characters(10, 2), 10 * (16_000 + 4_000));
         assert_eq!(training(2, 4, 1, 10, 100), (3 * 4 + 5) * 4 * 10 * 100);
+        assert_eq!(network(2, 4, 1), (3 * 4 + 5) * 96);
+        assert_eq!(network(u64::MAX, 1024, 1), u64::MAX);
         let mut p = tactica_engine::field::CoverParams::default();
         let small = cover_layer(&map, open, &p);
         p.repeats *= 10;

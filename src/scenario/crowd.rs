@@ -141,7 +141,9 @@ pub(super) fn spawn(
         // Every member copies what the block says (its name, kind, attributes, tags): at most the
         // block's text each. The area is read cell by cell.
         let area = (i64::from(max.x - min.x) + 1).max(0) as u64 * (i64::from(max.y - min.y) + 1).max(0) as u64;
-        let copies = (spanned.span().len() as u64 + world.regions().len() as u64).saturating_mul(2);
+        let copies = (spanned.span().len() as u64)
+            .saturating_mul(super::cost::PER_BYTE_KEPT)
+            .saturating_add((world.regions().len() as u64).saturating_mul(2));
         let units = super::cost::crowd(area, u64::from(count), c.scripts.len() as u64)
             .saturating_add(u64::from(count).saturating_mul(copies));
         let what = format!("{count} characters of crowd `{}`, placed among {area} cells", c.name.get_ref());

@@ -21,7 +21,7 @@ use std::path::Path;
 use serde::Deserialize;
 use tactica_engine::field::{
     AutomatonRule, AutomatonSpec, Boundary, CoverParams, Falloff, FieldSpec, FilterSpec, Kernel, LayerKind, Metric,
-    TacticalMaps, Threshold,
+    Threshold,
 };
 use tactica_engine::sense::{Hearing, PerceptionSpec, Smell, SoundLevels, VisionCone};
 use tactica_engine::world::World;
@@ -189,13 +189,9 @@ pub struct ScentSection {
     pub wall_pass: Option<f32>,
 }
 
-/// Turns the section into tactical maps for `world`, checking every name and number.
-pub(super) fn build(
-    text: &str,
-    file: &Path,
-    section: &FieldSection,
-    world: &World,
-) -> Result<TacticalMaps, ScenarioError> {
+/// Turns the section into the declaration of `world`'s tactical maps, checking every name and
+/// number. The maps themselves are made once the work they ask for is charged ([`charge`]).
+pub(super) fn build(text: &str, file: &Path, section: &FieldSection) -> Result<FieldSpec, ScenarioError> {
     let err =
         |span: std::ops::Range<usize>, msg: String| ScenarioError::new(file, SourcePos::of(text, span.start), msg);
     let mut spec = FieldSpec::default();
@@ -304,7 +300,7 @@ pub(super) fn build(
     }
     spec.perception = senses;
     declared_layers(&mut spec, section, &err)?;
-    Ok(TacticalMaps::new(world.map().width(), world.map().height(), spec))
+    Ok(spec)
 }
 
 /// The names of the per-cell layers `spec` keeps (decision layers are per area and cannot be
@@ -493,8 +489,13 @@ pub(super) fn charge(
         budget.charge(units, "visibility_rays", &what, at(layer_span(LayerKind::Visibility)))?;
     }
     if spec.layers.contains(&LayerKind::Exposure) {
+        // Each team is observed by the members of the others.
+        let mut per_team: BTreeMap<&str, u64> = BTreeMap::new();
+        for e in &members {
+            *per_team.entry(e.team.as_str()).or_default() += 1;
+        }
         let units = spec.teams.iter().fold(0u64, |sum, team| {
-            let observers = members.iter().filter(|e| e.team != *team).count() as u64;
+            let observers = members.len() as u64 - per_team.get(team.as_str()).copied().unwrap_or(0);
             sum.saturating_add(cost::exposure_layer(map, open, observers, spec.sight_range))
         });
         let what = format!(

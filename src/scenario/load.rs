@@ -401,9 +401,10 @@ impl Builder<'_, '_> {
             }
         }
         if let Some(section) = &f.field {
-            let maps = super::field::build(self.text, self.file, section, &world)?;
-            super::field::charge(section, maps.spec(), &world, &mut self.budget.borrow_mut(), self.text, self.file)?;
-            world.set_tactical(maps);
+            let spec = super::field::build(self.text, self.file, section)?;
+            super::field::charge(section, &spec, &world, &mut self.budget.borrow_mut(), self.text, self.file)?;
+            let (width, height) = (world.map().width(), world.map().height());
+            world.set_tactical(tactica_engine::field::TacticalMaps::new(width, height, spec));
             // The layers stand as the world starts, so tick 0's scripts and plans read them.
             world.update_tactical();
         }

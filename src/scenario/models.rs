@@ -73,7 +73,7 @@ pub(crate) fn load(
 struct NetSize {
     inputs: Vec<serde::de::IgnoredAny>,
     outputs: Vec<serde::de::IgnoredAny>,
-    hidden: u64,
+    hidden: Spanned<u64>,
     train: Option<TrainSize>,
 }
 
@@ -104,15 +104,14 @@ fn charge_model_work(
     match kind {
         ModelKind::Nn => {
             let Ok(net) = toml::from_str::<NetSize>(source) else { return Ok(()) };
+            let (inputs, outputs) = (net.inputs.len() as u64, net.outputs.len() as u64);
+            let hidden = *net.hidden.get_ref();
+            let units = super::cost::network(inputs, hidden, outputs);
+            let what = format!("network `{name}`: {inputs} inputs, {hidden} hidden, {outputs} outputs");
+            budget.charge(units, "hidden", &what, || at(net.hidden.span()))?;
             let Some(train) = net.train else { return Ok(()) };
             let epochs = *train.max_epochs.get_ref();
-            let units = super::cost::training(
-                net.inputs.len() as u64,
-                net.hidden,
-                net.outputs.len() as u64,
-                train.rows.len() as u64,
-                epochs,
-            );
+            let units = super::cost::training(inputs, hidden, outputs, train.rows.len() as u64, epochs);
             let what = format!("training network `{name}`: {epochs} epochs over {} rows", train.rows.len());
             budget.charge(units, "max_epochs", &what, || at(train.max_epochs.span()))
         }
