@@ -11,6 +11,7 @@ mod lsp;
 mod narrate;
 mod output;
 mod path;
+mod progress;
 mod query;
 mod render;
 mod run;
@@ -35,6 +36,18 @@ pub struct Cli {
     /// `never`.
     #[arg(long, global = true, value_enum, default_value_t = output::ColorChoice::Auto)]
     pub color: output::ColorChoice,
+    /// Units of load-time work a scenario may ask for before its first tick (default
+    /// 2,000,000,000; docs/scenario.md, "Load limits"). Raise it for a large scenario you trust.
+    #[arg(long, global = true, value_name = "UNITS")]
+    pub load_budget: Option<u64>,
+}
+
+/// The limits every scenario this process loads is held to (set once from the arguments).
+static LOAD_LIMITS: std::sync::OnceLock<scenario::LoadLimits> = std::sync::OnceLock::new();
+
+/// The load limits the command line was given.
+pub(crate) fn load_limits() -> scenario::LoadLimits {
+    LOAD_LIMITS.get().copied().unwrap_or_default()
 }
 
 /// The subcommands.
@@ -84,6 +97,11 @@ pub fn main() -> ExitCode {
         }
     };
     output::set_color(cli.color);
+    let mut limits = scenario::LoadLimits::new();
+    if let Some(units) = cli.load_budget {
+        limits = limits.set_work(units);
+    }
+    let _ = LOAD_LIMITS.set(limits);
     let result = match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Check { paths, deny_warnings, format } => check::check(&paths, deny_warnings, format),
@@ -105,10 +123,15 @@ pub fn main() -> ExitCode {
 }
 
 /// The scenario at `path` (a file, or a folder holding `scenario.toml`); on failure the error is
-/// printed and the exit code is 1.
+/// printed and the exit code is 1. A load that takes a while shows its progress against the
+/// load budget on a terminal.
 fn load_scenario(path: &Path) -> Result<Scenario, ExitCode> {
     let file = if path.is_dir() { path.join("scenario.toml") } else { path.to_path_buf() };
-    scenario::load(&file).map_err(|e| {
+    let bar = progress::LoadBar::new();
+    let mut report = |p: &scenario::LoadProgress<'_>| bar.report(p);
+    let loaded = scenario::Loader::new().limits(load_limits()).progress(&mut report).load(&file);
+    bar.finish();
+    loaded.map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(1)
     })
