@@ -29,6 +29,7 @@ pub mod reload;
 pub mod render;
 pub mod runtime;
 pub mod scenario;
+pub mod testing;
 pub use tactica_stdlib::memory;
 
 /// Every script language built into this runtime: Tactica Script (`.tac`), Lua (`.lua`) and Rhai

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 
-use super::narrate::narrate;
+use crate::runtime::narrate::narrate;
 use crate::reload::FileWatcher;
 use crate::render;
 use crate::runtime::Runtime;

@@ -96,10 +96,23 @@ pub fn load_with_map(path: &Path, map: Map) -> Result<Scenario, ScenarioError> {
     Ok(scenario)
 }
 
+/// Loads a scenario file as [`load`] does, after `edit` changed what the file says (a test moving
+/// a character's start, setting a global, leaving an entity out): everything is checked as if
+/// the file said it. What `edit` writes carries the spans of what it replaced, so an error it
+/// causes points at the entry it changed.
+pub fn load_with(path: &Path, edit: impl FnOnce(&mut ScenarioFile)) -> Result<Scenario, ScenarioError> {
+    load_edited(path, None, edit)
+}
+
 fn load_on(path: &Path, map: Option<Map>) -> Result<Scenario, ScenarioError> {
+    load_edited(path, map, |_| {})
+}
+
+fn load_edited(path: &Path, map: Option<Map>, edit: impl FnOnce(&mut ScenarioFile)) -> Result<Scenario, ScenarioError> {
     let text = read_text(path, MAX_SCENARIO_BYTES)
         .map_err(|why| ScenarioError::new(path, SourcePos::default(), format!("the scenario {why}")))?;
-    let parsed = parse(&text, path)?;
+    let mut parsed = parse(&text, path)?;
+    edit(&mut parsed);
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut folders = Folders::new(dir);
     for folder in &parsed.allow_folders {
