@@ -45,10 +45,15 @@ fn run(args: &[String], scratch: &Path) -> (Option<i32>, String) {
     // Outputs go to the scratch folder, not into the repository.
     let mut args: Vec<String> = args.to_vec();
     for i in 1..args.len() {
-        if matches!(args[i - 1].as_str(), "-o" | "--render" | "--trace" | "--paths") {
+        if matches!(args[i - 1].as_str(), "-o" | "--render" | "--trace" | "--paths" | "--junit" | "--out") {
             let name = Path::new(&args[i]).file_name().map(PathBuf::from).unwrap_or_else(|| "out".into());
             args[i] = scratch.join(name).display().to_string();
         }
+    }
+    // `replay TRACE …` reads the trace an earlier command of the same page wrote there.
+    if args.first().is_some_and(|a| a == "replay") && args.len() > 1 && !Path::new(&args[1]).exists() {
+        let name = Path::new(&args[1]).file_name().map(PathBuf::from).unwrap_or_else(|| "trace".into());
+        args[1] = scratch.join(name).display().to_string();
     }
     let watch = args.iter().any(|a| a == "--watch");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tactica"))

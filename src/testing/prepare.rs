@@ -195,9 +195,17 @@ pub fn check_source(file: &Path, source: &str) -> Vec<Diagnostic> {
     }
 }
 
+/// The names of the scenario a test file whose text is `source` plays (its entities, places,
+/// regions, globals), for an editor's completion; `None` when its scenario is not found or does
+/// not load.
+pub fn names_for(file: &Path, source: &str) -> Option<Names> {
+    Reader::new(file, source).ok().map(|r| r.names)
+}
+
 /// A test file read and checked against its scenario.
 struct Reader {
     parsed: testfile::TestFile,
+    names: Names,
     diagnostics: Vec<Diagnostic>,
     scenario_file: PathBuf,
     base: Scenario,
@@ -245,7 +253,7 @@ impl Reader {
         };
         diagnostics.extend(testfile::check(&parsed, &names));
         diagnostics.sort_by_key(|d| d.span.start);
-        Ok(Reader { parsed, diagnostics, scenario_file, base, base_seed })
+        Ok(Reader { parsed, names, diagnostics, scenario_file, base, base_seed })
     }
 }
 

@@ -332,8 +332,17 @@ impl Report {
                 for l in lines {
                     out.push_str(&format!("          {l}\n"));
                 }
-                out.push_str(&format!("          replay: {}\n", replay_command(&test.file, &test.name, seed)));
+                if sweep {
+                    out.push_str(&format!("          replay: {}\n", replay_command(&test.file, &test.name, seed)));
+                }
             }
+        }
+        // One run: one command replays every failure of it.
+        if let [(seed, r)] = runs
+            && !r.passed()
+            && r.error.is_none()
+        {
+            out.push_str(&format!("      replay: {}\n", replay_command(&test.file, &test.name, *seed)));
         }
     }
 

@@ -30,12 +30,19 @@ pub(crate) fn front<'s, T, F>(src: &'s str, run: F) -> (Option<T>, Vec<Diagnosti
 where
     F: for<'t> FnOnce(&'t Tokens<'s>, SimpleSpan) -> (Option<T>, Vec<ParseError<'t, 's>>),
 {
-    front_with(src, &KEYWORDS, run)
+    front_with(src, &KEYWORDS, true, run)
 }
 
 /// [`front`] for a kind of text with keywords of its own: a word one edit away from one of
-/// `keywords` where the parser stumbled is reported as that keyword misspelt.
-pub(crate) fn front_with<'s, T, F>(src: &'s str, keywords: &[&'static str], run: F) -> (Option<T>, Vec<Diagnostic>)
+/// `keywords` where the parser stumbled is reported as that keyword misspelt — the word the
+/// parser stopped at, and with `look_back` the word before it too (a misspelt `.tac` keyword
+/// parses as a name, so the parser stops a token later).
+pub(crate) fn front_with<'s, T, F>(
+    src: &'s str,
+    keywords: &[&'static str],
+    look_back: bool,
+    run: F,
+) -> (Option<T>, Vec<Diagnostic>)
 where
     F: for<'t> FnOnce(&'t Tokens<'s>, SimpleSpan) -> (Option<T>, Vec<ParseError<'t, 's>>),
 {
@@ -72,7 +79,7 @@ where
         if closers_explained && matches!(e.found(), Some(Token::RBrace | Token::End)) {
             continue;
         }
-        let (d, explains_closers) = syntax_error(e, &tokens, keywords);
+        let (d, explains_closers) = syntax_error(e, &tokens, keywords, look_back);
         closers_explained |= explains_closers;
         if !diagnostics.iter().any(|o: &Diagnostic| o.span == d.span && o.message == d.message) {
             diagnostics.push(d);
@@ -189,8 +196,9 @@ fn syntax_error(
     e: &ParseError<'_, '_>,
     tokens: &[(Token<'_>, SimpleSpan)],
     keywords: &[&'static str],
+    look_back: bool,
 ) -> (Diagnostic, bool) {
-    match keyword_error(e, tokens, keywords) {
+    match keyword_error(e, tokens, keywords, look_back) {
         Some(d) => (d, true),
         None => {
             let mut d = plain_syntax_error(e);
@@ -212,11 +220,12 @@ fn keyword_error(
     e: &ParseError<'_, '_>,
     tokens: &[(Token<'_>, SimpleSpan)],
     keywords: &[&'static str],
+    look_back: bool,
 ) -> Option<Diagnostic> {
     let span = e.span().into_range();
     // A misspelt keyword (`els`, `whle`) parses as a name, and the error comes a token later.
     let at = tokens.iter().position(|(_, s)| s.start >= span.start).unwrap_or(tokens.len());
-    let candidates = [at.checked_sub(1), Some(at)];
+    let candidates = [at.checked_sub(1).filter(|_| look_back), Some(at)];
     for (tok, s) in candidates.into_iter().flatten().filter_map(|i| tokens.get(i)) {
         if let Token::Ident(word) = tok
             && let Some(keyword) = near_keyword(word, keywords)

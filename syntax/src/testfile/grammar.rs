@@ -35,7 +35,7 @@ enum Item {
 
 pub(super) fn parse(src: &str) -> (Option<TestFile>, Vec<Diagnostic>) {
     let (tree, mut diagnostics) =
-        front_with(src, KEYWORDS, |tokens, eoi| file().parse(tokens.map(eoi, |(t, s)| (t, s))).into_output_errors());
+        front_with(src, KEYWORDS, false, |tokens, eoi| file().parse(tokens.map(eoi, |(t, s)| (t, s))).into_output_errors());
     // A condition that parsed as an expression but reads more than facts (a call, arithmetic).
     if let Some(file) = &tree {
         for test in &file.tests {
@@ -217,7 +217,11 @@ where
         .map(|(((min, max), event), window)| Expect::Count { min, max, event, window });
     let at = cond().then_ignore(kw("at")).then(tick()).map(|(condition, tick)| Expect::At { condition, tick });
     let order = pattern().then_ignore(kw("before")).then(pattern()).map(|(first, then)| Expect::Order { first, then });
-    choice((golden, reaches, says, distance, counted, at, order)).labelled("an expectation")
+    // `expect trigger "kTrap" by 60;`: at least one such event.
+    let happens = pattern()
+        .then(window())
+        .map(|(event, window)| Expect::Count { min: Some(1), max: None, event, window });
+    choice((golden, reaches, says, distance, counted, at, order, happens)).labelled("an expectation")
 }
 
 fn literal<'t, 's: 't, I>() -> impl Parser<'t, I, Literal, Extra<'t, 's>> + Clone

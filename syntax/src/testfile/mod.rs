@@ -319,7 +319,7 @@ pub enum Expect {
         window: Window,
     },
     /// `expect at most 2 blocked of runner;`, `expect exactly 1 signal "breach";`,
-    /// `expect 1 to 3 say of guard by 100;`.
+    /// `expect 1 to 3 say of guard by 100;`; and `expect trigger "kTrap" by 60;`, at least one.
     Count {
         /// At least this many.
         min: Option<u64>,
