@@ -74,7 +74,10 @@ fn a_sweep_finds_the_planted_bug_on_exactly_its_seeds_whatever_the_threads() {
     let one = suite.run(&options(1, seeds), &|| {});
     let three = suite.run(&options(3, seeds), &|| {});
     assert_eq!(one, report);
-    assert_eq!(serde_json::to_string(&three.json_lines()).unwrap(), serde_json::to_string(&report.json_lines()).unwrap());
+    assert_eq!(
+        serde_json::to_string(&three.json_lines()).unwrap(),
+        serde_json::to_string(&report.json_lines()).unwrap()
+    );
     // The replay command shows that one failure again.
     let f = &failures[0];
     let o = tactica(&["test", &f.file, "--name", &f.test, "--seed", &f.seed.to_string()]);
@@ -158,8 +161,14 @@ fn a_golden_names_its_first_difference_and_bless_writes_it() {
     let failure = &report.failures()[0];
     assert_eq!(failure.tick, 45);
     assert!(failure.seen.contains("at line 18 (tick 45)"), "{}", failure.seen);
-    assert!(failure.seen.contains(r#"- golden line 18: {"tick":45,"entity":"courier","kind":"say","text":"Delivered, sir."}"#));
-    assert!(failure.seen.contains(r#"+ this run:      {"tick":45,"entity":"courier","kind":"say","text":"Delivered."}"#));
+    assert!(
+        failure
+            .seen
+            .contains(r#"- golden line 18: {"tick":45,"entity":"courier","kind":"say","text":"Delivered, sir."}"#)
+    );
+    assert!(
+        failure.seen.contains(r#"+ this run:      {"tick":45,"entity":"courier","kind":"say","text":"Delivered."}"#)
+    );
     assert!(failure.seen.contains("line 17:"), "the lines before it are shown");
     // --bless writes a golden a later run passes, and a hand edit of it fails.
     let dir = scratch("bless");
@@ -201,11 +210,19 @@ fn replay_finds_the_first_divergence_of_an_edited_trace_and_reproduces_an_unedit
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
     assert!(out.starts_with(&format!("the replay diverges at tick 43 (line {} of the trace):\n", at + 1)), "{out}");
-    assert!(out.contains(r#"  - trace:  {"tick":43,"entity":"lookout","kind":"say","text":"Lock's open. Run!"}"#), "{out}");
-    assert!(out.contains(r#"  + replay: {"tick":43,"entity":"lookout","kind":"say","text":"Lock's open. Go!"}"#), "{out}");
+    assert!(
+        out.contains(r#"  - trace:  {"tick":43,"entity":"lookout","kind":"say","text":"Lock's open. Run!"}"#),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"  + replay: {"tick":43,"entity":"lookout","kind":"say","text":"Lock's open. Go!"}"#),
+        "{out}"
+    );
     // Another seed's run is not this trace's: a divergence too; the right seed reproduces it.
     let seeded = dir.join("seeded.jsonl");
-    assert!(tactica(&["run", "examples/castle", "-q", "--seed", "4", "--trace", seeded.to_str().unwrap()]).status.success());
+    assert!(
+        tactica(&["run", "examples/castle", "-q", "--seed", "4", "--trace", seeded.to_str().unwrap()]).status.success()
+    );
     assert_eq!(tactica(&["replay", seeded.to_str().unwrap(), "examples/castle", "--seed", "4"]).status.code(), Some(0));
     // A line that is not an event is a usage error with its line.
     std::fs::write(&bad, format!("{}\nnot json\n", text.lines().next().unwrap())).unwrap();
@@ -234,11 +251,22 @@ fn exit_codes_say_how_the_run_went() {
     assert_eq!(tactica(&["test", &format!("{YARD}/kinds/reaches.tactest")]).status.code(), Some(1));
     assert_eq!(tactica(&["test", dir.to_str().unwrap()]).status.code(), Some(2), "no test files");
     let bad = dir.join("bad.tactest");
-    std::fs::write(&bad, format!("scenario \"{}/scenario.toml\";\ntest \"t\" {{ expect courir reaches kGate; }}\n", std::fs::canonicalize(YARD).unwrap().display())).unwrap();
+    std::fs::write(
+        &bad,
+        format!(
+            "scenario \"{}/scenario.toml\";\ntest \"t\" {{ expect courir reaches kGate; }}\n",
+            std::fs::canonicalize(YARD).unwrap().display()
+        ),
+    )
+    .unwrap();
     let o = tactica(&["test", bad.to_str().unwrap(), "--color", "never"]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("[E0110] Error: the scenario has no entity named `courir`") && err.contains("did you mean `courier`?"), "{err}");
+    assert!(
+        err.contains("[E0110] Error: the scenario has no entity named `courir`")
+            && err.contains("did you mean `courier`?"),
+        "{err}"
+    );
     // `tactica check` finds the same mistake, as it finds every other.
     let o = tactica(&["check", bad.to_str().unwrap(), "--color", "never"]);
     assert_eq!(o.status.code(), Some(1));

@@ -154,7 +154,8 @@ fn write_trace(suite: &Suite, seeds: Option<Seeds>, file: &std::path::Path) -> a
     let seed = seeds.map_or(test.seed, |s| s.from);
     let mut rt = testing::sweep::start(test, seed).map_err(|e| anyhow::anyhow!(e))?;
     rt.run(test.ticks);
-    std::fs::write(file, rt.trace()).map_err(|e| anyhow::anyhow!("cannot write the trace to {}: {e}", file.display()))?;
+    std::fs::write(file, rt.trace())
+        .map_err(|e| anyhow::anyhow!("cannot write the trace to {}: {e}", file.display()))?;
     eprintln!("trace of \"{}\" on seed {seed} ({} ticks) written to {}", test.name, test.ticks, file.display());
     Ok(())
 }

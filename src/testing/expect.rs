@@ -249,9 +249,9 @@ impl<'r> Check<'r> {
         };
         if let Rule::Golden(g) = rule {
             check.verdict = match (golden, &g.expected) {
-                (GoldenMode::Skip, _) => Some(Verdict::NotChecked {
-                    why: "a golden file is checked on the test's own seed".to_owned(),
-                }),
+                (GoldenMode::Skip, _) => {
+                    Some(Verdict::NotChecked { why: "a golden file is checked on the test's own seed".to_owned() })
+                }
                 (GoldenMode::Compare, None) => Some(Verdict::Failed {
                     tick: 0,
                     seen: format!("there is no golden file {} yet: `--bless` writes it from this run", g.shown),
@@ -304,7 +304,9 @@ impl<'r> Check<'r> {
             },
             Rule::Order { first, then } => failed(match self.first_at {
                 None => format!("{} never happened", first.describe()),
-                Some(at) => format!("{} came at tick {at}, but {} never came after it", first.describe(), then.describe()),
+                Some(at) => {
+                    format!("{} came at tick {at}, but {} never came after it", first.describe(), then.describe())
+                }
             }),
             Rule::At { tick, .. } => failed(format!("the run ended at tick {last}, before tick {tick}")),
             Rule::Never { .. } | Rule::Always { .. } | Rule::Distance { .. } => Verdict::Passed { tick: last },
@@ -339,7 +341,8 @@ impl<'r> Check<'r> {
                     e.entity.as_ref() == Some(entity)
                         && matches!(e.kind, EventKind::Move { to, .. } if spot.contains(IVec2::from_array(to)))
                 });
-                let here = f.world.find(entity).and_then(|id| f.world.entity(id)).is_some_and(|e| spot.contains(e.cell()));
+                let here =
+                    f.world.find(entity).and_then(|id| f.world.entity(id)).is_some_and(|e| spot.contains(e.cell()));
                 if let Some(e) = arrived {
                     return Some(Verdict::Passed { tick: e.tick });
                 }
@@ -442,7 +445,9 @@ impl<'r> Check<'r> {
             }
             Rule::Eventually { subject, by } => {
                 let seen = match subject {
-                    Subject::Event(p) => f.events.iter().find(|e| by.is_none_or(|b| e.tick <= b) && p.matches(e)).map(|e| e.tick),
+                    Subject::Event(p) => {
+                        f.events.iter().find(|e| by.is_none_or(|b| e.tick <= b) && p.matches(e)).map(|e| e.tick)
+                    }
                     Subject::Cond(c) => f.facts.holds(&c.expr, f.world, t).then_some(t),
                 };
                 if let Some(tick) = seen {

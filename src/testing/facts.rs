@@ -55,8 +55,10 @@ impl Facts {
             "idle" => return Value::Bool(e.actions.is_idle()),
             _ => {}
         }
-        if let Some(v) =
-            e.attributes.get(fact).or_else(|| e.attributes.iter().find(|(k, _)| k.eq_ignore_ascii_case(fact)).map(|(_, v)| v))
+        if let Some(v) = e
+            .attributes
+            .get(fact)
+            .or_else(|| e.attributes.iter().find(|(k, _)| k.eq_ignore_ascii_case(fact)).map(|(_, v)| v))
         {
             return v.clone();
         }

@@ -77,10 +77,10 @@ fn read(trace: &str) -> Result<Vec<Expected>, ReplayError> {
         let line = i + 1;
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| ReplayError::NotAnEvent { line, message: e.to_string() })?;
-        let tick = value.get("tick").and_then(serde_json::Value::as_u64).ok_or_else(|| ReplayError::NotAnEvent {
-            line,
-            message: "it has no `tick`, a whole number".to_owned(),
-        })?;
+        let tick = value
+            .get("tick")
+            .and_then(serde_json::Value::as_u64)
+            .ok_or_else(|| ReplayError::NotAnEvent { line, message: "it has no `tick`, a whole number".to_owned() })?;
         out.push(Expected { line, tick, value, text: text.trim().to_owned() });
     }
     if out.is_empty() {

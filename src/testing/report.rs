@@ -271,10 +271,8 @@ impl Report {
         }
         let (ok, failed) = self.test_counts();
         let errors = self.errors().len();
-        let mut summary = format!(
-            "\n{}: {ok} passed, {failed} failed",
-            count(self.plan.tests.len() as u64, "test", "tests")
-        );
+        let mut summary =
+            format!("\n{}: {ok} passed, {failed} failed", count(self.plan.tests.len() as u64, "test", "tests"));
         if errors > 0 {
             summary.push_str(&format!(", {} could not run", count(errors as u64, "run", "runs")));
         }
@@ -304,7 +302,8 @@ impl Report {
             }
             if s.failed == 0 {
                 let counts = if sweep {
-                    let not = if s.not_checked > 0 { format!(", not checked on {}", s.not_checked) } else { String::new() };
+                    let not =
+                        if s.not_checked > 0 { format!(", not checked on {}", s.not_checked) } else { String::new() };
                     format!("  {}/{checked}{not}", s.passed)
                 } else {
                     String::new()

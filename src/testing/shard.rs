@@ -146,7 +146,8 @@ pub fn merge(paths: &[PathBuf]) -> Result<Report, MergeError> {
     let Some(first_path) = files.first().cloned() else { return Err(MergeError::Empty(shown.join(", "))) };
     let mut shards: Vec<(PathBuf, ShardFile)> = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(&f).map_err(|e| MergeError::Read { file: f.clone(), message: e.to_string() })?;
+        let text =
+            std::fs::read_to_string(&f).map_err(|e| MergeError::Read { file: f.clone(), message: e.to_string() })?;
         let shard: ShardFile = serde_json::from_str(&text).map_err(|e| MergeError::Read {
             file: f.clone(),
             message: format!("not a shard file of this version of tactica ({e})"),

@@ -149,10 +149,14 @@ pub fn run(
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(job) = jobs.get(i) else { break };
             // A panic is a bug in Tactica, never in the test: it costs that run, not the sweep.
-            let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play(&tests[job.test], job.seed, bless)));
+            let played =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play(&tests[job.test], job.seed, bless)));
             let (result, files) = played.unwrap_or_else(|_| (panicked(), Vec::new()));
             results.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[i] = Some(result);
-            written.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(files.into_iter().map(|(p, t)| (i, p, t)));
+            written
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .extend(files.into_iter().map(|(p, t)| (i, p, t)));
             done();
         }
     };
@@ -163,10 +167,7 @@ pub fn run(
         worker();
     });
     let results = results.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let results = results
-        .into_iter()
-        .map(|r| r.unwrap_or_else(panicked))
-        .collect();
+    let results = results.into_iter().map(|r| r.unwrap_or_else(panicked)).collect();
     let mut written = written.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
     written.sort_by_key(|(i, _, _)| *i);
     (results, written.into_iter().map(|(_, p, t)| (p, t)).collect())

@@ -6,8 +6,8 @@ use chumsky::input::ValueInput;
 use chumsky::prelude::*;
 
 use super::{
-    Bound, Cond, EventPattern, Expect, Expectation, GoldenKind, KEYWORDS, LineMatch, Literal, Setting, Subject,
-    Target, Test, TestFile, Text, TickAt, Window,
+    Bound, Cond, EventPattern, Expect, Expectation, GoldenKind, KEYWORDS, LineMatch, Literal, Setting, Subject, Target,
+    Test, TestFile, Text, TickAt, Window,
 };
 use crate::ast::Name;
 use crate::diagnostics::Diagnostic;
@@ -34,8 +34,9 @@ enum Item {
 }
 
 pub(super) fn parse(src: &str) -> (Option<TestFile>, Vec<Diagnostic>) {
-    let (tree, mut diagnostics) =
-        front_with(src, KEYWORDS, false, |tokens, eoi| file().parse(tokens.map(eoi, |(t, s)| (t, s))).into_output_errors());
+    let (tree, mut diagnostics) = front_with(src, KEYWORDS, false, |tokens, eoi| {
+        file().parse(tokens.map(eoi, |(t, s)| (t, s))).into_output_errors()
+    });
     // A condition that parsed as an expression but reads more than facts (a call, arithmetic).
     if let Some(file) = &tree {
         for test in &file.tests {
@@ -56,7 +57,8 @@ pub(super) fn parse(src: &str) -> (Option<TestFile>, Vec<Diagnostic>) {
 pub(super) fn conditions(e: &Expect) -> Vec<&Cond> {
     match e {
         Expect::At { condition, .. } | Expect::Always { condition, .. } => vec![condition],
-        Expect::Never { subject: Subject::Condition(c), .. } | Expect::Eventually { subject: Subject::Condition(c), .. } => {
+        Expect::Never { subject: Subject::Condition(c), .. }
+        | Expect::Eventually { subject: Subject::Condition(c), .. } => {
             vec![c]
         }
         _ => Vec::new(),
@@ -190,7 +192,11 @@ where
     });
     let distance = who()
         .then(choice((
-            kw("keeps").ignore_then(number()).then_ignore(kw("cells").or_not()).then_ignore(kw("from")).map(|n| (Bound::AtLeast, n)),
+            kw("keeps")
+                .ignore_then(number())
+                .then_ignore(kw("cells").or_not())
+                .then_ignore(kw("from"))
+                .map(|n| (Bound::AtLeast, n)),
             kw("stays")
                 .ignore_then(kw("within"))
                 .ignore_then(number())
@@ -211,16 +217,17 @@ where
         kw("exactly").ignore_then(count()).map(|n| (Some(n), Some(n))),
         count().then_ignore(kw("to")).then(count()).map(|(a, b)| (Some(a), Some(b))),
     ));
-    let counted = bounds
-        .then(pattern())
-        .then(window())
-        .map(|(((min, max), event), window)| Expect::Count { min, max, event, window });
+    let counted = bounds.then(pattern()).then(window()).map(|(((min, max), event), window)| Expect::Count {
+        min,
+        max,
+        event,
+        window,
+    });
     let at = cond().then_ignore(kw("at")).then(tick()).map(|(condition, tick)| Expect::At { condition, tick });
     let order = pattern().then_ignore(kw("before")).then(pattern()).map(|(first, then)| Expect::Order { first, then });
     // `expect trigger "kTrap" by 60;`: at least one such event.
-    let happens = pattern()
-        .then(window())
-        .map(|(event, window)| Expect::Count { min: Some(1), max: None, event, window });
+    let happens =
+        pattern().then(window()).map(|(event, window)| Expect::Count { min: Some(1), max: None, event, window });
     choice((golden, reaches, says, distance, counted, at, order, happens)).labelled("an expectation")
 }
 
@@ -228,13 +235,14 @@ fn literal<'t, 's: 't, I>() -> impl Parser<'t, I, Literal, Extra<'t, 's>> + Clon
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    let signed = just(Token::Minus).or_not().then(select! { Token::Int(n) => Literal::Int(n), Token::Float(x) => Literal::Float(x) }).map(
-        |(minus, v)| match (minus.is_some(), v) {
+    let signed = just(Token::Minus)
+        .or_not()
+        .then(select! { Token::Int(n) => Literal::Int(n), Token::Float(x) => Literal::Float(x) })
+        .map(|(minus, v)| match (minus.is_some(), v) {
             (true, Literal::Int(n)) => Literal::Int(-n),
             (true, Literal::Float(x)) => Literal::Float(-x),
             (_, v) => v,
-        },
-    );
+        });
     choice((
         signed,
         select! {
@@ -271,10 +279,7 @@ where
     let expect = choice((
         kw("expect").ignore_then(expectation()),
         kw("never").ignore_then(subject()).then(window()).map(|(subject, window)| Expect::Never { subject, window }),
-        kw("always")
-            .ignore_then(cond())
-            .then(window())
-            .map(|(condition, window)| Expect::Always { condition, window }),
+        kw("always").ignore_then(cond()).then(window()).map(|(condition, window)| Expect::Always { condition, window }),
         kw("eventually")
             .ignore_then(subject())
             .then(kw("by").ignore_then(tick()).or_not())

@@ -159,7 +159,9 @@ impl Resolver<'_> {
                     let last = why.lines().last().unwrap_or("not a pattern").trim().to_owned();
                     self.out.push(
                         Diagnostic::new(Code::BadPattern, p.span.clone(), "this pattern does not read", last)
-                            .with_hint("`matching` takes a regular expression; for the exact line, leave `matching` out"),
+                            .with_hint(
+                                "`matching` takes a regular expression; for the exact line, leave `matching` out",
+                            ),
                     );
                 }
                 self.window(window);
@@ -360,7 +362,12 @@ impl Resolver<'_> {
     }
 }
 
-fn once(seen: &mut Option<std::ops::Range<usize>>, span: &std::ops::Range<usize>, what: &str, out: &mut Vec<Diagnostic>) {
+fn once(
+    seen: &mut Option<std::ops::Range<usize>>,
+    span: &std::ops::Range<usize>,
+    what: &str,
+    out: &mut Vec<Diagnostic>,
+) {
     match seen {
         Some(first) => out.push(
             Diagnostic::new(Code::TestSetting, span.clone(), format!("`{what}` is set twice"), "the second time")

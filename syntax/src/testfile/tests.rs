@@ -62,12 +62,16 @@ fn every_statement_reads_as_it_says() {
     let t = &file.tests[0];
     assert_eq!((t.name.text.as_str(), t.seed(), t.ticks()), ("the smugglers get in", Some(7), Some(180)));
     assert_eq!(t.settings.len(), 6);
-    assert!(matches!(&t.settings[3], Setting::Set { target, value: Literal::Int(-2), .. } if target.text == "guard.SPEED"));
+    assert!(
+        matches!(&t.settings[3], Setting::Set { target, value: Literal::Int(-2), .. } if target.text == "guard.SPEED")
+    );
     assert!(matches!(&t.settings[5], Setting::Start { at: Target::Cell([3, 4], _), .. }));
     let kinds: Vec<&Expect> = t.expectations.iter().map(|e| &e.kind).collect();
     assert_eq!(kinds.len(), 16);
-    assert!(matches!(kinds[0], Expect::Reaches { entity, target: Target::Named(n), by: Some(TickAt { tick: 150, .. }) }
-        if entity.text == "runner" && n.text == "warehouse"));
+    assert!(
+        matches!(kinds[0], Expect::Reaches { entity, target: Target::Named(n), by: Some(TickAt { tick: 150, .. }) }
+        if entity.text == "runner" && n.text == "warehouse")
+    );
     assert!(matches!(kinds[1], Expect::Says { speaker: Some(s), line: LineMatch::Exact(l), window }
         if s.text == "lookout" && l.text == "Lock's open. Go!" && window.to.unwrap().tick == 60));
     assert!(matches!(kinds[2], Expect::Says { speaker: None, line: LineMatch::Pattern(p), window }
@@ -77,10 +81,14 @@ fn every_statement_reads_as_it_says() {
     assert!(matches!(kinds[4], Expect::Count { min: Some(1), max: Some(1), event, window }
         if event.text.as_ref().unwrap().text == "breach" && window.from.unwrap().tick == 5 && window.to.is_none()));
     assert!(matches!(kinds[5], Expect::Count { min: Some(1), max: Some(3), .. }));
-    assert!(matches!(kinds[6], Expect::Order { first, then } if first.kind.text == "signal" && then.kind.text == "enter"));
+    assert!(
+        matches!(kinds[6], Expect::Order { first, then } if first.kind.text == "signal" && then.kind.text == "enter")
+    );
     assert!(matches!(kinds[7], Expect::At { tick: TickAt { tick: 130, .. }, .. }));
     assert!(matches!(kinds[8], Expect::Distance { bound: Bound::AtLeast, cells, .. } if *cells == 2.0));
-    assert!(matches!(kinds[9], Expect::Distance { a, bound: Bound::AtMost, cells, .. } if a.text == "watch-12" && *cells == 3.5));
+    assert!(
+        matches!(kinds[9], Expect::Distance { a, bound: Bound::AtMost, cells, .. } if a.text == "watch-12" && *cells == 3.5)
+    );
     assert!(matches!(kinds[10], Expect::Golden { of: GoldenKind::Trace, file } if file.text == "golden/harbour.jsonl"));
     assert!(matches!(kinds[11], Expect::Never { subject: Subject::Event(p), .. } if p.kind.text == "script_error"));
     assert!(matches!(kinds[12], Expect::Never { subject: Subject::Condition(_), .. }));
@@ -162,7 +170,10 @@ fn settings_tests_and_windows_are_held_to_their_rules() {
 
 #[test]
 fn a_crowd_member_is_named_in_quotes() {
-    assert_eq!(codes("test \"a\" { expect \"watch-12\" reaches (1, 2); expect \"watch-13\" reaches (1, 2); }").len(), 1);
+    assert_eq!(
+        codes("test \"a\" { expect \"watch-12\" reaches (1, 2); expect \"watch-13\" reaches (1, 2); }").len(),
+        1
+    );
 }
 
 proptest::proptest! {
