@@ -540,10 +540,7 @@ fn a_test_file_gets_diagnostics_hover_and_the_scenarios_names() {
     assert_eq!(diags[0]["code"], "E0110");
     let runer = pos(&bad, "runer reaches", 0);
     assert_eq!(diags[0]["range"], range(runer, (runer.0, runer.1 + 5)));
-    assert_eq!(
-        diags[0]["message"],
-        "the scenario has no entity named `runer`\nhint: did you mean `runner`?"
-    );
+    assert_eq!(diags[0]["message"], "the scenario has no entity named `runer`\nhint: did you mean `runner`?");
     // Hover over a word of the format and over an event kind.
     let hover = ed.at("textDocument/hover", &file, pos(&good, "reaches warehouse", 1));
     assert!(hover["contents"]["value"].as_str().unwrap().contains("stands on the cell, place or region"), "{hover}");

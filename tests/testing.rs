@@ -250,6 +250,9 @@ fn exit_codes_say_how_the_run_went() {
     assert_eq!(tactica(&["test", &format!("{YARD}/kinds/reaches.tactest"), "--name", "passes"]).status.code(), Some(0));
     assert_eq!(tactica(&["test", &format!("{YARD}/kinds/reaches.tactest")]).status.code(), Some(1));
     assert_eq!(tactica(&["test", dir.to_str().unwrap()]).status.code(), Some(2), "no test files");
+    let o = tactica(&["test", "examples/harbour/scenario.toml"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not a test file: test files end in .tactest"));
     let bad = dir.join("bad.tactest");
     std::fs::write(
         &bad,

@@ -3,7 +3,7 @@
 //! test's own version of the scenario (its settings applied to what the scenario file says) and
 //! resolving its expectations.
 //!
-//! Discovery: a path that is a file is a test file whatever its name; a folder is searched, at any
+//! Discovery: a path that is a file must be a test file (`*.tactest`); a folder is searched, at any
 //! depth, for `*.tactest` files (folders whose names start with `.` and `target` folders are
 //! left out), in path order. A test file plays the scenario its `scenario "…";` line names,
 //! relative to the test file; without one, the `scenario.toml` in the test file's folder, or
@@ -101,6 +101,8 @@ impl Problem {
 pub enum LoadError {
     /// A path given does not exist.
     Missing(PathBuf),
+    /// A file given is not a test file (`*.tactest`).
+    NotATestFile(PathBuf),
     /// No test file was found under the paths given.
     NoTests(Vec<PathBuf>),
     /// Test files with mistakes (every problem of every file, warnings among them).
@@ -111,6 +113,11 @@ impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LoadError::Missing(p) => write!(f, "{} does not exist", p.display()),
+            LoadError::NotATestFile(p) => write!(
+                f,
+                "{} is not a test file: test files end in .{EXTENSION} (give the folder to run every test in it)",
+                p.display()
+            ),
             LoadError::NoTests(paths) => {
                 let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
                 write!(f, "no test files (*.{EXTENSION}) under {}", shown.join(", "))
@@ -137,6 +144,9 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, LoadError> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_file() {
+            if p.extension().is_none_or(|x| x != EXTENSION) {
+                return Err(LoadError::NotATestFile(p.clone()));
+            }
             out.push(p.clone());
         } else if p.is_dir() {
             walk(p, &mut out);
