@@ -30,6 +30,7 @@ pub mod reload;
 pub mod render;
 pub mod runtime;
 pub mod scenario;
+pub mod testing;
 #[cfg(feature = "view")]
 pub mod view;
 pub mod walk;

@@ -309,7 +309,11 @@ fn collect(p: &Path, host: &ScriptHost, out: &mut Vec<PathBuf>, walks: &mut Hash
 
 fn known(p: &Path, host: &ScriptHost) -> bool {
     let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-    (ext == "toml" && is_scenario(p)) || ext == "map" || ext == "tps" || host.backend_for(p).is_some()
+    (ext == "toml" && is_scenario(p))
+        || ext == "map"
+        || ext == "tps"
+        || ext == crate::testing::prepare::EXTENSION
+        || host.backend_for(p).is_some()
 }
 
 /// Whether a `.toml` file met while walking a folder is a scenario: `scenario.toml`, or a table
@@ -365,8 +369,9 @@ fn check_file(
     found.into()
 }
 
-/// Every problem with a script or query file whose text is `source` (what an editor holds, which
-/// may differ from the disk): `.tps` query blocks, `.tac` checked against `api`, and the host's
+/// Every problem with a script, query or test file whose text is `source` (what an editor holds,
+/// which may differ from the disk): `.tps` query blocks, `.tactest` test files against their
+/// scenario's names, `.tac` checked against `api`, and the host's
 /// other languages compiled and, when they compile, linted against `api`. `tactica check` and
 /// the language server (`tactica lsp`) share it.
 pub(crate) fn check_text(
@@ -379,6 +384,11 @@ pub(crate) fn check_text(
     let name = f.display().to_string();
     match f.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "tps" => check_query_blocks(f, source, colour),
+        // A test file is checked against its scenario's names (found from the file's path).
+        crate::testing::prepare::EXTENSION => crate::testing::prepare::check_source(f, source)
+            .iter()
+            .map(|d| Finding::diagnostic(&name, source, d, colour))
+            .collect(),
         "tac" => {
             let (_, diagnostics) = tactica_script::check(&name, source, api);
             diagnostics.iter().map(|d| Finding::diagnostic(&name, source, d, colour)).collect()

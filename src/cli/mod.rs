@@ -2,19 +2,21 @@
 //! its own that turns the library's typed results into text and an exit code.
 //!
 //! Exit codes: 0 all well, 1 errors were found (bad scenario, map or script; warnings only under
-//! `check --deny-warnings`), 2 bad usage.
+//! `check --deny-warnings`; a test that failed; a trace that diverges), 2 bad usage (and for
+//! `test` and `replay`, what could not be loaded).
 
 pub(crate) mod check;
 mod docs;
 mod explain;
 mod lsp;
-mod narrate;
 mod output;
 mod path;
 mod progress;
 mod query;
 mod render;
+mod replay;
 mod run;
+mod test;
 mod view;
 
 use std::path::{Path, PathBuf};
@@ -85,6 +87,11 @@ pub enum Command {
     /// Serve editors over stdio (the Language Server Protocol): diagnostics as you type, hover
     /// docs, completion and go to definition for `.tac`, Lua and Rhai (docs/editors.md).
     Lsp(lsp::LspArgs),
+    /// Run the AI's tests (`*.tactest`): what the characters must do, on one seed or a sweep of
+    /// many, with a report, JSON or JUnit, shards and goldens (docs/testing.md).
+    Test(test::TestArgs),
+    /// Play a scenario again and compare it with a recorded trace, to the first difference.
+    Replay(replay::ReplayArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -112,6 +119,8 @@ pub fn main() -> ExitCode {
         Command::View(args) => view::view(&args),
         Command::Docs(args) => docs::docs(&args),
         Command::Lsp(args) => lsp::lsp(&args),
+        Command::Test(args) => test::test(&args),
+        Command::Replay(args) => replay::replay_cli(&args),
     };
     match result {
         Ok(code) => code,

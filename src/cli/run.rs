@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 
-use super::narrate::narrate;
 use crate::reload::FileWatcher;
 use crate::render;
 use crate::runtime::Runtime;
+use crate::runtime::narrate::narrate;
 
 /// Arguments of `tactica run`.
 #[derive(Debug, Args)]

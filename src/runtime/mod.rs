@@ -2,10 +2,12 @@
 //!
 //! `embed.rs` is the part a game uses that the CLI does not: a world built in code, scripts
 //! from memory; `stream.rs` takes events out as they happen (a drained stream, a bounded log, the
-//! trace written and hashed as it goes).
+//! trace written and hashed as it goes); `narrate.rs` turns events into the sentences `tactica run`
+//! prints.
 
 mod chrome_trace;
 mod embed;
+pub mod narrate;
 pub mod profile;
 mod stream;
 

@@ -105,6 +105,14 @@ pub fn load_with_map(path: &Path, map: Map) -> Result<Scenario, ScenarioError> {
     Loader::new().map(map).load(path)
 }
 
+/// Loads a scenario file as [`load`] does, after `edit` changed what the file says (a test moving
+/// a character's start, setting a global, leaving an entity out): everything is checked as if
+/// the file said it. What `edit` writes carries the spans of what it replaced, so an error it
+/// causes points at the entry it changed.
+pub fn load_with(path: &Path, edit: impl FnOnce(&mut ScenarioFile)) -> Result<Scenario, ScenarioError> {
+    Loader::new().edit(edit).load(path)
+}
+
 /// Loads scenarios with limits, a map of the game's own, or a progress report: what [`load`]
 /// does, configured.
 ///
@@ -123,7 +131,11 @@ pub struct Loader<'p> {
     limits: LoadLimits,
     map: Option<Map>,
     progress: Option<ProgressFn<'p>>,
+    edit: Option<EditFn<'p>>,
 }
+
+/// A change to what a scenario file says, made before anything is checked (see [`load_with`]).
+type EditFn<'p> = Box<dyn FnOnce(&mut ScenarioFile) + 'p>;
 
 impl std::fmt::Debug for Loader<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -158,11 +170,21 @@ impl<'p> Loader<'p> {
         self
     }
 
+    /// Changes what the file says before it is checked (see [`load_with`]).
+    #[must_use]
+    pub fn edit(mut self, edit: impl FnOnce(&mut ScenarioFile) + 'p) -> Self {
+        self.edit = Some(Box::new(edit));
+        self
+    }
+
     /// Loads the scenario file at `path`.
     pub fn load(self, path: &Path) -> Result<Scenario, ScenarioError> {
         let text = read_text(path, MAX_SCENARIO_BYTES)
             .map_err(|why| ScenarioError::new(path, SourcePos::default(), format!("the scenario {why}")))?;
-        let parsed = parse(&text, path)?;
+        let mut parsed = parse(&text, path)?;
+        if let Some(edit) = self.edit {
+            edit(&mut parsed);
+        }
         let dir = path.parent().unwrap_or(Path::new("."));
         let mut folders = Folders::new(dir);
         for folder in &parsed.allow_folders {

@@ -25,7 +25,7 @@ pub use crowd::{CrowdSpec, MAX_CROWD};
 pub use error::{ScenarioError, SourcePos};
 pub use field::{CoverSection, FieldSection, HearingSection, ScentSection, VisionSection};
 pub use file::{ActionSpec, EntitySpec, Position, RegionSpec, ScenarioFile, TimelineEntry};
-pub use load::{EntityScripts, Loader, Scenario, load, load_with_map, parse};
+pub use load::{EntityScripts, Loader, Scenario, load, load_with, load_with_map, parse};
 pub(crate) use nav::charge_map_reload;
 pub use steer::{AgentEntry, FlockEntry, FormationEntry, PatternEntry, SteeringSection, StepEntry};
 pub use tactics::load_query_file;
