@@ -95,7 +95,10 @@ fn walk(each: impl Fn(u64, EntityId) -> Vec<Command>, request: bool) -> Walk {
             .filter(|e| {
                 matches!(
                     e.kind,
-                    EventKind::Say { .. } | EventKind::Sound { .. } | EventKind::Trigger { .. } | EventKind::Signal { .. }
+                    EventKind::Say { .. }
+                        | EventKind::Sound { .. }
+                        | EventKind::Trigger { .. }
+                        | EventKind::Signal { .. }
                 )
             })
             .count(),
@@ -183,4 +186,3 @@ fn the_move_is_logged_as_started_once() {
         .count();
     assert_eq!(started, 1);
 }
-

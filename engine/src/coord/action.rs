@@ -82,10 +82,7 @@ impl Action {
     pub fn is_instant(&self) -> bool {
         match self {
             Action::Say { .. } | Action::PlaySound { .. } | Action::Trigger { .. } | Action::Signal { .. } => true,
-            Action::MoveTo { .. }
-            | Action::FollowPath { .. }
-            | Action::Sleep { .. }
-            | Action::Wait { .. } => false,
+            Action::MoveTo { .. } | Action::FollowPath { .. } | Action::Sleep { .. } | Action::Wait { .. } => false,
         }
     }
 }

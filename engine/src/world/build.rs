@@ -335,12 +335,7 @@ fn lay_cells(width: u32, height: u32, cells: impl IntoIterator<Item = Tile>) -> 
     let mut found = 0usize;
     for tile in cells {
         if found == expected {
-            return Err(BuildError::CellCount {
-                width,
-                height,
-                expected: expected as u64,
-                found: expected as u64 + 1,
-            });
+            return Err(BuildError::CellCount { width, height, expected: expected as u64, found: expected as u64 + 1 });
         }
         layout.lay(found, tile)?;
         found += 1;
@@ -380,7 +375,10 @@ mod tests {
         let map = world.map();
         assert_eq!((map.width(), map.height()), (4, 2));
         let costs: Vec<Option<f32>> = (0..8).map(|i| map.cost(map.cell_at(i))).collect();
-        assert_eq!(costs, [Some(f32::INFINITY), Some(1.0), Some(5.0), Some(2.0), Some(3.0), Some(1.0), Some(1.0), Some(4.0)]);
+        assert_eq!(
+            costs,
+            [Some(f32::INFINITY), Some(1.0), Some(5.0), Some(2.0), Some(3.0), Some(1.0), Some(1.0), Some(4.0)]
+        );
         assert_eq!(world.doors()["hatch"].cells, [IVec2::new(1, 1)]);
         assert!(world.doors()["hatch"].open);
         assert_eq!(world.place("well"), Some(Vec2::new(2.5, 1.5)));
@@ -424,10 +422,7 @@ mod tests {
         let err = |b: WorldBuilder| b.build().unwrap_err();
         assert_eq!(err(WorldBuilder::from_rows(Vec::<&str>::new())), BuildError::Empty);
         assert_eq!(err(WorldBuilder::from_rows([""])), BuildError::Empty);
-        assert_eq!(
-            err(WorldBuilder::from_rows(["...", ".."])),
-            BuildError::Ragged { row: 2, expected: 3, found: 2 }
-        );
+        assert_eq!(err(WorldBuilder::from_rows(["...", ".."])), BuildError::Ragged { row: 2, expected: 3, found: 2 });
         let unknown = err(WorldBuilder::from_rows(["..", ".x"]));
         assert_eq!(unknown, BuildError::UnknownTile { row: 2, column: 2, tile: 'x' });
         assert!(unknown.to_string().starts_with("row 2, column 2: `x` means nothing yet"), "{unknown}");
