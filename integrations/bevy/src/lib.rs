@@ -106,6 +106,11 @@ pub use convert::{ToBevy, ToTactica};
 pub use runtime::{LayerView, TacticaRuntime};
 pub use sync::{GameDriven, TacticaEntity, TacticaEvent, TacticaName, TacticaSystems};
 
+/// The Bevy guide's Rust blocks (`docs/bevy.md`), compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/bevy.md")]
+pub struct GuideDoctests;
+
 /// The plugin. With [`TacticaPlugin::scenario`] it loads the scenario from the asset folder at
 /// start; without, the game inserts a [`TacticaRuntime`] itself (a world built in code, or a
 /// scenario from anywhere).
