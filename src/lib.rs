@@ -27,14 +27,17 @@ pub mod editor;
 pub mod host;
 #[cfg(feature = "cli")]
 pub mod lsp;
+pub mod output;
 pub mod prelude;
 pub mod reload;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod runtime;
 pub mod scenario;
+pub mod testing;
 #[cfg(feature = "view")]
 pub mod view;
+pub mod walk;
 /// The glam Tactica's positions and cells are made of (`IVec2`, `Vec2`), so a game names the same
 /// types without depending on a glam of its own (which may be another version).
 pub use glam;

@@ -45,7 +45,10 @@ fn run(args: &[String], scratch: &Path) -> (Option<i32>, String) {
     // Outputs go to the scratch folder, not into the repository.
     let mut args: Vec<String> = args.to_vec();
     for i in 1..args.len() {
-        if matches!(args[i - 1].as_str(), "-o" | "--render" | "--trace" | "--paths" | "--profile-json") {
+        if matches!(
+            args[i - 1].as_str(),
+            "-o" | "--render" | "--trace" | "--paths" | "--profile-json" | "--junit" | "--out"
+        ) {
             let name = Path::new(&args[i]).file_name().map(PathBuf::from).unwrap_or_else(|| "out".into());
             args[i] = scratch.join(name).display().to_string();
         }

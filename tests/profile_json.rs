@@ -192,14 +192,22 @@ fn run_writes_the_timeline_file_and_says_where() {
     check_nesting(&spans);
     assert_eq!(spans.iter().filter(|s| s.0 == "tick").count(), 30);
     assert_eq!(json["otherData"]["scenario"], "Harbour at dusk");
-    // A folder that does not exist: an error naming the file, not a panic.
+    // A place that cannot hold a file (its "folder" is a file; missing folders would be made,
+    // and CI runs as root, so only this fails for everyone): an error naming the file, not a panic.
+    let blocker = dir.join("a-file");
+    std::fs::write(&blocker, "not a folder").unwrap();
+    let target = blocker.join("x.json");
     let bad = std::process::Command::new(env!("CARGO_BIN_EXE_tactica"))
-        .args(["run", "examples/harbour", "--ticks", "1", "--quiet", "--profile-json", "/nonexistent-dir/x.json"])
+        .args(["run", "examples/harbour", "--ticks", "1", "--quiet", "--profile-json"])
+        .arg(&target)
         .output()
         .unwrap();
-    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(bad.status.code(), Some(1), "{}", String::from_utf8_lossy(&bad.stderr));
     assert!(
-        String::from_utf8_lossy(&bad.stderr).contains("cannot write the profile timeline to /nonexistent-dir/x.json")
+        String::from_utf8_lossy(&bad.stderr)
+            .contains(&format!("cannot write {}", target.display())),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
     );
     std::fs::remove_dir_all(&dir).ok();
 }

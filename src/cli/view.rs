@@ -3,7 +3,6 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
 
 use crate::view::{self, ViewOptions, trace::Source};
@@ -81,10 +80,7 @@ pub fn view(args: &ViewArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let out = args.output.clone().unwrap_or_else(|| default_output(&args.input));
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    std::fs::write(&out, &html).with_context(|| format!("cannot write {}", out.display()))?;
+    crate::output::write_file(&out, html.as_bytes())?;
     println!("wrote {} ({} KiB; {note}); open it in a browser", out.display(), html.len().div_ceil(1024));
     Ok(ExitCode::SUCCESS)
 }

@@ -30,6 +30,8 @@ impl Scenario {
             data_files: Vec::new(),
             map_file: None,
             view_layer_every: None,
+            load_work: 0,
+            load_limits: crate::scenario::LoadLimits::new(),
         }
     }
 }

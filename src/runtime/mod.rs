@@ -2,10 +2,12 @@
 //!
 //! `embed.rs` is the part a game uses that the CLI does not: a world built in code, scripts
 //! from memory; `stream.rs` takes events out as they happen (a drained stream, a bounded log, the
-//! trace written and hashed as it goes).
+//! trace written and hashed as it goes); `narrate.rs` turns events into the sentences `tactica run`
+//! prints.
 
 mod chrome_trace;
 mod embed;
+pub mod narrate;
 pub mod profile;
 mod stream;
 
@@ -38,6 +40,8 @@ pub struct Runtime {
     player_says: BTreeMap<u64, Vec<String>>,
     /// Query libraries and model files: watched and reloaded like scripts.
     data_files: Vec<PathBuf>,
+    /// What a reload of a model file or the map may cost (the scenario's load limits).
+    load_limits: crate::scenario::LoadLimits,
     /// The grid map's file, when the scenario came from one.
     map_file: Option<PathBuf>,
     /// The log range of the previous tick's events (what scripts see as "what just happened").
@@ -123,6 +127,7 @@ impl Runtime {
             encounter_range: scenario.encounter_range,
             player_says: scenario.player_says,
             data_files: scenario.data_files,
+            load_limits: scenario.load_limits,
             map_file: scenario.map_file,
             previous: (0, 0),
             in_range: BTreeSet::new(),
@@ -154,6 +159,17 @@ impl Runtime {
     /// The grid map's file, when the scenario came from one.
     pub fn map_file(&self) -> Option<&Path> {
         self.map_file.as_deref()
+    }
+
+    /// The limits a reload of a model file or the map is held to (the scenario's load limits,
+    /// [`crate::scenario::LoadLimits`]).
+    pub fn load_limits(&self) -> crate::scenario::LoadLimits {
+        self.load_limits
+    }
+
+    /// Holds later reloads to `limits`.
+    pub fn set_load_limits(&mut self, limits: crate::scenario::LoadLimits) {
+        self.load_limits = limits;
     }
 
     /// How many ticks the scenario asks to be played.

@@ -23,7 +23,7 @@ pub struct ScenarioFile {
     pub tick_rate: Spanned<u32>,
     /// How many ticks `tactica run` plays unless told otherwise.
     #[serde(default = "default_ticks")]
-    pub ticks: u64,
+    pub ticks: Spanned<u64>,
     /// The folder scripts are looked up in, relative to the scenario (default: the scenario's).
     #[serde(default)]
     pub scripts_dir: Option<String>,
@@ -99,8 +99,8 @@ pub struct ViewSection {
 fn default_rate() -> Spanned<u32> {
     Spanned::new(0..0, 10)
 }
-fn default_ticks() -> u64 {
-    100
+fn default_ticks() -> Spanned<u64> {
+    Spanned::new(0..0, 100)
 }
 fn default_encounter() -> Spanned<f32> {
     Spanned::new(0..0, 5.0)
