@@ -1,35 +1,26 @@
 //! Tactica inside a plain game loop, no engine: the game owns its characters and its map, Tactica
 //! gives two of them a brain.
 //!
-//! - The game's own structs (`Game`, `Npc`) hold sprites and a gate; the Tactica world is built in
-//!   code from the game's map, and the game edits it when the gate opens (frame 20).
-//! - One host function of the game's own, `GateOpen()`, a closure over the game's state.
+//! - The game's own structs (`Game`, `Npc`) hold sprites and a gate; the Tactica world is built
+//!   from the game's own map rows (the gate a door in them), and the game opens the door when the
+//!   gate opens (frame 20).
+//! - One host function of the game's own, `GateOpen()`, a closure with a Rust signature over the
+//!   game's state.
 //! - A Lua mod loaded from a string (a goblin that waits at the gate, then walks through), and a
 //!   `.tac` guard that hails the player when the player comes into sight.
 //! - Every frame the game drains Tactica's events: moves move its sprites, lines become subtitles.
 //!
 //! Run it with `cargo run --example embed`; `tests/embed_example.rs` runs it too.
 
+use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use glam::IVec2;
-use std::path::Path;
-use tactica::host::{Api, ScriptLimits, Type};
-use tactica::runtime::Runtime;
-use tactica_engine::Value;
-
-use tactica_engine::grid::{TerrainCosts, parse_ascii};
-use tactica_engine::world::{Entity, EntityId, EventKind, World};
+use tactica::prelude::*;
 
 /// The game's map: `#` wall, `|` the gate (shut at first).
-const MAP: &str = "\
-################
-#......#.......#
-#......|.......#
-#......#.......#
-################
-";
+const MAP: [&str; 5] =
+    ["################", "#......#.......#", "#......|.......#", "#......#.......#", "################"];
 
 /// A mod, as a modder ships it: Lua, in the game's own asset bundle.
 const GOBLIN_MOD: &str = r#"
@@ -68,18 +59,24 @@ pub fn play(frames: u32) -> Report {
     let gate_cell = IVec2::new(7, 2);
     let gate_open = Arc::new(AtomicBool::new(false));
 
-    // The game's own function, registered once: every language can call it, `check` knows it.
+    // The game's own function, registered once: every language can call it, `check` knows it
+    // (`GateOpen() -> bool`, from the closure's signature).
     let mut api = Api::standard();
     let open = Arc::clone(&gate_open);
-    api.add_closure("GateOpen", vec![], Type::Bool, "Whether the castle gate is open (`GateOpen()`).", move |_, _| {
-        Ok(Value::Bool(open.load(Ordering::Relaxed)))
-    });
+    api.add_fn(
+        "GateOpen",
+        &[],
+        "Whether the castle gate is open (`GateOpen()`).",
+        move |_ctx: &mut ScriptCtx<'_>, ()| Ok::<bool, Infallible>(open.load(Ordering::Relaxed)),
+    );
 
-    // The Tactica world, built from the game's map: the gate starts shut.
-    let shut = MAP.replace('|', "#");
-    let map = parse_ascii(shut.as_bytes(), Path::new("embed-map"), &TerrainCosts::ascii())
+    // The Tactica world, built from the game's map rows: the gate is a door, shut at first.
+    let mut world = WorldBuilder::from_rows(MAP)
+        .door('|', "gate", false)
+        .tick_rate(10)
+        .seed(1)
+        .build()
         .expect("the game's map is well formed");
-    let mut world = World::new(map, 10, 1);
     let mut npcs = vec![
         Npc { name: "goblin", sprite: IVec2::new(2, 2), brain: None },
         Npc { name: "guard", sprite: IVec2::new(10, 2), brain: None },
@@ -93,7 +90,7 @@ pub fn play(frames: u32) -> Report {
         }
         npc.brain = Some(world.spawn(e).expect("names are unique"));
     }
-    let mut rt = Runtime::from_world("embed", world, tactica::languages_for(&api, ScriptLimits::new()));
+    let mut rt = Runtime::from_world("embed", world, languages_for(&api, ScriptLimits::new()));
     rt.attach_source(npcs[0].brain, "mods/goblin.lua", GOBLIN_MOD, 1).expect("the mod loads");
     rt.attach_source(npcs[1].brain, "guard.tac", GUARD, 1).expect("the guard checks");
     // A game that runs for hours keeps only recent events; it takes them out every frame.
@@ -104,7 +101,7 @@ pub fn play(frames: u32) -> Report {
         // The game's own logic first: at frame 20 the gate opens, and the map follows.
         if frame == 20 {
             gate_open.store(true, Ordering::Relaxed);
-            rt.world_mut().set_blocked(gate_cell, false);
+            rt.world_mut().set_door("gate", true);
         }
         rt.tick();
         for event in rt.drain_events() {

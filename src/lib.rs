@@ -4,6 +4,9 @@
 //! backend trait, one implementation per language), and play it tick by tick with the
 //! [`runtime::Runtime`], recording a deterministic trace.
 //!
+//! A game needs one import, [`prelude`]: the runtime, world building, values, events and host
+//! functions.
+//!
 //! ```no_run
 //! use std::path::Path;
 //!
@@ -25,6 +28,7 @@ pub mod host;
 #[cfg(feature = "cli")]
 pub mod lsp;
 pub mod output;
+pub mod prelude;
 pub mod reload;
 #[cfg(feature = "render")]
 pub mod render;
@@ -34,7 +38,18 @@ pub mod testing;
 #[cfg(feature = "view")]
 pub mod view;
 pub mod walk;
+/// The glam Tactica's positions and cells are made of (`IVec2`, `Vec2`), so a game names the same
+/// types without depending on a glam of its own (which may be another version).
+pub use glam;
+pub use tactica_engine as engine;
 pub use tactica_stdlib::memory;
+
+/// The README's and the embedding guide's Rust blocks, compiled and run as doctests: what a game
+/// programmer copies from them builds.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+#[doc = include_str!("../docs/embedding.md")]
+pub struct GuideDoctests;
 
 /// Every script language built into this runtime: Tactica Script (`.tac`), Lua (`.lua`) and Rhai
 /// (`.rhai`), each binding the standard API table under the default [`host::ScriptLimits`].

@@ -1,6 +1,7 @@
 //! `tactica check` lints Lua and Rhai without running them: a misspelt call (E0011, with the
-//! closest name), a wrong argument count (E0013), a misspelt handler (E0074, a warning) and a
-//! global the sandbox removed (E0075), each at file:line:col and rendered like `.tac`'s findings.
+//! closest name), a wrong argument count (E0013), a misspelt handler (E0074, a warning), a
+//! global the sandbox removed (E0075) and a place written bare where names are strings (E0079, a
+//! warning), each at file:line:col and rendered like `.tac`'s findings.
 //! The four mistakes in each language live in `tests/lint/`; their reports are snapshots.
 //! Every shipped Lua and Rhai script lints clean, and what a script defines itself is never
 //! a finding.
@@ -68,6 +69,18 @@ fn rhai_misspelt_handler() {
 #[test]
 fn rhai_removed_global() {
     insta::assert_snapshot!(report("removed.rhai", "E0075", 1));
+}
+
+/// A place of the scenario written bare in a Lua or Rhai mod (`MoveTo(kWell)`, as `.tac` writes it)
+/// is a warning when the scenario is checked: there names are strings.
+#[test]
+fn lua_place_written_bare() {
+    insta::assert_snapshot!(report("well/lua.toml", "E0079", 0));
+}
+
+#[test]
+fn rhai_place_written_bare() {
+    insta::assert_snapshot!(report("well/rhai.toml", "E0079", 0));
 }
 
 #[test]

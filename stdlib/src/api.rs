@@ -102,6 +102,23 @@ pub enum HostError {
         /// Which allowance, and how large it is.
         reason: String,
     },
+    /// A game's own function refused the call with an error of the game's own (see
+    /// [`Api::add_fn`]); the script error carries its message.
+    #[error("`{function}`: {message}")]
+    Game {
+        /// The function.
+        function: &'static str,
+        /// The game's error, as its `Display` words it.
+        message: String,
+    },
+}
+
+impl HostError {
+    /// A game's own error for `function`, with `error`'s message (for closures registered with
+    /// [`Api::add_closure`]; [`Api::add_fn`] converts the errors it returns by itself).
+    pub fn game(function: &'static str, error: impl fmt::Display) -> HostError {
+        HostError::Game { function, message: error.to_string() }
+    }
 }
 
 /// One parameter of a host function.

@@ -51,6 +51,7 @@ pub mod reach;
 mod reference;
 mod state;
 mod steer;
+mod typed;
 mod types;
 mod waypoints;
 
@@ -64,4 +65,5 @@ pub use names::{STANDARD_SYMBOLS, suggest};
 pub use reference::{HANDLERS, api_markdown, luals_meta, rhai_definitions, snake_case};
 pub use state::StateMut;
 pub use tactica_engine::{Table, Value, ValueType};
+pub use typed::{FromArgs, FromValue, IntoValue};
 pub use types::Type;

@@ -1,5 +1,6 @@
 //! What the Lua and Rhai linters share: the findings they make, worded as the `.tac` checker words
-//! them (E0011 unknown function, E0013 wrong arity, E0074 unknown handler, E0075 removed global),
+//! them (E0011 unknown function, E0013 wrong arity, E0074 unknown handler, E0075 removed global,
+//! E0079 a global nothing defines),
 //! so `tactica check` reads alike in every language. Each language walks its own syntax tree and
 //! asks here about the names it meets.
 
@@ -7,7 +8,7 @@ use std::ops::Range;
 
 use tactica_syntax::diagnostics::{Code, Diagnostic};
 
-use crate::{Api, HANDLERS, HostFn, snake_case, suggest};
+use crate::{Api, GlobalSource, HANDLERS, HostFn, snake_case, suggest};
 
 /// How many arguments a call passes: exactly so many, or at least so many (the last argument
 /// may give several values, as a Lua call or `...` does).
@@ -138,6 +139,48 @@ pub fn removed_global(name: &str, what: &str, span: Range<usize>) -> Diagnostic 
     .with_hint("scripts have no files, OS, modules, clock or debug library: `print` or `Note` show what a script does")
 }
 
+/// E0079: a read of a global nothing defines — not the script, not the language's library, not
+/// the API — in `language` ("Lua", "Rhai"). There such a name is nil (Lua) or an error (Rhai),
+/// and the usual cause is a name written bare as `.tac` writes it: a place, a weapon or a signal,
+/// which in Lua and Rhai are strings. The hint says so, with the name's canonical spelling when
+/// the API (or the scenario) knows it. `span` is the name's.
+pub fn undefined_global(api: &Api, name: &str, language: &str, span: Range<usize>) -> Diagnostic {
+    let fails = if language == "Rhai" { "the script stops with an error there" } else { "it reads as nil" };
+    let d = Diagnostic::new(
+        Code::UndefinedGlobal,
+        span,
+        format!("`{name}` is not defined"),
+        format!("nothing defines this name: {fails}"),
+    );
+    let hint = match (api.symbol(name), api.global(name)) {
+        (Some(symbol), _) => format!(
+            "`{0}` is {1} the scenario or the API names; in {language} names are strings: write `\"{0}\"`",
+            symbol.name,
+            family_phrase(&symbol.family),
+        ),
+        (None, Some((_, global))) => match &global.source {
+            GlobalSource::World(key) => {
+                format!("`{}` is a world global; in {language} read it with `GetGlobal(\"{key}\")`", global.name)
+            }
+            _ => format!(
+                "`{}` is a global of `.tac` scripts; in {language} the functions of the API read it (docs/api.md)",
+                global.name
+            ),
+        },
+        (None, None) => format!(
+            "names of places, weapons, traps and signals are strings in {language} (`\"{name}\"`); a variable must be \
+             assigned before it is read"
+        ),
+    };
+    d.with_hint(hint)
+}
+
+/// "a place", "a weapon" … for a symbol family.
+fn family_phrase(family: &str) -> String {
+    let article = if family.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {family}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +204,29 @@ mod tests {
         assert!(check_arity(&overloads(&api, "MoveTo"), ArgCount::Exactly(2), 0..5).is_none());
         assert!(check_arity(&overloads(&api, "MoveTo"), ArgCount::AtLeast(1), 0..5).is_none());
         assert!(check_arity(&overloads(&api, "Say"), ArgCount::AtLeast(2), 0..5).is_some());
+    }
+
+    #[test]
+    fn an_undefined_global_says_names_are_strings() {
+        let mut api = Api::standard();
+        api.declare_symbol("kWell", "place");
+        let d = undefined_global(&api, "kwell", "Lua", 3..8);
+        assert_eq!((d.code, d.message.as_str()), (Code::UndefinedGlobal, "`kwell` is not defined"));
+        assert_eq!(d.label, "nothing defines this name: it reads as nil");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("`kWell` is a place the scenario or the API names; in Lua names are strings: write `\"kWell\"`")
+        );
+        let d = undefined_global(&api, "GameTime", "Rhai", 0..8);
+        assert_eq!(d.label, "nothing defines this name: the script stops with an error there");
+        assert_eq!(
+            d.hint.as_deref(),
+            Some("`GameTime` is a world global; in Rhai read it with `GetGlobal(\"GameTime\")`")
+        );
+        let d = undefined_global(&api, "Dagger", "Lua", 0..6);
+        assert!(d.hint.unwrap().starts_with("`Dagger` is a weapon"));
+        let d = undefined_global(&api, "mood", "Lua", 0..4);
+        assert!(d.hint.unwrap().starts_with("names of places, weapons, traps and signals are strings in Lua"));
     }
 
     #[test]

@@ -91,6 +91,7 @@ codes! {
     InferredKind = "E0073", Warning, "The file does not say its kind, so it was inferred from its top level; say it with `kind …;` so that one added line cannot change when the whole file runs.";
     UnknownHandler = "E0074", Warning, "A top-level function is named like an event handler (`on_…`) but no event has that name, so it never runs. Handlers are `on_spawn`, `on_think`, `on_tick`, `on_encounter`, `on_hear`, `on_reload`.";
     RemovedGlobal = "E0075", Error, "The sandbox removed this global: scripts have no file, OS, module-loading or debug access. Use the host functions (`Note` or `print` to debug, `Remember`/`Recall` to keep values).";
+    UndefinedGlobal = "E0079", Warning, "A Lua or Rhai script reads a global that nothing defines (not the script, the language or the API), so it is nil (Lua) or an error (Rhai) when the script runs. Names of places, weapons and signals are strings there: `MoveTo(\"kWell\")`.";
     EmptyChoice = "E0080", Error, "`say one of [...]` needs at least one line.";
     DivisionByZero = "E0083", Error, "Dividing by the constant 0.";
     NotACondition = "E0090", Error, "A model's condition (`when = …` in a state machine, rule base or fuzzy rule) reads facts, compares them with constants and combines them with `and`, `or`, `not`; calls and arithmetic belong in `.tac` scripts.";

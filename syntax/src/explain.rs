@@ -88,7 +88,7 @@ pub fn explanation(code: Code) -> Explanation {
     let text_kind = match code {
         Code::NotACondition => TextKind::Condition,
         Code::UnknownQueryWord | Code::QueryValue | Code::QueryShape => TextKind::QueryBlocks,
-        Code::UnknownHandler | Code::RemovedGlobal => TextKind::Lua,
+        Code::UnknownHandler | Code::RemovedGlobal | Code::UndefinedGlobal => TextKind::Lua,
         Code::UnknownEntity
         | Code::UnknownTarget
         | Code::UnknownEventKind
@@ -166,7 +166,16 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
              a trace event with the file and line) or `Note`; to keep a value between calls, use the \
              script's `state` table.",
             "function on_think()\n  if os.time() % 2 == 0 then Say(\"A seasoned one.\") end\nend\n",
-            "function on_think()\n  if LEVEL > 3 then Say(\"A seasoned one.\") end\nend\n",
+            "function on_think()\n  if (GetGlobal(\"LEVEL\") or 0) > 3 then Say(\"A seasoned one.\") end\nend\n",
+        ),
+        Code::UndefinedGlobal => (
+            "`.tac` writes names bare — `MoveTo(kWell)`, `PlayerArmed == Dagger` — because its checker knows \
+             every place, weapon and signal. In Lua and Rhai a bare name is a variable, and no variable of that \
+             name exists: Lua reads it as nil (the call then fails on every think), Rhai stops the script. \
+             There names are strings: `MoveTo(\"kWell\")`. World globals are read with `GetGlobal(\"GameTime\")`. \
+             A name the script assigns anywhere, or a library the language has, is never flagged.",
+            "function on_encounter()\n  if GetGlobal(\"PlayerArmed\") == Dagger then Say(\"What a cute little knife.\") end\nend\n",
+            "function on_encounter()\n  if GetGlobal(\"PlayerArmed\") == \"Dagger\" then Say(\"What a cute little knife.\") end\nend\n",
         ),
         Code::WrongArity => (
             "The function is called with another number of arguments than it takes. Some functions have \

@@ -1,8 +1,9 @@
 //! The Lua linter behind `tactica check`: the file is parsed with `full_moon` (a Lua 5.4 parser),
 //! never run, and its syntax tree walked with the script's own names in scope. It reports calls to
 //! functions no one defines (E0011, with the closest API name), API calls with an argument count
-//! no overload takes (E0013), global functions named like a handler no event has (E0074) and reads
-//! of globals the sandbox removed (E0075).
+//! no overload takes (E0013), global functions named like a handler no event has (E0074), reads
+//! of globals the sandbox removed (E0075) and reads of globals nothing defines (E0079: a place
+//! written bare, `MoveTo(kWell)`, as `.tac` writes it; in Lua it is nil).
 //!
 //! Names the script defines are never findings: locals (with Lua's scoping: a `local` is seen
 //! from the statement after it, a `local function` from its own body on, parameters and loop
@@ -117,6 +118,7 @@ fn lint_here(api: &Api, source: &str) -> Vec<Diagnostic> {
     globals.block(ast.nodes());
     let mut w = Walker::new(api, Pass::Check);
     w.globals = globals.globals;
+    w.dynamic_globals = globals.dynamic_globals;
     w.block(ast.nodes());
     w.diags.sort_by_key(|d| (d.span.start, d.code));
     w.diags
@@ -137,6 +139,9 @@ struct Walker<'a> {
     globals: BTreeSet<String>,
     /// The locals in scope, innermost block last.
     scopes: Vec<Vec<String>>,
+    /// Whether the file reaches its globals by computed names (`_G[k] = v`, `rawset(_G, …)`,
+    /// `_ENV`): then no read of a global can be said to be undefined.
+    dynamic_globals: bool,
     diags: Vec<Diagnostic>,
 }
 
@@ -150,7 +155,7 @@ fn span_of(t: &TokenReference) -> Range<usize> {
 
 impl<'a> Walker<'a> {
     fn new(api: &'a Api, pass: Pass) -> Self {
-        Walker { api, pass, globals: BTreeSet::new(), scopes: Vec::new(), diags: Vec::new() }
+        Walker { api, pass, globals: BTreeSet::new(), scopes: Vec::new(), dynamic_globals: false, diags: Vec::new() }
     }
 
     fn is_local(&self, name: &str) -> bool {
@@ -277,6 +282,7 @@ impl<'a> Walker<'a> {
                     self.expr(e);
                 }
                 for n in l.names().iter() {
+                    self.note_global_table(n, None);
                     self.declare(name_of(n));
                 }
             }
@@ -358,7 +364,10 @@ impl<'a> Walker<'a> {
 
     fn var(&mut self, v: &Var) {
         match v {
-            Var::Name(n) => self.read(n),
+            Var::Name(n) => {
+                self.note_global_table(n, None);
+                self.read(n);
+            }
             Var::Expression(ve) => self.suffixed(ve.prefix(), ve.suffixes()),
             _ => {}
         }
@@ -373,6 +382,32 @@ impl<'a> Walker<'a> {
         if let Some((_, what)) = REMOVED.iter().find(|(n, _)| *n == text) {
             let d = lint::removed_global(&text, what, span_of(name));
             self.report(Some(d));
+            return;
+        }
+        self.undefined_global(&text, name);
+    }
+
+    /// E0079 for a read of a global that neither the file, Lua's library nor the API defines
+    /// (an API function read as a value, `local say = Say`, is defined).
+    fn undefined_global(&mut self, text: &str, name: &TokenReference) {
+        if self.pass == Pass::Collect
+            || self.dynamic_globals
+            || LUA_GLOBALS.contains(&text)
+            || !lint::overloads(self.api, text).is_empty()
+        {
+            return;
+        }
+        let d = lint::undefined_global(self.api, text, "Lua", span_of(name));
+        self.report(Some(d));
+    }
+
+    /// Notes a file that reaches its globals by computed names: `_G` used other than as
+    /// `_G.name` (`_G[k]`, `rawset(_G, …)`, `setmetatable(_G, …)`), or `_ENV` at all.
+    fn note_global_table(&mut self, name: &TokenReference, first: Option<&Suffix>) {
+        let text = name_of(name);
+        let by_name = matches!(first, Some(Suffix::Index(Index::Dot { .. })));
+        if (text == "_G" && !by_name) || text == "_ENV" {
+            self.dynamic_globals = true;
         }
     }
 
@@ -383,6 +418,7 @@ impl<'a> Walker<'a> {
         match (prefix, suffixes.first()) {
             (Prefix::Name(n), Some(Suffix::Call(Call::AnonymousCall(args)))) => self.call(n, args),
             (Prefix::Name(n), first) => {
+                self.note_global_table(n, first.copied());
                 self.read(n);
                 let dumped = matches!(first, Some(Suffix::Index(Index::Dot { name, .. })) if name_of(name) == "dump");
                 if dumped && name_of(n) == "string" && !self.defined("string") {
@@ -505,6 +541,36 @@ mod tests {
             "repeat local done = true until done",
             "function on_hear(text) if Ask('name') then Say(text) end end function sequence() end",
             "_G.helper = function() end function on_think() helper() end",
+        ];
+        for src in clean {
+            assert_eq!(codes(src), [], "{src}");
+        }
+    }
+
+    #[test]
+    fn a_global_nothing_defines_is_a_warning_that_names_are_strings() {
+        assert_eq!(codes("function on_think() MoveTo(kWell) end"), [(Code::UndefinedGlobal, "kWell".to_owned())]);
+        assert_eq!(codes("local x = kWell.x"), [(Code::UndefinedGlobal, "kWell".to_owned())]);
+        assert_eq!(codes("if GameTime == kNight then end").len(), 2);
+        let mut api = Api::standard();
+        api.declare_symbol("kWell", "place");
+        let d = lint(&api, "function on_think()\n  MoveTo(kWell)\nend\n");
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].level(), tactica_syntax::diagnostics::Level::Warning);
+        assert_eq!(
+            d[0].hint.as_deref(),
+            Some("`kWell` is a place the scenario or the API names; in Lua names are strings: write `\"kWell\"`")
+        );
+        // Defined somewhere, read as a function value, Lua's own, or reached by computed names.
+        let clean = [
+            "function on_think() MoveTo(home) end home = 'kWell'",
+            "local say = Say say('hi')",
+            "local n = math.max(1, 2) + #string.rep('x', 2)",
+            "_G['home'] = 'kWell' function on_think() MoveTo(home) end",
+            "rawset(_G, 'home', 'kWell') function on_think() MoveTo(home) end",
+            "setmetatable(_G, { __index = function() return 'kWell' end }) MoveTo(home)",
+            "local _ENV = { MoveTo = MoveTo, home = 'kWell' } MoveTo(home)",
+            "function on_think() state.n = (state.n or 0) + 1 end",
         ];
         for src in clean {
             assert_eq!(codes(src), [], "{src}");

@@ -2,8 +2,10 @@
 //! (`Engine::compile`, which parses and never runs) and the syntax tree walked (`AST::walk`, with
 //! rhai's `internals`). It reports calls to functions no one defines (E0011, with the closest API
 //! name), API calls with an argument count no overload takes (E0013), script functions named like
-//! a handler no event has (E0074), and what the sandbox removed (E0075): `timestamp` (wall-clock
-//! time), `import`, and reads of `os`, `io` and their kin.
+//! a handler no event has (E0074), what the sandbox removed (E0075): `timestamp` (wall-clock
+//! time), `import`, and reads of `os`, `io` and their kin; and reads of variables nothing
+//! declares (E0079: a place written bare, `MoveTo(kWell)`, as `.tac` writes it; in Rhai the
+//! script stops there).
 //!
 //! Names the script defines are never findings: its `fn`s (closures included), and every variable
 //! it declares anywhere (`let`, `const`, parameters, loop and `catch` variables): a variable may
@@ -85,8 +87,9 @@ pub(crate) fn lint(engine: &Engine, api: &Api, source: &str) -> Vec<Diagnostic> 
                 }
             }
             Some(ASTNode::Expr(Expr::Variable(v, _, pos))) if v.2.is_empty() && !defined(&v.1) => {
-                if let Some((name, what)) = REMOVED_NAMES.iter().find(|(n, _)| *n == v.1.as_str()) {
-                    diags.push(lint::removed_global(name, what, name_span(source, *pos, name)));
+                match REMOVED_NAMES.iter().find(|(n, _)| *n == v.1.as_str()) {
+                    Some((name, what)) => diags.push(lint::removed_global(name, what, name_span(source, *pos, name))),
+                    None => diags.push(undefined_variable(api, source, &v.1, *pos)),
                 }
             }
             Some(ASTNode::Stmt(Stmt::Import(_, pos))) => {
@@ -134,6 +137,11 @@ fn check_call(
         return None;
     }
     Some(lint::unknown_function(api, name, span))
+}
+
+/// E0079 for a variable no `let`, `const`, parameter or loop declares anywhere in the file.
+fn undefined_variable(api: &Api, source: &str, name: &str, pos: Position) -> Diagnostic {
+    lint::undefined_global(api, name, "Rhai", name_span(source, pos, name))
 }
 
 /// The byte span of `name` at Rhai's `pos` (1-based line and character column).

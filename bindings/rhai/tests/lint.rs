@@ -20,6 +20,38 @@ fn each_mistake_has_its_code() {
     assert_eq!(codes("fn on_tock() { }"), [Code::UnknownHandler]);
     assert_eq!(codes("import \"os\" as os;\nfn on_think() { }"), [Code::RemovedGlobal]);
     assert_eq!(codes("fn on_think() { let t = timestamp(); }"), [Code::RemovedGlobal]);
+    assert_eq!(codes("fn on_think() { MoveTo(kWell); }"), [Code::UndefinedGlobal]);
+}
+
+#[test]
+fn a_name_written_bare_is_an_undefined_variable_with_the_hint_that_names_are_strings() {
+    let mut api = Api::standard();
+    api.declare_symbol("kWell", "place");
+    let src =
+        "fn on_think() {\n    MoveTo(kWell);\n    if GetGlobal(\"PlayerArmed\") == Dagger { Say(\"Cute.\"); }\n}\n";
+    let d = RhaiBackend::standard().lint(Path::new("t.rhai"), src, &api);
+    let found: Vec<(Code, &str, Option<&str>)> =
+        d.iter().map(|d| (d.code, &src[d.span.clone()], d.hint.as_deref())).collect();
+    assert_eq!(
+        found,
+        [
+            (
+                Code::UndefinedGlobal,
+                "kWell",
+                Some("`kWell` is a place the scenario or the API names; in Rhai names are strings: write `\"kWell\"`")
+            ),
+            (
+                Code::UndefinedGlobal,
+                "Dagger",
+                Some(
+                    "`Dagger` is a weapon the scenario or the API names; in Rhai names are strings: write `\"Dagger\"`"
+                )
+            ),
+        ]
+    );
+    // What the script declares anywhere, and Rhai's own `this`, are never findings.
+    let clean = "const HOME = \"kWell\";\nfn on_think() { let x = 1; for i in 0..x { MoveTo(HOME); } this.n = x; }";
+    assert_eq!(codes(clean), []);
 }
 
 /// Rhai-looking text.

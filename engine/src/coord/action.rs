@@ -77,8 +77,13 @@ impl Action {
     }
 
     /// Whether the action finishes on the tick it starts.
+    /// Every variant is named here, so a new action must say which it is: an instant one runs
+    /// ahead of a move in progress and must leave it (and its plan) as it was.
     pub fn is_instant(&self) -> bool {
-        matches!(self, Action::Say { .. } | Action::PlaySound { .. } | Action::Trigger { .. } | Action::Signal { .. })
+        match self {
+            Action::Say { .. } | Action::PlaySound { .. } | Action::Trigger { .. } | Action::Signal { .. } => true,
+            Action::MoveTo { .. } | Action::FollowPath { .. } | Action::Sleep { .. } | Action::Wait { .. } => false,
+        }
     }
 }
 

@@ -461,8 +461,9 @@ fn run_queue(
                 }
             }
         };
-        if done {
-            e.actions.pop();
+        // An instant that finishes hands the move behind it its plan as it was: the plan belongs
+        // to the move, and a line said on the way is no reason to search the way again.
+        if done && e.actions.pop().is_some_and(|a| !a.is_instant()) {
             nav.forget(id);
         }
     }

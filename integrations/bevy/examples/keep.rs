@@ -22,10 +22,6 @@ const CELL: f32 = 40.0;
 const MAP: &str = include_str!("../assets/keep/keep.txt");
 
 fn main() {
-    let runtime = TacticaRuntime::from_scenario("assets/keep/scenario.toml")
-        .unwrap_or_else(|e| panic!("the keep does not load: {e}"))
-        .with_cell_size(CELL)
-        .with_flip_y();
     App::new()
         .add_plugins(DefaultPlugins.set(WindowPlugin {
             primary_window: Some(Window {
@@ -35,10 +31,10 @@ fn main() {
             }),
             ..default()
         }))
-        .add_plugins(TacticaPlugin::default())
+        // The scenario is found in the asset folder, wherever the game is started from.
+        .add_plugins(TacticaPlugin::scenario("keep/scenario.toml").with_cell_size(CELL).with_flip_y())
         // Ten Tactica ticks a second, as the scenario's tick_rate says.
         .insert_resource(Time::<Fixed>::from_hz(10.0))
-        .insert_resource(runtime)
         .init_resource::<Subtitles>()
         .add_systems(Startup, setup)
         .add_systems(Update, (speech, reloads, fade, screenshot))
@@ -113,15 +109,15 @@ fn speech(
     mut events: MessageReader<TacticaEvent>,
     mut subtitles: ResMut<Subtitles>,
     mut text: Query<&mut Text, With<SubtitleText>>,
-    speakers: Query<(Entity, &TacticaName)>,
     mut tiles: Query<(&Tile, &mut Sprite)>,
 ) {
     for e in events.read() {
-        let who = e.0.entity.clone().unwrap_or_default();
-        match &e.0.kind {
+        let who = e.event.entity.clone().unwrap_or_default();
+        match &e.event.kind {
             EventKind::Say { text: line } => {
                 subtitles.0.push(format!("{who}: {line}"));
-                if let Some((speaker, _)) = speakers.iter().find(|(_, n)| n.0 == who) {
+                // The event carries the speaker's own Bevy entity.
+                if let Some(speaker) = e.entity {
                     commands.entity(speaker).with_children(|c| {
                         c.spawn((
                             Text2d::new(line.clone()),
@@ -173,11 +169,11 @@ fn fade(mut commands: Commands, time: Res<Time>, mut bubbles: Query<(Entity, &mu
 /// With `TACTICA_SCREENSHOT`, saves the window at tick 60 and exits a little later.
 fn screenshot(
     mut commands: Commands,
-    runtime: Res<TacticaRuntime>,
+    runtime: Option<Res<TacticaRuntime>>,
     mut done: Local<Option<u64>>,
     mut exit: MessageWriter<AppExit>,
 ) {
-    let Ok(path) = std::env::var("TACTICA_SCREENSHOT") else { return };
+    let (Ok(path), Some(runtime)) = (std::env::var("TACTICA_SCREENSHOT"), runtime) else { return };
     let tick = runtime.lock().world().clock().tick();
     match *done {
         None if tick >= 60 => {

@@ -1,338 +1,256 @@
 //! # tactica-bevy
 //!
-//! Tactica in a Bevy game. Add [`TacticaPlugin`], insert a [`TacticaRuntime`] (from a scenario
-//! file or a world the game builds), and:
+//! Tactica in a Bevy game. Add [`TacticaPlugin`] naming the scenario in your asset folder, and:
 //!
-//! - the runtime ticks in `FixedUpdate` (set the rate with `Time::<Fixed>`; one fixed step is one
-//!   Tactica tick);
+//! - the runtime ticks in `FixedUpdate`: one fixed step is one Tactica tick (see "Time" below),
+//!   inside the public [`TacticaSystems`] sets, so the game's systems order themselves around
+//!   it;
 //! - Bevy entities carrying [`TacticaEntity`] (or a [`TacticaName`] the plugin resolves) follow
 //!   their Tactica character: its position becomes their `Transform` after each tick; entities
 //!   the game moves itself carry [`GameDriven`] too, and their `Transform` becomes the
 //!   character's position before the tick;
 //! - everything that happens comes out as [`TacticaEvent`] messages (a line said, a sound, a
-//!   move), for the game's own subtitles, audio and animation;
-//! - scripts (`.tac`, `.lua`, `.rhai`) and the grid map under the asset folder are loaded
-//!   through Bevy's asset server, and a changed file is reloaded while the game runs (feature
-//!   `hot-reload`, on by default): a broken script leaves the old one running and its error comes
-//!   out as a [`TacticaReload`] message; a changed map raises and lowers walls (cells that became
-//!   walls or open ground), and a game can also edit the map in code through
-//!   `TacticaRuntime::get_mut().world_mut()`;
-//! - the tactical layers (influence, cover, visibility …) are read from systems through
-//!   [`TacticaRuntime::layer`].
+//!   move) with the linked Bevy entity, for the game's own subtitles, audio and animation;
+//! - scripts (`.tac`, `.lua`, `.rhai`) and the grid map are loaded through Bevy's asset server
+//!   from the folder it serves ([`TacticaAssetRoot`], found as Bevy finds it), and a changed file
+//!   is reloaded while the game runs (feature `hot-reload`, on by default): a broken script leaves
+//!   the old one running and its error comes out as a [`TacticaReload`] message; a changed map
+//!   raises and lowers walls. Anything that would keep an edit from arriving — a file outside that
+//!   folder, no asset server, a server that does not watch — is a [`TacticaWarning`] at start,
+//!   also logged;
+//! - positions and cells are Bevy's `Vec2`/`IVec2` ([`convert`] says why Tactica keeps its own
+//!   glam and how to cross); the tactical layers (influence, cover, visibility …) are read in
+//!   place with [`TacticaRuntime::layer`].
 //!
 //! ```no_run
 //! use bevy::prelude::*;
-//! use tactica_bevy::{TacticaEvent, TacticaPlugin, TacticaRuntime};
+//! use tactica_bevy::{TacticaEvent, TacticaPlugin, TacticaReload, TacticaSystems};
+//! use tactica_engine::world::EventKind;
 //!
 //! fn subtitles(mut events: MessageReader<TacticaEvent>) {
 //!     for e in events.read() {
-//!         if let tactica_engine::world::EventKind::Say { text } = &e.0.kind {
-//!             println!("{}: {text}", e.0.entity.as_deref().unwrap_or(""));
+//!         if let EventKind::Say { text } = &e.event.kind {
+//!             println!("{}: {text}", e.event.entity.as_deref().unwrap_or(""));
 //!         }
 //!     }
 //! }
 //!
+//! fn reloads(mut reloads: MessageReader<TacticaReload>) {
+//!     for r in reloads.read() {
+//!         println!("{} {}", r.file.display(), if r.ok { "reloaded" } else { &r.message });
+//!     }
+//! }
+//!
 //! App::new()
-//!     .add_plugins((MinimalPlugins, AssetPlugin::default(), TacticaPlugin::default()))
-//!     .insert_resource(TacticaRuntime::from_scenario("assets/keep/scenario.toml").unwrap())
-//!     .add_systems(Update, subtitles)
+//!     // The scenario is a path in the asset folder (`assets/keep/scenario.toml` here).
+//!     .add_plugins((MinimalPlugins, AssetPlugin::default(), TacticaPlugin::scenario("keep/scenario.toml")))
+//!     // One fixed step is one tick: at the scenario's `tick_rate`, characters walk at their speed.
+//!     .insert_resource(Time::<Fixed>::from_hz(10.0))
+//!     .add_systems(FixedUpdate, subtitles.after(TacticaSystems::Tick))
+//!     .add_systems(Update, reloads)
 //!     .run();
 //! ```
+//!
+//! ## Where the files are
+//!
+//! The scenario is named as an asset path, inside the folder Bevy's asset server serves: Bevy's
+//! base folder (`BEVY_ASSET_ROOT`, else the package's folder when cargo runs the game, else the
+//! executable's folder) joined with `AssetPlugin::file_path` (`assets`). So
+//! `cargo run -p my-game` finds it from any working directory, and the files it loads are the
+//! files the asset server watches. [`TacticaRuntime::from_scenario`] takes a path from the
+//! working directory instead; a scenario or script outside the asset folder then runs, but
+//! editing it reloads nothing, and the plugin says so at start.
+//!
+//! ## Time
+//!
+//! Each run of `FixedUpdate` is one Tactica tick, whatever `Time<Fixed>` says: the scenario's
+//! clock advances `1 / tick_rate` seconds a tick, and speeds are cells a second of that clock.
+//! For characters to move at their speed in real time, run `FixedUpdate` at the scenario's rate,
+//! `Time::<Fixed>::from_hz(tick_rate)` ([`TacticaRuntime::tick_rate`]); Bevy's default is 64 Hz,
+//! and the plugin warns at start when the two differ. The trace does not depend on either: the
+//! same scenario gives the same trace however fast its ticks are run.
+//!
+//! ## Headless, a fixed number of ticks
+//!
+//! `App::update` runs as many fixed steps as the time since the last update allows (none, one,
+//! or several), so a headless run that must play exactly `n` ticks — a CI test of the game's AI —
+//! runs the schedule itself:
+//!
+//! ```no_run
+//! # use bevy::prelude::*;
+//! # use tactica_bevy::{TacticaPlugin, TacticaRuntime};
+//! let mut app = App::new();
+//! app.add_plugins((MinimalPlugins, AssetPlugin::default(), TacticaPlugin::scenario("keep/scenario.toml")));
+//! app.finish(); // what `run` does first: the plugin loads the scenario
+//! app.cleanup();
+//! for _ in 0..120 {
+//!     app.world_mut().run_schedule(FixedUpdate);
+//! }
+//! println!("{}", app.world().resource::<TacticaRuntime>().trace_hash()); // as `tactica run --ticks 120`
+//! ```
 
-use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+pub mod assets;
+pub mod convert;
+mod runtime;
+mod sync;
+
+use std::path::PathBuf;
 
 use bevy::app::{App, FixedUpdate, Plugin, Update};
-use bevy::asset::io::Reader;
-use bevy::asset::{Asset, AssetApp, AssetEvent, AssetLoader, AssetServer, Assets, Handle, LoadContext};
+use bevy::asset::{AssetApp, AssetServer};
 use bevy::ecs::prelude::*;
-use bevy::reflect::TypePath;
-use bevy::transform::components::Transform;
-use tactica::runtime::Runtime;
-use tactica_engine::field::Layer;
-use tactica_engine::world::{EntityId, Event};
+use tactica::host::{Api, ScriptLimits};
 
-/// The Tactica runtime as a Bevy resource. The runtime is `Send`; the mutex makes it `Sync` as a
-/// resource must be, and systems with `ResMut` reach it without locking ([`TacticaRuntime::get_mut`]).
-#[derive(Resource)]
-pub struct TacticaRuntime {
-    runtime: Mutex<Runtime>,
-    /// How many world units one grid cell is (sprites of 32 pixels: 32).
+pub use assets::{TacticaAssetRoot, TacticaReload, TacticaText, TacticaTextLoader, TacticaWarning};
+pub use convert::{ToBevy, ToTactica};
+pub use runtime::{LayerView, TacticaRuntime};
+pub use sync::{GameDriven, TacticaEntity, TacticaEvent, TacticaName, TacticaSystems};
+
+/// The Bevy guide's Rust blocks (`docs/bevy.md`), compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/bevy.md")]
+pub struct GuideDoctests;
+
+/// The plugin. With [`TacticaPlugin::scenario`] it loads the scenario from the asset folder at
+/// start; without, the game inserts a [`TacticaRuntime`] itself (a world built in code, or a
+/// scenario from anywhere).
+#[derive(Debug, Clone)]
+pub struct TacticaPlugin {
+    /// The scenario to play, as a path inside the asset folder (`keep/scenario.toml`).
+    pub scenario: Option<String>,
+    /// The asset folder; `None` (the default) takes it from Bevy's `AssetPlugin`, as the asset
+    /// server does ([`TacticaAssetRoot`]).
+    pub asset_root: Option<PathBuf>,
+    /// The API the scenario's scripts bind: the standard one unless the game adds its own
+    /// functions ([`Api::add_fn`]).
+    pub api: Option<Api>,
+    /// The limits every script call runs under.
+    pub limits: ScriptLimits,
+    /// World units a cell (see [`TacticaRuntime::cell_size`]).
     pub cell_size: f32,
-    /// Grid rows count down the screen while Bevy's y axis points up: with `flip_y` a cell's
-    /// row `y` is drawn at `-y * cell_size`, so the map reads as its text file does.
+    /// Rows down the screen (see [`TacticaRuntime::flip_y`]).
     pub flip_y: bool,
 }
 
-impl TacticaRuntime {
-    /// Wraps a runtime the game made (a scenario, or a world built in code).
-    pub fn new(runtime: Runtime) -> Self {
-        TacticaRuntime { runtime: Mutex::new(runtime), cell_size: 1.0, flip_y: false }
+impl Default for TacticaPlugin {
+    fn default() -> Self {
+        TacticaPlugin {
+            scenario: None,
+            asset_root: None,
+            api: None,
+            limits: ScriptLimits::new(),
+            cell_size: 1.0,
+            flip_y: false,
+        }
+    }
+}
+
+impl TacticaPlugin {
+    /// The plugin playing `scenario`, a path inside the asset folder.
+    pub fn scenario(scenario: impl Into<String>) -> Self {
+        TacticaPlugin { scenario: Some(scenario.into()), ..Default::default() }
     }
 
-    /// Loads a scenario with every built-in language. The error is the scenario's or the
-    /// scripts' diagnostics, as text.
-    pub fn from_scenario(path: impl AsRef<Path>) -> Result<Self, String> {
-        let scenario = tactica::scenario::load(path.as_ref()).map_err(|e| e.to_string())?;
-        let rt = Runtime::new(scenario, tactica::languages())
-            .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
-        Ok(TacticaRuntime::new(rt))
+    /// The same, with the game's own host functions.
+    pub fn with_api(mut self, api: Api) -> Self {
+        self.api = Some(api);
+        self
     }
 
-    /// The same, with `cell_size` world units a cell.
+    /// The same, `cell_size` world units a cell.
     pub fn with_cell_size(mut self, cell_size: f32) -> Self {
         self.cell_size = cell_size;
         self
     }
 
-    /// The same, drawing rows down the screen (see [`TacticaRuntime::flip_y`]).
+    /// The same, drawing rows down the screen.
     pub fn with_flip_y(mut self) -> Self {
         self.flip_y = true;
         self
     }
 
-    /// Where a grid position is drawn.
-    pub fn to_world(&self, x: f32, y: f32) -> (f32, f32) {
-        let sy = if self.flip_y { -self.cell_size } else { self.cell_size };
-        (x * self.cell_size, y * sy)
+    /// The folder the scenario is looked for in and scripts are watched under.
+    fn root(&self, app: &App) -> TacticaAssetRoot {
+        match &self.asset_root {
+            Some(p) => TacticaAssetRoot(tactica::reload::absolute(p)),
+            None => TacticaAssetRoot::of(app),
+        }
     }
 
-    /// The grid position a drawn point stands for.
-    pub fn to_grid(&self, x: f32, y: f32) -> (f32, f32) {
-        let sy = if self.flip_y { -self.cell_size } else { self.cell_size };
-        (x / self.cell_size, y / sy)
+    /// Registers what the asset server needs, once it is there.
+    fn with_asset_server(&self, app: &mut App) {
+        if app.world().contains_resource::<AssetServer>() && !app.world().contains_resource::<AssetsRegistered>() {
+            app.insert_resource(AssetsRegistered)
+                .init_asset::<TacticaText>()
+                .init_asset_loader::<TacticaTextLoader>()
+                .add_systems(Update, assets::reload_changed.after(assets::start_watching));
+        }
     }
 
-    /// The runtime, from a system that holds the resource mutably (no locking).
-    pub fn get_mut(&mut self) -> &mut Runtime {
-        self.runtime.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// The runtime, from a system that holds the resource shared.
-    pub fn lock(&self) -> MutexGuard<'_, Runtime> {
-        self.runtime.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// A tactical layer by name (`influence.red`, `cover`, `visibility` …), copied out for a
-    /// system to read or draw.
-    pub fn layer(&self, name: &str) -> Option<Layer> {
-        self.lock().world().tactical().and_then(|t| t.layer(name).cloned())
-    }
-
-    /// The SHA-256 of the trace so far (equal to the CLI's for the same scenario and ticks).
-    pub fn trace_hash(&self) -> String {
-        self.lock().trace_hash()
-    }
-}
-
-/// Links a Bevy entity to a Tactica character.
-#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TacticaEntity(pub EntityId);
-
-/// Links a Bevy entity to the Tactica character of this name; the plugin resolves it to a
-/// [`TacticaEntity`] (for characters a scenario spawns).
-#[derive(Component, Debug, Clone, PartialEq, Eq)]
-pub struct TacticaName(pub String);
-
-/// The game moves this entity itself (the player's avatar): its `Transform` is copied to the
-/// character before each tick instead of the other way round.
-#[derive(Component, Debug, Clone, Copy, Default)]
-pub struct GameDriven;
-
-/// One thing that happened in Tactica (said, heard, moved, triggered …), in trace order.
-#[derive(Message, Debug, Clone)]
-pub struct TacticaEvent(pub Event);
-
-/// A script or map file the asset server saw change, and whether the new version was taken (the
-/// old one keeps running when it was not; `message` says why).
-#[derive(Message, Debug, Clone)]
-pub struct TacticaReload {
-    /// The file.
-    pub file: PathBuf,
-    /// Whether the new version runs.
-    pub ok: bool,
-    /// The diagnostics when it does not.
-    pub message: String,
-}
-
-/// A script or grid-map file, as the asset server loads it.
-#[derive(Asset, TypePath, Debug, Clone)]
-pub struct TacticaText {
-    /// Its text.
-    pub text: String,
-}
-
-/// Loads `.tac`, `.lua` and `.rhai` scripts and `.txt`/`.map` grid maps as [`TacticaText`] (a
-/// game's own loaders for those extensions are not disturbed: the asset server picks a loader by
-/// the asset type asked for).
-#[derive(Default, TypePath)]
-pub struct TacticaTextLoader;
-
-impl AssetLoader for TacticaTextLoader {
-    type Asset = TacticaText;
-    type Settings = ();
-    type Error = std::io::Error;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _settings: &(),
-        _load_context: &mut LoadContext<'_>,
-    ) -> Result<TacticaText, std::io::Error> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes).await?;
-        let text = String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
-        Ok(TacticaText { text })
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["tac", "lua", "rhai", "txt", "map"]
+    /// Loads the scenario from the asset folder; a scenario that does not load is an error in the
+    /// log and a [`TacticaWarning`], and the game runs without a runtime.
+    fn load(&self, app: &mut App) {
+        let Some(scenario) = &self.scenario else { return };
+        if app.world().contains_resource::<ScenarioTried>() {
+            return;
+        }
+        app.insert_resource(ScenarioTried);
+        let root = app.world().resource::<TacticaAssetRoot>().0.clone();
+        let path = root.join(scenario);
+        let api = self.api.clone().unwrap_or_else(Api::standard);
+        match TacticaRuntime::from_scenario_with(&path, tactica::languages_for(&api, self.limits)) {
+            Ok(rt) => {
+                let mut rt = rt.with_cell_size(self.cell_size);
+                rt.flip_y = self.flip_y;
+                app.insert_resource(rt);
+            }
+            Err(e) => {
+                let message = format!("the scenario {scenario} did not load from the asset folder: {e}");
+                tracing::error!(target: "tactica_bevy", "{message}");
+                app.world_mut().write_message(TacticaWarning { file: Some(path), message });
+            }
+        }
     }
 }
 
-/// The files the runtime uses, as asset handles, with their paths on disk.
-#[derive(Resource, Default)]
-struct Watched {
-    files: Vec<(Handle<TacticaText>, PathBuf)>,
-}
+/// Marks that the asset types are registered (the plugin may see the asset server at build or
+/// only at finish).
+#[derive(Resource)]
+struct AssetsRegistered;
 
-/// The plugin. `asset_root` is the folder Bevy's `AssetPlugin` serves (`assets` by default):
-/// scripts under it are watched through the asset server.
-#[derive(Debug, Clone)]
-pub struct TacticaPlugin {
-    /// The asset server's folder, as a path from the working directory.
-    pub asset_root: PathBuf,
-}
-
-impl Default for TacticaPlugin {
-    fn default() -> Self {
-        TacticaPlugin { asset_root: PathBuf::from("assets") }
-    }
-}
-
-#[derive(Resource, Clone)]
-struct AssetRoot(PathBuf);
+/// Marks that the plugin's scenario was loaded, or tried (once, at build or at finish).
+#[derive(Resource)]
+struct ScenarioTried;
 
 impl Plugin for TacticaPlugin {
     fn build(&self, app: &mut App) {
+        let root = self.root(app);
         app.add_message::<TacticaEvent>()
             .add_message::<TacticaReload>()
-            .insert_resource(AssetRoot(self.asset_root.clone()))
-            .init_resource::<Watched>()
-            .add_systems(FixedUpdate, (link_names, push_game_positions, tick, pull_positions).chain());
-        if app.world().contains_resource::<AssetServer>() {
-            app.init_asset::<TacticaText>()
-                .init_asset_loader::<TacticaTextLoader>()
-                .add_systems(Update, (watch_scripts, reload_changed).chain());
+            .add_message::<TacticaWarning>()
+            .insert_resource(root)
+            .init_resource::<assets::Watched>()
+            .configure_sets(FixedUpdate, (TacticaSystems::Tick, TacticaSystems::Pull).chain())
+            .add_systems(
+                FixedUpdate,
+                (
+                    (sync::link_names, sync::push_game_positions, sync::tick).chain().in_set(TacticaSystems::Tick),
+                    sync::pull_positions.in_set(TacticaSystems::Pull),
+                ),
+            )
+            .add_systems(Update, assets::start_watching);
+        self.with_asset_server(app);
+        // The asset folder is known now if the AssetPlugin came first; otherwise at `finish`.
+        if !app.get_added_plugins::<bevy::asset::AssetPlugin>().is_empty() {
+            self.load(app);
         }
     }
-}
 
-/// Resolves [`TacticaName`]s to [`TacticaEntity`] links.
-fn link_names(
-    mut commands: Commands,
-    runtime: Option<Res<TacticaRuntime>>,
-    unlinked: Query<(Entity, &TacticaName), Without<TacticaEntity>>,
-) {
-    let Some(runtime) = runtime else { return };
-    let rt = runtime.lock();
-    for (entity, name) in &unlinked {
-        if let Some(id) = rt.world().find(&name.0) {
-            commands.entity(entity).insert(TacticaEntity(id));
-        }
+    fn finish(&self, app: &mut App) {
+        // Every plugin is built now: an AssetPlugin added after this one has its say.
+        let root = self.root(app);
+        app.insert_resource(root);
+        self.with_asset_server(app);
+        self.load(app);
     }
-}
-
-/// Copies the `Transform` of [`GameDriven`] entities to their characters.
-fn push_game_positions(
-    runtime: Option<ResMut<TacticaRuntime>>,
-    driven: Query<(&TacticaEntity, &Transform), With<GameDriven>>,
-) {
-    let Some(mut runtime) = runtime else { return };
-    let moves: Vec<(EntityId, (f32, f32))> =
-        driven.iter().map(|(link, t)| (link.0, runtime.to_grid(t.translation.x, t.translation.y))).collect();
-    let rt = runtime.get_mut();
-    for (id, (x, y)) in moves {
-        if let Some(e) = rt.world_mut().entity_mut(id) {
-            // Tactica's glam is not Bevy's: the coordinates cross as plain numbers.
-            e.position = glam::Vec2::new(x, y);
-        }
-    }
-}
-
-/// One Tactica tick; its events come out as messages.
-fn tick(runtime: Option<ResMut<TacticaRuntime>>, mut out: MessageWriter<TacticaEvent>) {
-    let Some(mut runtime) = runtime else { return };
-    let rt = runtime.get_mut();
-    rt.tick();
-    out.write_batch(rt.drain_events().into_iter().map(TacticaEvent));
-}
-
-/// Moves linked entities to their characters' positions (z is kept).
-fn pull_positions(
-    runtime: Option<Res<TacticaRuntime>>,
-    mut linked: Query<(&TacticaEntity, &mut Transform), Without<GameDriven>>,
-) {
-    let Some(runtime) = runtime else { return };
-    let rt = runtime.lock();
-    for (link, mut transform) in &mut linked {
-        if let Some(e) = rt.world().entity(link.0) {
-            let (x, y) = runtime.to_world(e.position.x, e.position.y);
-            transform.translation.x = x;
-            transform.translation.y = y;
-        }
-    }
-}
-
-/// Asks the asset server for every script file under the asset root the runtime uses, once.
-fn watch_scripts(
-    runtime: Option<Res<TacticaRuntime>>,
-    root: Res<AssetRoot>,
-    server: Res<AssetServer>,
-    mut watched: ResMut<Watched>,
-) {
-    let Some(runtime) = runtime else { return };
-    if !watched.files.is_empty() {
-        return;
-    }
-    let root = absolute(&root.0);
-    let rt = runtime.lock();
-    for file in rt.script_files().into_iter().chain(rt.map_file().map(Path::to_path_buf)) {
-        let abs = absolute(&file);
-        let Ok(relative) = abs.strip_prefix(&root) else { continue };
-        if TacticaTextLoader.extensions().iter().any(|e| abs.extension().is_some_and(|x| x == *e)) {
-            let handle = server.load(relative.to_string_lossy().replace('\\', "/"));
-            watched.files.push((handle, abs));
-        }
-    }
-}
-
-/// Reloads the scripts whose files the asset server saw change.
-fn reload_changed(
-    mut changes: MessageReader<AssetEvent<TacticaText>>,
-    texts: Res<Assets<TacticaText>>,
-    runtime: Option<ResMut<TacticaRuntime>>,
-    watched: Res<Watched>,
-    mut out: MessageWriter<TacticaReload>,
-) {
-    let Some(mut runtime) = runtime else { return };
-    for change in changes.read() {
-        // The first load (`Added`) is the file as the runtime already runs it; a change on disk
-        // comes as `Modified`.
-        let AssetEvent::Modified { id } = change else { continue };
-        let Some(i) = watched.files.iter().position(|(h, _)| h.id() == *id) else { continue };
-        let Some(text) = texts.get(*id) else { continue };
-        let file = watched.files[i].1.clone();
-        let rt = runtime.get_mut();
-        let report = if rt.map_file().is_some_and(|m| absolute(m) == file) {
-            rt.reload_map_text(&text.text)
-        } else {
-            rt.reload_file_text(&file, &text.text)
-        };
-        out.write(TacticaReload { file, ok: report.outcome.is_ok(), message: report.message() });
-    }
-}
-
-fn absolute(path: &Path) -> PathBuf {
-    tactica::reload::absolute(path)
 }
