@@ -4,7 +4,9 @@
 //! `cargo bench --bench sweep` (`SWEEP_SEEDS=20` for a quicker look). Each run of the sweep
 //! copies the crowd's world loaded once, reseeds it and compiles its scripts into a runtime of
 //! its own; the figures include that. The two sweeps must give the same report, which is
-//! checked before the figures are printed.
+//! checked before the figures are printed. It also prints what starting a run costs — the copy
+//! of the world, and compiling the scripts on top — which is the most that sharing compiled
+//! programs between runs could save.
 
 use std::time::Instant;
 
@@ -25,6 +27,22 @@ fn main() {
         let report = suite.run(&Options { seeds: range, threads, bless: false }, &|| {});
         (started.elapsed().as_secs_f64(), report)
     };
+    // What starting a run costs, of the run: the copy of the world loaded once, and the copy plus
+    // compiling the scripts into a runtime of its own (what sharing compiled programs between
+    // runs could save at most). The mean of a few starts, after one to warm up.
+    let test = &suite.tests[0];
+    let starts = 5u32;
+    drop(tactica::testing::sweep::start(test, 1));
+    let started = Instant::now();
+    for _ in 0..starts {
+        drop(test.scenario());
+    }
+    let copy = started.elapsed().as_secs_f64() / f64::from(starts);
+    let started = Instant::now();
+    for s in 0..starts {
+        drop(tactica::testing::sweep::start(test, u64::from(s) + 1).expect("the crowd's scripts compile"));
+    }
+    let start = started.elapsed().as_secs_f64() / f64::from(starts);
     let (one, report_one) = time(1);
     let (all, report_all) = time(cores);
     assert!(report_one.passed(), "{}", report_one.text(false));
@@ -37,5 +55,12 @@ fn main() {
         per_k(one),
         per_k(all),
         one / all
+    );
+    println!(
+        "starting a run: copying the world {:.1} ms, and compiling its scripts {:.1} ms more, of {:.2} s per run on 1 thread ({:.1}%)",
+        copy * 1000.0,
+        (start - copy) * 1000.0,
+        one / seeds as f64,
+        (start - copy) / (one / seeds as f64) * 100.0
     );
 }

@@ -336,3 +336,95 @@ fn every_shipped_example_keeps_its_promises() {
         assert!(files.iter().any(|f| f.starts_with(&format!("examples/{example}/"))), "{example} has no tests");
     }
 }
+
+/// The JSON header of a viewer page (`tactica view`'s format, docs/viewer.md).
+fn viewer_header(html: &str) -> serde_json::Value {
+    let start = r#"<script id="tactica-meta" type="application/json">"#;
+    let at = html.find(start).expect("the page has its header") + start.len();
+    let end = at + html[at..].find("</script>").unwrap();
+    serde_json::from_str(&html[at..end].replace("<\\/", "</")).unwrap()
+}
+
+#[test]
+fn a_failing_run_writes_its_viewer_opened_at_the_first_failing_tick() {
+    let dir = scratch("view");
+    let views = dir.join("views");
+    let file = format!("{YARD}/view.tactest");
+    let o = tactica(&["test", &file, "--view", views.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let page = views.join("view-the-yard-goes-wrong-twice-seed-1.html");
+    let text = stdout(&o);
+    assert!(
+        text.contains(&format!("      view:   {} (opens at tick 12, guard selected)\n", page.display())),
+        "the failure names its viewer:\n{text}"
+    );
+    let names: Vec<String> =
+        std::fs::read_dir(&views).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["view-the-yard-goes-wrong-twice-seed-1.html"], "one file per failing run");
+    let meta = viewer_header(&std::fs::read_to_string(&page).unwrap());
+    assert_eq!((meta["seed"].as_u64(), meta["ticks"].as_u64()), (Some(1), Some(60)), "the test's own run, all of it");
+    assert_eq!(meta["startTick"], 12, "it opens at the first failing tick");
+    assert_eq!(meta["select"], "guard", "with the character that failure is about selected");
+    assert_eq!(
+        meta["markers"],
+        serde_json::json!([
+            { "tick": 12, "kind": "failure", "entity": "guard",
+              "label": "line 6: expect guard reaches kGate by 12; — guard was at (3, 5), 8.1 cells from kGate" },
+            { "tick": 22, "kind": "failure", "entity": "courier",
+              "label": "line 7: always (courier.x < 6); — courier.x = 6" },
+        ]),
+        "a marker for every failed expectation of the run, and none for the one that held"
+    );
+
+    // JSON names the file on each failure of the run; a run that passes writes nothing.
+    let o = tactica(&["test", &file, "--view", views.to_str().unwrap(), "--format", "json"]);
+    let failures: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "failure")
+        .collect();
+    assert_eq!(failures.len(), 2);
+    assert!(failures.iter().all(|f| f["view"] == page.display().to_string()), "{failures:?}");
+    assert_eq!(failures.iter().map(|f| f["entity"].as_str().unwrap()).collect::<Vec<_>>(), ["guard", "courier"]);
+    let none = dir.join("none");
+    let o = tactica(&[
+        "test",
+        &format!("{YARD}/kinds/reaches.tactest"),
+        "--name",
+        "passes",
+        "--view",
+        none.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(!none.exists(), "a run that passes has no viewer, and its folder is not made");
+    // Not at a terminal and not asked: no viewer (a CI log has nobody to open it).
+    let absolute = std::fs::canonicalize(&file).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tactica"))
+        .args(["test", absolute.to_str().unwrap()])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!dir.join("tactica-view").exists() && !stdout(&o).contains("view:"), "{}", stdout(&o));
+    assert_eq!(tactica(&["test", &file, "--view", "x", "--merge"]).status.code(), Some(2), "a merge plays nothing");
+}
+
+#[test]
+fn each_failure_names_the_character_it_is_about() {
+    // The verdict's character: the one an expectation names, the one a condition reads, the one
+    // whose event broke a `never` (the guard's script error on seed 6).
+    let cases = [("reaches", Some("courier")), ("always", Some("courier")), ("says", Some("guard"))];
+    for (kind, entity) in cases {
+        let suite = Suite::load(&[format!("{YARD}/kinds/{kind}.tactest")]).unwrap();
+        let report = suite.run(&options(1, None), &|| {});
+        let failures = report.failures();
+        assert_eq!(failures.len(), 1, "{kind}: {failures:?}");
+        assert_eq!(failures[0].entity.as_deref(), entity, "{kind}: {failures:?}");
+    }
+    let suite = Suite::load(&[format!("{YARD}/bug.tactest")]).unwrap();
+    let report = suite.run(&options(1, Some(Seeds { from: 6, to: 6 })), &|| {});
+    let failures = report.failures();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert_eq!((failures[0].tick, failures[0].entity.as_deref()), (0, Some("guard")));
+    assert!(matches!(&report.results[0].verdicts[0], Verdict::Failed { entity: Some(e), .. } if e == "guard"));
+}

@@ -125,6 +125,29 @@ fn viewer_in_chromium() {
     write_view("tests/fixtures/view/scenario.toml", &dir.join("markers.html"), &options);
     expect.insert("markers".into(), json!({ "start": 7, "first": 3, "error": { "tick": 5, "at": "guard.lua:6:5" } }));
 
+    // A failing test: `tactica test --view` writes its run's viewer, opened at the first failing
+    // tick with that failure's character selected.
+    let suite = tactica::testing::Suite::load(&["tests/fixtures/testing/yard/view.tactest"]).unwrap();
+    let mut report = suite.run(&tactica::testing::Options { threads: 1, ..Default::default() }, &|| {});
+    let written = suite.write_views(&report, &dir, &|_| {}).unwrap();
+    assert_eq!(written.views.len(), 1, "one failing run");
+    report.views = written.views;
+    let failures = report.failures();
+    let first = &failures[0];
+    let file = Path::new(&report.views[0].file).file_name().unwrap().to_string_lossy().into_owned();
+    let titles: Vec<String> = failures
+        .iter()
+        .map(|f| {
+            let seen = f.seen.lines().next().unwrap();
+            let who = f.entity.as_ref().map_or_else(String::new, |e| format!(" ({e})"));
+            format!("tick {}: failure{who}: line {}: {} — {seen}", f.tick, f.line, f.expectation)
+        })
+        .collect();
+    expect.insert(
+        "failure".into(),
+        json!({ "file": file, "start": first.tick, "entity": first.entity, "titles": titles, "seen": first.seen }),
+    );
+
     // The crowd: 10,000 characters, 1,000 ticks.
     let ticks = 1000;
     let (rt, bytes) = write_view(

@@ -1037,7 +1037,10 @@
   resize();
   fit();
   const hash = new URLSearchParams(location.hash.slice(1));
-  if (hash.has('e') && run.byName.has(hash.get('e'))) V.selected = run.byName.get(hash.get('e'));
+  // The URL's character (`#t=…&e=NAME`), else the one the file was written to open with (the
+  // character a failed expectation is about).
+  const chosen = hash.has('e') ? hash.get('e') : meta.select;
+  if (chosen && run.byName.has(chosen)) V.selected = run.byName.get(chosen);
   const startTick = hash.has('t') ? Number(hash.get('t')) : meta.startTick;
   V.t = Math.max(0, Math.min(run.ticks - 1, Number.isFinite(startTick) ? startTick : 0));
   if (V.selected >= 0) $('find').value = run.entities.names[V.selected];

@@ -53,7 +53,17 @@ pub struct TestArgs {
     /// Write the trace of the one run selected (`--name` and `--seed` pick it) to this file.
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+    /// Write the replay viewer of each failing run into this folder, opened at its first failing
+    /// tick (default at a terminal: `tactica-view`; docs/testing.md, "See a failure").
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["merge", "shard", "no_view"])]
+    pub view: Option<PathBuf>,
+    /// Write no viewer, even at a terminal.
+    #[arg(long)]
+    pub no_view: bool,
 }
+
+/// Where a terminal run writes the viewers of its failing runs when `--view` does not say.
+pub const DEFAULT_VIEW_DIR: &str = "tactica-view";
 
 /// Runs the tests (or merges shards) and prints the report.
 pub fn test(args: &TestArgs) -> anyhow::Result<ExitCode> {
@@ -122,9 +132,37 @@ pub fn test(args: &TestArgs) -> anyhow::Result<ExitCode> {
             0
         }));
     }
-    let report = suite.run(&options, &done);
+    let mut report = suite.run(&options, &done);
     bar.finish_and_clear();
+    if let Some(dir) = view_dir(args) {
+        let writing = |file: &std::path::Path| eprintln!("recording the failing run again for {}", file.display());
+        match suite.write_views(&report, &dir, &writing) {
+            Ok(written) => {
+                report.views = written.views;
+                if written.left_out > 0 {
+                    eprintln!(
+                        "{} more failing {} no viewer (at most {} are written): add `--view DIR` to a run's replay command",
+                        written.left_out,
+                        if written.left_out == 1 { "run has" } else { "runs have" },
+                        testing::view::MAX_VIEWS
+                    );
+                }
+            }
+            Err(e) => eprintln!("error: {e}"),
+        }
+    }
     finish(&report, args)
+}
+
+/// The folder the viewers of failing runs go in: `--view`'s, else [`DEFAULT_VIEW_DIR`] when a
+/// person is reading the report at a terminal (a CI log has nobody to open them; CI asks with
+/// `--view`), else none.
+fn view_dir(args: &TestArgs) -> Option<PathBuf> {
+    if args.view.is_some() || args.no_view {
+        return args.view.clone();
+    }
+    let person = matches!(args.format, Format::Text) && std::io::stdout().is_terminal();
+    (person && args.shard.is_none() && !args.merge).then(|| PathBuf::from(DEFAULT_VIEW_DIR))
 }
 
 /// Prints the report as asked, writes the JUnit file, and says how the run went in the exit code.
@@ -137,8 +175,6 @@ fn finish(report: &Report, args: &TestArgs) -> anyhow::Result<ExitCode> {
         crate::output::write_file(file, testing::junit::junit(report).as_bytes())
             .map_err(|e| anyhow::anyhow!("cannot write the JUnit report to {}: {e}", file.display()))?;
     }
-    // The hook for a replay viewer: every failure as data (`Report::failures`), each naming the
-    // test, seed and tick a viewer opens at (see docs/testing.md, "Failures as data").
     Ok(ExitCode::from(if report.has_errors() {
         2
     } else if report.passed() {

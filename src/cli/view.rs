@@ -44,6 +44,7 @@ pub fn view(args: &ViewArgs) -> anyhow::Result<ExitCode> {
         layer_every: args.layer_every,
         markers: Vec::new(),
         start_tick: args.at,
+        select: None,
     };
     let is_trace = args.input.is_file() && args.input.extension().is_some_and(|e| e == "jsonl" || e == "json");
     let (html, note) = if is_trace {

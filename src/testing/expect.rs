@@ -31,6 +31,11 @@ pub enum Verdict {
         tick: u64,
         /// What the world showed instead.
         seen: String,
+        /// The character it is about, when it is about one: the one named in it (`runner
+        /// reaches …`, `guard.health` in a condition), else the one whose event failed it (the
+        /// script error of `never script_error`). A viewer opens with it selected.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        entity: Option<String>,
     },
     /// It is not checked on this run (a golden file is recorded for the test's own seed only).
     NotChecked {
@@ -162,11 +167,32 @@ pub(crate) struct Cond {
     pub(crate) text: String,
 }
 
+impl Cond {
+    /// The first character the condition names (`guard` of `guard.health > 0`) that is in the
+    /// world, by its name there.
+    fn character(&self, world: &World) -> Option<String> {
+        self.expr.facts().iter().find_map(|f| {
+            let (who, _) = f.split_once('.')?;
+            world.find(who).and_then(|id| world.entity(id)).map(|e| e.name.clone())
+        })
+    }
+}
+
 /// What `never` and `eventually` watch for.
 #[derive(Debug, Clone)]
 pub(crate) enum Subject {
     Event(Pattern),
     Cond(Cond),
+}
+
+impl Subject {
+    /// The character it is about: the pattern's, or the condition's.
+    fn character(&self, world: &World) -> Option<String> {
+        match self {
+            Subject::Event(p) => p.entity.clone(),
+            Subject::Cond(c) => c.character(world),
+        }
+    }
 }
 
 /// What a golden file holds.
@@ -255,6 +281,7 @@ impl<'r> Check<'r> {
                 (GoldenMode::Compare, None) => Some(Verdict::Failed {
                     tick: 0,
                     seen: format!("there is no golden file {} yet: `--bless` writes it from this run", g.shown),
+                    entity: None,
                 }),
                 _ => None,
             };
@@ -294,35 +321,49 @@ impl<'r> Check<'r> {
         if let Some(v) = &self.verdict {
             return v.clone();
         }
-        let failed = |seen: String| Verdict::Failed { tick: last, seen };
+        let failed = |seen: String, entity: Option<String>| Verdict::Failed { tick: last, seen, entity };
         let verdict = match self.rule {
-            Rule::Reaches { entity, spot, .. } => failed(whereabouts(world, entity, spot)),
-            Rule::Says { speaker, window, .. } => failed(self.what_was_said(speaker.as_deref(), *window)),
+            Rule::Reaches { entity, spot, .. } => failed(whereabouts(world, entity, spot), Some(entity.clone())),
+            Rule::Says { speaker, window, .. } => {
+                failed(self.what_was_said(speaker.as_deref(), *window), speaker.clone())
+            }
             Rule::Count { min, event, window, .. } => match min {
-                Some(min) if self.count < *min => failed(too_few(self.count, *min, event, *window)),
+                Some(min) if self.count < *min => {
+                    failed(too_few(self.count, *min, event, *window), event.entity.clone())
+                }
                 _ => Verdict::Passed { tick: last },
             },
-            Rule::Order { first, then } => failed(match self.first_at {
-                None => format!("{} never happened", first.describe()),
-                Some(at) => {
-                    format!("{} came at tick {at}, but {} never came after it", first.describe(), then.describe())
-                }
-            }),
-            Rule::At { tick, .. } => failed(format!("the run ended at tick {last}, before tick {tick}")),
+            Rule::Order { first, then } => failed(
+                match self.first_at {
+                    None => format!("{} never happened", first.describe()),
+                    Some(at) => {
+                        format!("{} came at tick {at}, but {} never came after it", first.describe(), then.describe())
+                    }
+                },
+                if self.first_at.is_none() { first.entity.clone() } else { then.entity.clone() },
+            ),
+            Rule::At { cond, tick } => {
+                failed(format!("the run ended at tick {last}, before tick {tick}"), cond.character(world))
+            }
             Rule::Never { .. } | Rule::Always { .. } | Rule::Distance { .. } => Verdict::Passed { tick: last },
-            Rule::Eventually { subject, .. } => failed(never_seen(subject, last, world, facts)),
+            Rule::Eventually { subject, .. } => {
+                failed(never_seen(subject, last, world, facts), subject.character(world))
+            }
             Rule::Golden(g) => match self.golden {
                 GoldenMode::Write => Verdict::Written { file: g.shown.clone(), lines: self.written.len() },
                 _ => {
                     let expected = g.expected.as_deref().map_or(&[][..], Vec::as_slice);
                     match expected.get(self.line) {
-                        Some(next) => failed(format!(
-                            "the run ended after line {}, where the golden file {} goes on:\n{}  + golden line {}: {next}",
-                            self.line,
-                            g.shown,
-                            self.shown_context(),
-                            self.line + 1
-                        )),
+                        Some(next) => failed(
+                            format!(
+                                "the run ended after line {}, where the golden file {} goes on:\n{}  + golden line {}: {next}",
+                                self.line,
+                                g.shown,
+                                self.shown_context(),
+                                self.line + 1
+                            ),
+                            None,
+                        ),
                         None => Verdict::Passed { tick: last },
                     }
                 }
@@ -334,7 +375,7 @@ impl<'r> Check<'r> {
 
     fn decide(&mut self, f: &Frame<'_>) -> Option<Verdict> {
         let t = f.tick;
-        let failed = |tick: u64, seen: String| Some(Verdict::Failed { tick, seen });
+        let failed = |tick: u64, seen: String, entity: Option<String>| Some(Verdict::Failed { tick, seen, entity });
         match self.rule {
             Rule::Reaches { entity, spot, by } => {
                 let arrived = f.events.iter().find(|e| {
@@ -350,7 +391,7 @@ impl<'r> Check<'r> {
                     return Some(Verdict::Passed { tick: t });
                 }
                 match by {
-                    Some(by) if t >= *by => failed(*by, whereabouts(f.world, entity, spot)),
+                    Some(by) if t >= *by => failed(*by, whereabouts(f.world, entity, spot), Some(entity.clone())),
                     _ => None,
                 }
             }
@@ -369,7 +410,7 @@ impl<'r> Check<'r> {
                     }
                 }
                 if window.over(t) {
-                    return failed(t, self.what_was_said(speaker.as_deref(), *window));
+                    return failed(t, self.what_was_said(speaker.as_deref(), *window), speaker.clone());
                 }
                 None
             }
@@ -387,12 +428,15 @@ impl<'r> Check<'r> {
                                 e.tick,
                                 sentence(e)
                             ),
+                            e.entity.clone(),
                         );
                     }
                 }
                 if window.over(t) {
                     return match min {
-                        Some(min) if self.count < *min => failed(t, too_few(self.count, *min, event, *window)),
+                        Some(min) if self.count < *min => {
+                            failed(t, too_few(self.count, *min, event, *window), event.entity.clone())
+                        }
                         _ => Some(Verdict::Passed { tick: t }),
                     };
                 }
@@ -407,6 +451,7 @@ impl<'r> Check<'r> {
                         return failed(
                             e.tick,
                             format!("{} came first, at tick {}: {}", then.describe(), e.tick, sentence(e)),
+                            e.entity.clone(),
                         );
                     }
                     if self.first_at.is_none() && first.matches(e) {
@@ -419,19 +464,23 @@ impl<'r> Check<'r> {
                 if f.facts.holds(&cond.expr, f.world, t) {
                     Verdict::Passed { tick: t }
                 } else {
-                    Verdict::Failed { tick: t, seen: f.facts.describe(&cond.expr, f.world, t) }
+                    Verdict::Failed {
+                        tick: t,
+                        seen: f.facts.describe(&cond.expr, f.world, t),
+                        entity: cond.character(f.world),
+                    }
                 }
             }),
             Rule::Never { subject, window } => {
                 match subject {
                     Subject::Event(p) => {
                         if let Some(e) = f.events.iter().find(|e| window.contains(e.tick) && p.matches(e)) {
-                            return failed(e.tick, sentence(e));
+                            return failed(e.tick, sentence(e), e.entity.clone());
                         }
                     }
                     Subject::Cond(c) => {
                         if window.contains(t) && f.facts.holds(&c.expr, f.world, t) {
-                            return failed(t, f.facts.describe(&c.expr, f.world, t));
+                            return failed(t, f.facts.describe(&c.expr, f.world, t), c.character(f.world));
                         }
                     }
                 }
@@ -439,7 +488,7 @@ impl<'r> Check<'r> {
             }
             Rule::Always { cond, window } => {
                 if window.contains(t) && !f.facts.holds(&cond.expr, f.world, t) {
-                    return failed(t, f.facts.describe(&cond.expr, f.world, t));
+                    return failed(t, f.facts.describe(&cond.expr, f.world, t), cond.character(f.world));
                 }
                 window.over(t).then_some(Verdict::Passed { tick: t })
             }
@@ -454,7 +503,9 @@ impl<'r> Check<'r> {
                     return Some(Verdict::Passed { tick });
                 }
                 match by {
-                    Some(by) if t >= *by => failed(*by, never_seen(subject, *by, f.world, f.facts)),
+                    Some(by) if t >= *by => {
+                        failed(*by, never_seen(subject, *by, f.world, f.facts), subject.character(f.world))
+                    }
                     _ => None,
                 }
             }
@@ -465,13 +516,14 @@ impl<'r> Check<'r> {
                 let find = |name: &str| f.world.find(name).and_then(|id| f.world.entity(id));
                 let (Some(ea), Some(eb)) = (find(a), find(b)) else {
                     let missing = if find(a).is_none() { a } else { b };
-                    return failed(t, format!("{missing} is not in the world"));
+                    return failed(t, format!("{missing} is not in the world"), Some(missing.clone()));
                 };
                 let d = ea.position.distance(eb.position);
                 let kept = if *at_least { d >= *cells } else { d <= *cells };
                 if !kept {
                     let c = |e: &tactica_engine::world::Entity| format!("({}, {})", e.cell().x, e.cell().y);
-                    return failed(t, format!("{a} was {d:.1} cells from {b}: {a} at {}, {b} at {}", c(ea), c(eb)));
+                    let seen = format!("{a} was {d:.1} cells from {b}: {a} at {}, {b} at {}", c(ea), c(eb));
+                    return failed(t, seen, Some(a.clone()));
                 }
                 window.over(t).then_some(Verdict::Passed { tick: t })
             }
@@ -500,6 +552,7 @@ impl<'r> Check<'r> {
                     };
                     return Some(Verdict::Failed {
                         tick: e.tick,
+                        entity: e.entity.clone(),
                         seen: format!(
                             "the {} differs from {} at line {} (tick {}):\n{}{golden}  + this run:      {got}",
                             if g.of == GoldenKind::Trace { "trace" } else { "narration" },

@@ -29,7 +29,7 @@ pub fn junit(report: &Report) -> String {
                 .iter()
                 .zip(&run.verdicts)
                 .filter_map(|(e, v)| match v {
-                    Verdict::Failed { tick, seen } => {
+                    Verdict::Failed { tick, seen, .. } => {
                         Some(format!("line {}: {}\n  at tick {tick}: {seen}", e.line, e.text))
                     }
                     _ => None,
@@ -41,8 +41,10 @@ pub fn junit(report: &Report) -> String {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 let first = failed[0].lines().next().unwrap_or_default().to_owned();
                 let more = if failed.len() > 1 { format!(" (and {} more)", failed.len() - 1) } else { String::new() };
+                let view =
+                    report.view_of(job.test, job.seed).map_or_else(String::new, |v| format!("\nview: {}", v.file));
                 s.set_message(format!("{first}{more}")).set_type("expectation").set_description(format!(
-                    "{}\nreplay: {}",
+                    "{}\nreplay: {}{view}",
                     failed.join("\n"),
                     replay_command(&test.file, &test.name, job.seed)
                 ));

@@ -44,13 +44,17 @@ pub mod replay;
 mod report;
 pub mod shard;
 pub mod sweep;
+#[cfg(feature = "view")]
+pub mod view;
 mod watch;
 
 use std::path::{Path, PathBuf};
 
 pub use expect::{GoldenKind, Verdict};
 pub use prepare::{Expectation, LoadError, PreparedTest, Problem};
-pub use report::{ExpectationStats, Failure, Plan, PlannedExpectation, PlannedTest, Report, RunError, replay_command};
+pub use report::{
+    ExpectationStats, Failure, Plan, PlannedExpectation, PlannedTest, Report, RunError, RunView, replay_command,
+};
 pub use shard::Shard;
 pub use sweep::{Job, RunResult, Seeds};
 pub use watch::Watch;
@@ -106,7 +110,7 @@ impl Suite {
         let plan = self.plan(options.seeds);
         let (results, written) = sweep::run(&self.tests, &plan.jobs, options.threads, options.bless, done);
         write_goldens(&written);
-        Report { plan, results }
+        Report { plan, results, views: Vec::new() }
     }
 
     /// Plays `shard`'s share of the matrix and returns it as the file `--merge` reads.

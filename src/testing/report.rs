@@ -96,6 +96,9 @@ pub struct Failure {
     pub line: u32,
     /// What the world showed instead.
     pub seen: String,
+    /// The character it is about, when it is about one (a viewer opens with it selected).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
     /// The one command that plays this run again and shows this failure.
     pub replay: String,
 }
@@ -120,6 +123,24 @@ pub struct Report {
     pub plan: Plan,
     /// One result per job of the plan, in its order.
     pub results: Vec<RunResult>,
+    /// The viewer files written for failing runs (`tactica test --view`), which the text and
+    /// JSON reports name beside each run's failures.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub views: Vec<RunView>,
+}
+
+/// The viewer file written for one failing run: it opens at `tick` with `entity` selected.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunView {
+    /// The run, by its index in the plan's jobs.
+    pub job: usize,
+    /// The HTML file, as written.
+    pub file: String,
+    /// The tick it opens at: the first tick an expectation of the run failed.
+    pub tick: u64,
+    /// The character selected when it opens: the one that first failure is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
 }
 
 /// How one expectation fared over a test's runs.
@@ -153,6 +174,11 @@ impl Report {
     /// The runs of test `t`: each job's seed and result.
     fn runs(&self, t: usize) -> impl Iterator<Item = (u64, &RunResult)> {
         self.plan.jobs.iter().zip(&self.results).filter(move |(j, _)| j.test == t).map(|(j, r)| (j.seed, r))
+    }
+
+    /// The viewer written for the run of test `t` on `seed`, if one was.
+    pub fn view_of(&self, t: usize, seed: u64) -> Option<&RunView> {
+        self.views.iter().find(|v| self.plan.jobs.get(v.job).is_some_and(|j| j.test == t && j.seed == seed))
     }
 
     /// Whether every run of every test passed.
@@ -190,7 +216,7 @@ impl Report {
         for (job, r) in self.plan.jobs.iter().zip(&self.results) {
             let t = &self.plan.tests[job.test];
             for (e, v) in t.expectations.iter().zip(&r.verdicts) {
-                if let Verdict::Failed { tick, seen } = v {
+                if let Verdict::Failed { tick, seen, entity } = v {
                     out.push(Failure {
                         file: t.file.clone(),
                         test: t.name.clone(),
@@ -199,6 +225,7 @@ impl Report {
                         expectation: e.text.clone(),
                         line: e.line,
                         seen: seen.clone(),
+                        entity: entity.clone(),
                         replay: replay_command(&t.file, &t.name, job.seed),
                     });
                 }
@@ -321,7 +348,7 @@ impl Report {
                 ));
             }
             let first = runs.iter().find_map(|(seed, r)| match r.verdicts.get(i) {
-                Some(Verdict::Failed { tick, seen }) => Some((*seed, *tick, seen)),
+                Some(Verdict::Failed { tick, seen, .. }) => Some((*seed, *tick, seen)),
                 _ => None,
             });
             if let Some((seed, tick, seen)) = first {
@@ -333,6 +360,9 @@ impl Report {
                 }
                 if sweep {
                     out.push_str(&format!("          replay: {}\n", replay_command(&test.file, &test.name, seed)));
+                    if let Some(v) = self.view_of(t, seed) {
+                        out.push_str(&format!("          view:   {}\n", view_line(v)));
+                    }
                 }
             }
         }
@@ -342,6 +372,9 @@ impl Report {
             && r.error.is_none()
         {
             out.push_str(&format!("      replay: {}\n", replay_command(&test.file, &test.name, *seed)));
+            if let Some(v) = self.view_of(t, *seed) {
+                out.push_str(&format!("      view:   {}\n", view_line(v)));
+            }
         }
     }
 
@@ -371,6 +404,10 @@ impl Report {
         for f in self.failures() {
             let mut v = serde_json::to_value(&f).unwrap_or_default();
             v["type"] = "failure".into();
+            let t = self.plan.tests.iter().position(|t| t.file == f.file && t.name == f.test);
+            if let Some(view) = t.and_then(|t| self.view_of(t, f.seed)) {
+                v["view"] = view.file.clone().into();
+            }
             out.push(v);
         }
         for e in self.errors() {
@@ -386,6 +423,12 @@ impl Report {
         }));
         out
     }
+}
+
+/// `harbour-view/x.html (opens at tick 42, runner selected)`.
+fn view_line(v: &RunView) -> String {
+    let who = v.entity.as_ref().map_or_else(String::new, |e| format!(", {e} selected"));
+    format!("{} (opens at tick {}{who})", v.file, v.tick)
 }
 
 /// `n` with the singular or plural noun: `1 run`, `2 runs`.

@@ -198,7 +198,7 @@ pub fn merge(paths: &[PathBuf]) -> Result<Report, MergeError> {
             })
         })
         .collect();
-    Ok(Report { plan, results })
+    Ok(Report { plan, results, views: Vec::new() })
 }
 
 #[cfg(test)]

@@ -52,8 +52,9 @@ pub struct Encoded {
     pub data: Vec<u8>,
 }
 
-/// Encodes `rec` with the viewer's markers and the tick it opens at.
-pub fn encode(rec: &Recording, markers: &[Marker], start_tick: u64) -> Encoded {
+/// Encodes `rec` with the viewer's markers, the tick it opens at and the character selected
+/// then (kept only when it is one of the run's).
+pub fn encode(rec: &Recording, markers: &[Marker], start_tick: u64, select: Option<&str>) -> Encoded {
     let mut b = Bytes::default();
     for &c in &rec.map.cost {
         b.uint((f64::from(c) * 100.0).round() as u64);
@@ -80,6 +81,7 @@ pub fn encode(rec: &Recording, markers: &[Marker], start_tick: u64) -> Encoded {
         "rate": rec.rate,
         "ticks": rec.ticks,
         "startTick": start_tick.min(rec.ticks.saturating_sub(1)),
+        "select": select.filter(|n| rec.entities.iter().any(|e| e.name == *n)),
         "units": super::trajectory::UNITS_PER_CELL,
         "routeUnits": ROUTE_UNITS,
         "map": { "width": rec.map.width, "height": rec.map.height, "tiles": tiles },

@@ -9,7 +9,8 @@
 //! `viewer/` folder, embedded in the binary) into one page.
 //!
 //! A test runner gives the viewer [`Marker`]s (a failed expectation at a tick) and the tick to
-//! open at ([`ViewOptions::start_tick`]); a URL ending in `#t=123` opens at tick 123 too.
+//! open at ([`ViewOptions::start_tick`]), with a character selected ([`ViewOptions::select`]);
+//! a URL ending in `#t=123&e=guard` opens at tick 123 with the guard selected too.
 
 pub mod bytes;
 pub mod encode;
@@ -39,6 +40,8 @@ pub struct ViewOptions {
     pub markers: Vec<Marker>,
     /// The tick the viewer opens at (default 0).
     pub start_tick: Option<u64>,
+    /// The character selected when the viewer opens, by name (none when it is not in the run).
+    pub select: Option<String>,
 }
 
 /// A mark on the viewer's timeline.
@@ -158,6 +161,6 @@ pub fn page(rec: &record::Recording, options: &ViewOptions) -> String {
         });
     }
     markers.sort_by_key(|m| m.tick);
-    let encoded = encode::encode(rec, &markers, options.start_tick.unwrap_or(0));
+    let encoded = encode::encode(rec, &markers, options.start_tick.unwrap_or(0), options.select.as_deref());
     html::page(&encoded)
 }

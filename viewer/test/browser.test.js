@@ -205,6 +205,26 @@ test('markers: a failed expectation and a script error on the timeline, opened a
   await page.close();
 });
 
+test('a failing test: its viewer opens at the first failing tick, its character selected, every failure marked', async () => {
+  const f = expect.failure;
+  const page = await open(f.file);
+  assert.equal(await page.evaluate(() => tactica.tick()), f.start, 'it opens at the first failing tick');
+  assert.equal(await page.evaluate(() => tactica.selected()), f.entity, 'with the failure\'s character selected');
+  // One amber marker per failed expectation, shown on the timeline, saying what failed.
+  const markers = await page.$$eval('#markers .marker.failure', (b) => b.map((x) => ({ title: x.title, width: x.getBoundingClientRect().width })));
+  assert.deepEqual(markers.map((m) => m.title), f.titles);
+  assert.ok(markers.every((m) => m.width > 0), 'the markers are drawn');
+  const panel = await page.$eval('#character', (e) => e.innerText);
+  assert.ok(panel.includes(f.entity), panel);
+  // `n` goes from the first failure to the next.
+  await page.focus('#map');
+  await page.keyboard.press('n');
+  assert.equal(await page.evaluate(() => tactica.tick()), Number(f.titles[1].match(/^tick (\d+)/)[1]));
+  await shot(page, 'failure');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('crowd: 10,000 characters load in under 3 s and scrub at 30 frames a second or more', async () => {
   const c = expect.crowd;
   // The machine running the tests is shared: each figure is the best of three tries, as a
