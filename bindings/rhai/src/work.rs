@@ -11,9 +11,15 @@
 //!   and `reverse` on arrays, `contains` and `index_of` on strings — are replaced by versions that
 //!   charge one operation per element they visit (per 16 bytes for strings, and `n log n` for
 //!   a sort) before working;
+//! - inside Rhai itself (`vendor/rhai`, `rhai::tactica`), the library functions and operators
+//!   that scan or move a whole string, array or map (`s.len()`, `a.insert(0, x)`, `a == b`,
+//!   `s == t`, `s.replace(..)`, a `switch` on a string …) charge one operation per element and
+//!   per 16 bytes, read here at every operation;
 //! - the wall-clock watchdog reads the clock every 1,024 operations.
 //!
-//! Not charged: `==` between two long strings, which Rhai runs as a built-in operator.
+//! Two things no operation count sees are handled at the edges of a call: shared values (what
+//! closures capture) made during the call are emptied when it ends, so a closure that holds
+//! itself does not leak; and `sleep` is not available.
 
 use std::cell::Cell;
 use std::time::Instant;
@@ -44,12 +50,22 @@ thread_local! {
 
 /// Starts the accounting of a call.
 pub(crate) fn start_call() {
+    let _ = rhai::tactica::take_work();
+    rhai::tactica::track_shared(true);
     ACCOUNT.with(|a| a.set(Account { start: memory::Usage::now(), work: 0 }));
     // The clock is first read at the first watchdog check (1,024 operations in), not on every
     // call: a call that short cannot be what the watchdog is for, and reading the clock was a
     // good part of a short call's cost.
     CALL_STARTED.with(|c| c.set(None));
     WATCHDOG_FIRED.with(|f| f.set(false));
+}
+
+/// Ends a call: the shared values it made (captured variables) are emptied, which frees any
+/// reference cycle among them; nothing of the call is used again (the state it keeps crosses
+/// into the host as plain values first). Returns how many were still alive.
+pub(crate) fn end_call() -> usize {
+    rhai::tactica::track_shared(false);
+    rhai::tactica::release_shared()
 }
 
 /// Whether the watchdog stopped the last call.
@@ -93,6 +109,10 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
                     wall.as_millis()
                 )));
             }
+            let inside = rhai::tactica::take_work();
+            if inside > 0 {
+                charge(inside);
+            }
             let Account { start, work } = ACCOUNT.with(Cell::get);
             let used = if counting { start.elapsed() } else { memory::Usage::default() };
             if used.live > live_cap {
@@ -111,6 +131,14 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
             None
         });
     }
+    // Rhai's size limits check each value by its own size: walking everything inside made every
+    // change to a large array cost in proportion to its size. With the counting allocator the
+    // memory limit holds what nested values add up to; without it the totals stay.
+    engine.set_shallow_size_checks(counting);
+    // `sleep` would block the game's thread where no count or clock can stop it.
+    engine.register_fn("sleep", |_: INT| -> Result<(), Box<EvalAltResult>> { Err(no_sleep()) });
+    engine.register_fn("sleep", |_: rhai::FLOAT| -> Result<(), Box<EvalAltResult>> { Err(no_sleep()) });
+    crate::text::register(engine, max_string);
     let cap = if max_string == 0 { usize::MAX } else { max_string };
     engine.register_fn("pad", move |s: &mut ImmutableString, len: INT, fill: char| {
         pad_string(s, len, &fill.to_string(), cap)
@@ -148,6 +176,13 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
         charge(s.len() as u64 / BYTES_PER_OPERATION);
         s.find(c).map_or(-1, |byte| to_int(s[..byte].chars().count()))
     });
+}
+
+fn no_sleep() -> Box<EvalAltResult> {
+    Box::new(EvalAltResult::ErrorRuntime(
+        "`sleep` is not available to scripts: it would stop the whole game; wait with `Wait` or a sequence".into(),
+        Position::NONE,
+    ))
 }
 
 fn to_int(n: usize) -> INT {
