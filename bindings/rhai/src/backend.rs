@@ -118,6 +118,13 @@ impl RhaiBackend {
         self.limits
     }
 
+    /// Every function a script can call — the engine's own (its packages, with the versions this
+    /// crate puts in their place) and the API's — as Rhai writes them (`name(type, …) -> type`):
+    /// for tools and tests that go through all of them.
+    pub fn function_signatures(&self) -> Vec<String> {
+        self.engine.gen_fn_signatures(true)
+    }
+
     fn load(&self, file: &Path, source: &str) -> Result<AST, Vec<ScriptError>> {
         let mut ast = self.engine.compile(source).map_err(|e| {
             let pos = e.position();

@@ -17,7 +17,7 @@ use glam::{IVec2, Vec2};
 use slotmap::SlotMap;
 
 pub use clock::Clock;
-pub use command::{Command, CommandBuffer, MAX_GLOBALS, MAX_QUEUED_ACTIONS};
+pub use command::{Command, CommandBuffer, MAX_GLOBALS, MAX_QUEUED_ACTIONS, MAX_QUEUED_BYTES, queue_weight};
 pub use entity::{Entity, EntityId};
 pub use events::{Event, EventKind, EventLog};
 pub use places::Region;

@@ -371,7 +371,12 @@ LUA_API int lua_compare (lua_State *L, int index1, int index2, int op) {
 
 
 LUA_API size_t lua_stringtonumber (lua_State *L, const char *s) {
-  size_t sz = luaO_str2num(s, s2v(L->top.p));
+  size_t sz;
+  /* TACTICA: the conversion reads the whole text (even to fail): charged,
+  ** one unit per 16 bytes ('string' arithmetic on a megabyte string read a
+  ** megabyte per '+') */
+  luaE_charge(L, strlen(s) >> 4);
+  sz = luaO_str2num(s, s2v(L->top.p));
   if (sz != 0)
     api_incr_top(L);
   return sz;
