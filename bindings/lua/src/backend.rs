@@ -263,6 +263,7 @@ impl ScriptBackend for LuaBackend {
             return Err(ScriptError::new("lua", 0, 0, "no such Lua program"));
         };
         p.meter.start(p.lua.used_memory());
+        crate::patched::clear_charges(&p.lua);
         let trigger = call.trigger.clone();
         let entity = call.entity;
         let mut ctx = call.ctx();

@@ -14,6 +14,16 @@ unsafe extern "C-unwind" {
     /// The script line that was running when the state last ran out of memory (0 when unknown):
     /// Lua's memory errors carry no place of their own.
     pub(crate) fn lua_memerrorline(l: *mut lua_State) -> std::ffi::c_int;
+    /// Forgets work charged with [`lua_chargelater`] (or inside the VM) that the hook has not
+    /// counted yet.
+    pub(crate) fn lua_clearcharges(l: *mut lua_State);
+}
+
+/// Starts a call's count afresh: work charged in an earlier call and never counted (that call
+/// ended with an error first) is not the new call's.
+pub(crate) fn clear_charges(lua: &mlua::Lua) {
+    // SAFETY: only resets a counter of the state.
+    lua.exec_raw_lua(|raw| unsafe { lua_clearcharges(raw.state()) });
 }
 
 /// Charges `work` units to `lua`'s count hook at the script's next instruction (see

@@ -1516,3 +1516,8 @@ LUA_API int lua_memerrorline (lua_State *L) {
 LUA_API void lua_chargelater (lua_State *L, size_t work) {
   luaE_charge(L, work);
 }
+
+
+LUA_API void lua_clearcharges (lua_State *L) {
+  L->workdebt = 0;
+}

@@ -220,6 +220,10 @@ LUA_API int            (lua_memerrorline) (lua_State *L);
 ** the hook sees them at the next VM instruction or 'lua_chargework' (for the
 ** host, which must not be unwound by a hook error where it stands) */
 LUA_API void           (lua_chargelater) (lua_State *L, size_t work);
+/* TACTICA: forget the work charged but not yet counted (a new call starts its
+** count afresh: a memory error raised before the debt was settled left it
+** for the next call) */
+LUA_API void           (lua_clearcharges) (lua_State *L);
 
 
 /*
