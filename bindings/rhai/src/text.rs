@@ -109,11 +109,10 @@ fn item(nc: &NativeCallContext, text: &mut Text, v: &Dynamic, depth: usize) -> F
     text.push(&shown)
 }
 
+/// A value nested deeper than [`MAX_DEPTH`]: a size limit (so the script stops, as for a text
+/// over the string limit, instead of the value being printed some other way).
 fn too_deep() -> Box<EvalAltResult> {
-    Box::new(EvalAltResult::ErrorRuntime(
-        format!("values nested deeper than {MAX_DEPTH} levels have no text").into(),
-        Position::NONE,
-    ))
+    Box::new(EvalAltResult::ErrorDataTooLarge(format!("Nesting (over {MAX_DEPTH} levels) of a value"), Position::NONE))
 }
 
 /// An upper bound of the length of `v` as Rhai's JSON, walked without building it (one operation

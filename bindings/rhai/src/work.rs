@@ -301,3 +301,65 @@ fn pad_string(s: &mut ImmutableString, len: INT, fill: &str, cap: usize) -> Resu
     *s = owned.into();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use rhai::{Dynamic, Scope};
+    use tactica_stdlib::{Api, ScriptLimits};
+
+    use crate::backend::sandboxed_engine;
+
+    /// Runs `f` of `source` under `limits` as a call does (accounting started and ended).
+    fn call(source: &str, limits: ScriptLimits) -> (Result<Dynamic, String>, usize) {
+        let engine = sandboxed_engine(Arc::new(Api::standard()), &limits);
+        let ast = engine.compile(source).unwrap();
+        super::start_call();
+        let r = engine.call_fn::<Dynamic>(&mut Scope::new(), &ast, "f", ()).map_err(|e| e.to_string());
+        let released = super::end_call();
+        (r, released)
+    }
+
+    /// A closure that captures the variable holding it is a reference cycle; the call's end
+    /// empties every captured variable it made, so nothing of it is kept.
+    #[test]
+    fn captured_variables_are_released_when_the_call_ends() {
+        let source = "fn f() { let big = []; big.pad(1000, 1); let g = 0; let h = || [g, big]; g = h; 7 }";
+        let (r, released) = call(source, ScriptLimits::new());
+        assert_eq!(r.unwrap().as_int(), Ok(7));
+        assert_eq!(released, 1, "the captured `g` was still alive: the cycle");
+        let (_, none) = call("fn f() { let x = 1; x + 1 }", ScriptLimits::new());
+        assert_eq!(none, 0);
+    }
+
+    /// A value nested twenty thousand levels deep (with `take`, one operation a level) is
+    /// dropped, copied and formatted without one stack frame per level: on a thread with a 256 KiB
+    /// stack, where one frame per level overflows after a few thousand.
+    #[test]
+    fn deeply_nested_values_need_no_deep_stack() {
+        let source = "fn f() { let a = []; for i in 0..20000 { a = [take(a)]; } let b = a; `${b}`.len() }";
+        let limits = ScriptLimits::unlimited().set_max_string_len(1 << 20);
+        let (r, _) = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || call(source, limits))
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+        let e = r.unwrap_err();
+        assert!(e.contains("Nesting (over 256 levels) of a value too large"), "{e}");
+    }
+
+    /// Turning an array into text stops at the string limit before the text is built: an array
+    /// of references to one long string is small in memory and huge as text.
+    #[test]
+    fn text_of_a_collection_is_refused_at_the_string_limit() {
+        let source = "fn f() { let s = \"0123456789abcdef\"; for i in 0..12 { s += s; } let a = []; a.pad(10000, s); a.to_string() }";
+        let limits = ScriptLimits::new().set_max_ops(0).set_max_string_len(1 << 20);
+        let (r, _) = call(source, limits);
+        let e = r.unwrap_err();
+        assert!(e.contains("Length of string too large"), "{e}");
+        let (r, _) = call(source.replace("a.to_string()", "`${a}`").as_str(), limits);
+        assert!(r.unwrap_err().contains("Length of string too large"));
+    }
+}
