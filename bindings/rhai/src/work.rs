@@ -30,18 +30,17 @@ use tactica_stdlib::{ScriptLimits, memory};
 /// Bytes of allocation (or of a string scanned or filled) that cost one operation.
 pub(crate) const BYTES_PER_OPERATION: u64 = 16;
 
-/// The running call's accounting, read once per operation by the progress check.
+/// The running call's accounting, read once per operation by the progress check (with the work
+/// library functions charged, kept in `rhai::tactica`'s count).
 #[derive(Clone, Copy)]
 struct Account {
     /// What the allocator counted when the running call started.
     start: memory::Usage,
-    /// Operations charged by the library functions below in the running call.
-    work: u64,
 }
 
 thread_local! {
     /// The running call's accounting (one thread-local, so one look-up per operation).
-    static ACCOUNT: Cell<Account> = const { Cell::new(Account { start: memory::Usage { allocated: 0, live: 0 }, work: 0 }) };
+    static ACCOUNT: Cell<Account> = const { Cell::new(Account { start: memory::Usage { allocated: 0, live: 0 } }) };
     /// When the running call started, for the watchdog.
     static CALL_STARTED: Cell<Option<Instant>> = const { Cell::new(None) };
     /// Whether the watchdog stopped the running call.
@@ -52,7 +51,7 @@ thread_local! {
 pub(crate) fn start_call() {
     let _ = rhai::tactica::take_work();
     rhai::tactica::track_shared(true);
-    ACCOUNT.with(|a| a.set(Account { start: memory::Usage::now(), work: 0 }));
+    ACCOUNT.with(|a| a.set(Account { start: memory::Usage::now() }));
     // The clock is first read at the first watchdog check (1,024 operations in), not on every
     // call: a call that short cannot be what the watchdog is for, and reading the clock was a
     // good part of a short call's cost.
@@ -73,13 +72,10 @@ pub(crate) fn watchdog_fired() -> bool {
     WATCHDOG_FIRED.with(Cell::get)
 }
 
-/// Charges `units` operations of library work to the running call.
+/// Charges `units` operations of library work to the running call (the same count the engine's
+/// own library functions charge).
 fn charge(units: u64) {
-    ACCOUNT.with(|a| {
-        let mut account = a.get();
-        account.work = account.work.saturating_add(units);
-        a.set(account);
-    });
+    rhai::tactica::charge(units);
 }
 
 /// Installs the progress check and the charging library functions on `engine`. `max_string` is
@@ -109,11 +105,8 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
                     wall.as_millis()
                 )));
             }
-            let inside = rhai::tactica::take_work();
-            if inside > 0 {
-                charge(inside);
-            }
-            let Account { start, work } = ACCOUNT.with(Cell::get);
+            let work = rhai::tactica::work();
+            let Account { start } = ACCOUNT.with(Cell::get);
             let used = if counting { start.elapsed() } else { memory::Usage::default() };
             if used.live > live_cap {
                 let max = max_memory.unwrap_or_default();

@@ -5,7 +5,8 @@
 //!   does; a library function that scans or moves a whole string or array (`s.len()` counts the
 //!   characters, `a.insert(0, x)` moves every element, `a == b` compares them all) is one step.
 //!   Such functions call [`charge`] with the work they do (one unit per element, one per 16 bytes
-//!   of text), and the embedder adds [`take_work`] to its own count in `Engine::on_progress`.
+//!   of text); the embedder starts a count with [`take_work`] and reads it with [`work`] in
+//!   `Engine::on_progress`.
 //! - **Shared values that outlive their call.** A closure that captures a variable makes it shared
 //!   (`Rc`/`Arc` with a lock); a shared value that ends up holding the closure that captures it is
 //!   a reference cycle, never freed. With [`track_shared`] on, every shared value made on this
@@ -59,10 +60,17 @@ pub fn charge_sort(n: usize) {
     }
 }
 
-/// The work charged on this thread since the last call, and starts counting again from zero.
+/// The work charged on this thread since the last [`take_work`], and starts counting again from
+/// zero.
 #[inline]
 pub fn take_work() -> u64 {
     WORK.with(|w| w.replace(0))
+}
+
+/// The work charged on this thread since the last [`take_work`].
+#[inline]
+pub fn work() -> u64 {
+    WORK.with(Cell::get)
 }
 
 /// Starts (or stops) noting the shared values made on this thread.
