@@ -24,7 +24,7 @@ mod common;
 use common::families::{LuaCase, RhaiCase, lua_library_cases, lua_vm_cases, rhai_cases};
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use tactica_engine::world::EventKind;
@@ -140,10 +140,12 @@ fn stops(trace: &str) -> BTreeMap<String, Vec<String>> {
     out
 }
 
-/// The stops a deterministic limit makes: the instruction budget, the memory limit, a size cap
-/// of a string, array, map, stack or value, the state an instance keeps, the action queue.
+/// The stops a deterministic limit makes: the instruction budget (`.tac`'s step budget), the
+/// memory limit, a size cap of a string, array, map, stack or value, the state an instance keeps,
+/// the action queue.
 const DETERMINISTIC: &[&str] = &[
     "instruction budget",
+    "steps (the budget of one call)",
     "memory limit",
     "not enough memory",
     "too large",
@@ -164,13 +166,19 @@ const DETERMINISTIC: &[&str] = &[
 ];
 
 /// Plays `cases` twice and checks the family's promises (see the module documentation). Every
-/// case must be stopped on every tick from `from_tick` on (its inputs are built by then) with a
-/// deterministic stop, unless it is listed in `may_finish` (cases whose calls are allowed to end
+/// case must be stopped on at least half of the `ticks` ticks, and every stop must be a
+/// deterministic one, unless it is listed in `may_finish` (cases whose calls are allowed to end
 /// by themselves).
 fn check_family(family: &str, ticks: u64, cases: &[(String, String)], may_finish: &BTreeSet<String>) {
     let baseline = play(&format!("{family}-alone"), ticks, 7, &[]);
     let first = play(&format!("{family}-1"), ticks, 7, cases);
     let second = play(&format!("{family}-2"), ticks, 7, cases);
+    eprintln!(
+        "{family}: {} cases, peak resident memory {} MB and {} MB",
+        cases.len(),
+        first.peak >> 20,
+        second.peak >> 20
+    );
     let mut failures = Vec::new();
     for run in [&first, &second] {
         if run.peak >= 512 << 20 {
@@ -337,6 +345,33 @@ fn rhai_operators_and_statements_are_stopped_by_their_budget_at_every_size() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// .tac
+// ---------------------------------------------------------------------------------------------
+
+/// `.tac` has no library of its own to go through; what reads a value whole — joining and
+/// comparing text and lists, handing text to the host — costs one step per 16 bytes, so a loop
+/// that copies a growing string meets the step budget (each call doubles its string from 16 bytes
+/// to the string cap, doing the operation at every size).
+#[test]
+fn tac_work_on_long_values_is_stopped_by_the_step_budget() {
+    let op = |op: &str| {
+        format!(
+            "on think {{\n  let s = \"xxxxxxxxxxxxxxxx\";\n  while (true) {{\n    let i = 0;\n    while (i < 50) {{ {op} i = i + 1; }}\n    s = s + s;\n  }}\n}}\n"
+        )
+    };
+    let cases: Vec<(String, String)> = [
+        ("tac_join.tac", op("let t = s + \"y\";")),
+        ("tac_equal.tac", op("let e = (s == s + \"\");")),
+        ("tac_say.tac", op("Say(s);")),
+        ("tac_ask.tac", op("let k = Ask(s);")),
+    ]
+    .into_iter()
+    .map(|(f, s)| (f.to_owned(), s))
+    .collect();
+    check_family("tac", 4, &cases, &BTreeSet::new());
+}
+
+// ---------------------------------------------------------------------------------------------
 // Memory kept across calls
 // ---------------------------------------------------------------------------------------------
 
@@ -372,6 +407,7 @@ fn memory_kept_across_a_thousand_calls_stays_under_the_caps() {
     assert_eq!(first.trace, second.trace, "two runs of the same seed gave different traces");
     assert!(!first.trace.contains("\"kind\":\"watchdog\""), "the watchdog stopped a call");
     assert_eq!(others(&first.trace), others(&baseline.trace), "the other characters' trace changed");
+    eprintln!("kept: peak resident memory {} MB and {} MB", first.peak >> 20, second.peak >> 20);
     for run in [&first, &second] {
         assert!(run.peak < 512 << 20, "peak resident memory {} MB", run.peak >> 20);
     }
@@ -488,10 +524,4 @@ fn every_random_function_draws_from_the_worlds_generator() {
         .filter(|n| n.to_lowercase().contains("rand") || n.to_lowercase().contains("seed"))
         .collect();
     assert_eq!(random, ["Random", "random"].iter().map(|s| (*s).to_owned()).collect(), "{random:?}");
-}
-
-/// The folder a family's scenario is written to (for a person looking at a failure).
-#[allow(dead_code, reason = "kept for debugging a failing family")]
-fn family_folder(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("tactica-scripts-{}-{name}", std::process::id()))
 }
