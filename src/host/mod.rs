@@ -41,7 +41,11 @@ fn cut_message(message: &mut String, cap: usize) {
     }
     let total = message.len();
     // Room for the note saying how much was cut.
-    let keep = message.floor_char_boundary(cap.saturating_sub(40));
+    // (`str::floor_char_boundary` is newer than the crate's minimum Rust.)
+    let mut keep = cap.saturating_sub(40);
+    while !message.is_char_boundary(keep) {
+        keep -= 1;
+    }
     message.truncate(keep);
     message.push_str(&format!("… ({} bytes cut)", total - keep));
 }

@@ -32,7 +32,12 @@ pub(crate) fn install(lua: &Lua, file: &str) -> mlua::Result<()> {
                 other => {
                     let shown = other.to_string()?;
                     copied += shown.len();
-                    text.push_str(&shown[..shown.floor_char_boundary(left)]);
+                    // (`str::floor_char_boundary` is newer than the crate's minimum Rust.)
+                    let mut end = left.min(shown.len());
+                    while !shown.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    text.push_str(&shown[..end]);
                 }
             }
             if text.len() >= room {
