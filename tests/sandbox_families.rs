@@ -103,6 +103,7 @@ fn play(name: &str, ticks: u64, seed: u64, cases: &[(String, String)]) -> Run {
 
 /// Plays `scenario` with the `tactica` binary, the trace written to `trace`; the child's peak
 /// resident set comes from `wait4`.
+#[expect(clippy::zombie_processes, reason = "the child is reaped by `wait4`, which also reads its peak memory")]
 fn run_child(scenario: &Path, trace: &Path) -> Run {
     let child = Command::new(env!("CARGO_BIN_EXE_tactica"))
         .args(["run", &scenario.to_string_lossy(), "-q", "--keep-going", "--trace", &trace.to_string_lossy()])
