@@ -46,8 +46,8 @@ fn an_endless_loop_without_a_budget_meets_the_watchdog_and_the_trace_says_so() {
     rt.run(3);
     assert!(started.elapsed().as_secs() < 20, "the watchdog did not stop the loops");
     let events = rt.world().log().events();
-    // Lua names the loop's line; Rhai's limits name the handler's first line.
-    for (entity, file, at) in [("lua_loop", "loop.lua", 2), ("rhai_loop", "loop.rhai", 1)] {
+    // Both name the loop's line.
+    for (entity, file, at) in [("lua_loop", "loop.lua", 2), ("rhai_loop", "loop.rhai", 2)] {
         let mine: Vec<&EventKind> =
             events.iter().filter(|e| e.entity.as_deref() == Some(entity)).map(|e| &e.kind).collect();
         let watchdogs = mine

@@ -175,6 +175,19 @@ impl<'a> Vm<'a> {
         Ok(())
     }
 
+    /// Counts `work` steps of reading values whole (see [`size_work`]) for the instruction at
+    /// `pc`; fails when that passes the budget.
+    #[inline]
+    fn charge(&mut self, pc: usize, work: u64) -> Result<(), RuntimeError> {
+        if work > 0 {
+            self.steps = self.steps.saturating_add(work);
+            if self.steps > self.budget {
+                return Err(self.over_budget(pc));
+            }
+        }
+        Ok(())
+    }
+
     #[cold]
     fn stack_overflow(&self, pc: usize) -> RuntimeError {
         self.error_at(pc, Code::BudgetExceeded, "the stack outgrew its limit")
@@ -195,6 +208,10 @@ impl<'a> Vm<'a> {
         let Some(host) = self.script.api.function(f as usize) else {
             return Err(self.error_at(pc, Code::HostError, "the host function is gone"));
         };
+        // What the host reads of its arguments (text copied into a line, a list walked) costs
+        // one step per 16 bytes and per element, as in the other languages.
+        let work: u64 = self.stack[at..].iter().map(size_work).sum();
+        self.charge(pc, work)?;
         match host.call(ctx, &self.stack[at..]) {
             Ok(v) => {
                 self.cut(at);
@@ -220,6 +237,10 @@ impl<'a> Vm<'a> {
     #[inline(never)]
     fn binary_general(&mut self, pc: usize, op: BinOp, b: &Value) -> Result<(), RuntimeError> {
         let a = self.pop();
+        // Joining or comparing text and lists reads and copies all of them: one step per 16
+        // bytes and per element, charged before the work (a loop copying a megabyte string ran
+        // for seconds within its step budget).
+        self.charge(pc, size_work(&a) + size_work(b))?;
         let r = binary(op, &a, b).map_err(|(code, m)| self.error_at(pc, code, m))?;
         if let Value::Str(s) = &r
             && self.limits.max_string_len != 0
@@ -324,6 +345,8 @@ impl<'a> Vm<'a> {
                     let rest = if edge { 4 } else { 3 };
                     // The deepest the stack gets in them: the result and the constant.
                     let depth = at + 2;
+                    let work: u64 = self.stack[at..].iter().map(size_work).sum();
+                    self.charge(pc - 1, work)?;
                     let fast = !(edge && self.edge_mode) && self.steps + rest <= self.budget && depth <= self.max_stack;
                     let out = host.call(ctx, &self.stack[at..]);
                     let holds = match &out {
@@ -504,6 +527,7 @@ impl<'a> Vm<'a> {
                 format!("the API has no `{name}` of {} arguments", args.len()),
             ));
         };
+        self.charge(pc, args.iter().map(size_work).sum())?;
         host.call(ctx, args).map_err(|e| self.host_error(pc, &e))?;
         Ok(())
     }
@@ -513,6 +537,7 @@ impl<'a> Vm<'a> {
         let Some(host) = api.functions(name).find(|f| f.params.len() == 1) else {
             return Err(self.error_at(pc, Code::HostError, format!("the API has no `{name}`")));
         };
+        self.charge(pc, size_work(&arg))?;
         host.call(ctx, &[arg]).map_err(|e| self.host_error(pc, &e))?;
         Ok(())
     }
@@ -609,6 +634,16 @@ pub(crate) fn discard(v: Value) {
 /// player holds several), strings compare without case, numbers compare as numbers.
 pub fn values_equal(a: &Value, b: &Value) -> bool {
     a.loosely_equals(b)
+}
+
+/// The steps reading `v` whole costs: one per 16 bytes of text, one per element of a list or map.
+fn size_work(v: &Value) -> u64 {
+    match v {
+        Value::Str(s) => s.len() as u64 / 16,
+        Value::List(items) => items.len() as u64,
+        Value::Map(m) => m.len() as u64,
+        _ => 0,
+    }
 }
 
 /// How a value reads inside a line of text: strings as they are, numbers as written (`7`,

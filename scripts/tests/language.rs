@@ -158,6 +158,24 @@ fn an_endless_loop_is_stopped_by_the_step_budget() {
     assert_eq!(err.line, 2);
 }
 
+/// Reading a value whole costs one step per 16 bytes of its text: joining and comparing strings
+/// and handing one to the host pay for its length, so a loop that copies a long string meets the
+/// step budget as soon as a loop that copies a short one would meet it after many more rounds.
+#[test]
+fn work_on_long_strings_costs_one_step_per_16_bytes() {
+    let steps = |src: &str| {
+        let mut h = Harness::new(src, ScriptKind::Behaviour, "troll", IVec2::ZERO, IVec2::ONE, SIZE);
+        h.fire(Trigger::Think, None).steps
+    };
+    let long = "x".repeat(1600);
+    // Each operation reads `s` twice (joining, comparing) or once (the host's argument).
+    for (op, extra) in [("let t = s + s;", 200), ("let e = (s == s);", 200), ("Say(s);", 100)] {
+        let short = steps(&format!("let s = \"x\";\n{op}"));
+        let with_long = steps(&format!("let s = \"{long}\";\n{op}"));
+        assert_eq!(with_long - short, extra, "{op}: {short} steps with a short string, {with_long} with 1,600 bytes");
+    }
+}
+
 #[test]
 fn repeat_runs_a_body_n_times() {
     let mut h = Harness::new(

@@ -20,6 +20,36 @@ pub use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptEr
 pub use tactica_stdlib::limits::ScriptLimits;
 pub use tactica_stdlib::{Api, HostError, HostFn, Param, ScriptCtx, StateMut, Type};
 
+/// The longest message a failed call puts in the trace, in bytes: a script can make its error as
+/// long as it likes (`error(string.rep("x", 1e6))`), and it would land in the trace every tick.
+/// Longer messages are cut, saying how much was cut. A message also counts against the tick's
+/// output allowance ([`ScriptLimits::max_output_per_tick`]): once the tick's allowance is spent,
+/// messages are cut to [`MIN_ERROR_MESSAGE`].
+pub const MAX_ERROR_MESSAGE: usize = 1024;
+
+/// What a failed call's message is cut to at least, however little of the tick's allowance is
+/// left: enough to say what stopped it.
+pub const MIN_ERROR_MESSAGE: usize = 160;
+
+/// What an error weighs against the output allowance besides its message, as a command does.
+const ERROR_WEIGHT: usize = 16;
+
+/// Cuts `message` to at most `cap` bytes (at a character boundary), saying how much was cut.
+fn cut_message(message: &mut String, cap: usize) {
+    if message.len() <= cap {
+        return;
+    }
+    let total = message.len();
+    // Room for the note saying how much was cut.
+    // (`str::floor_char_boundary` is newer than the crate's minimum Rust.)
+    let mut keep = cap.saturating_sub(40);
+    while !message.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    message.truncate(keep);
+    message.push_str(&format!("… ({} bytes cut)", total - keep));
+}
+
 /// A script attached to an entity (or to the world), with its own state.
 #[derive(Debug)]
 pub struct Instance {
@@ -231,12 +261,22 @@ impl ScriptHost {
             Some(b) => self.backends[b].run(inst.program, &mut call),
             None => self.native.run(inst.program, &mut call),
         };
-        if result.is_err() {
+        let mut result = result;
+        if let Err(e) = &mut result {
             commands.truncate(before);
             *rng = rng_before;
             if let Some(state) = state_before {
                 inst.state = state;
             }
+            // The message goes into the trace: capped, and paid for from the tick's allowance.
+            let tick_left = (self.limits.max_output_per_tick > 0)
+                .then(|| self.limits.max_output_per_tick.saturating_sub(inst.output.1));
+            let cap = tick_left.map_or(MAX_ERROR_MESSAGE, |left| left.clamp(MIN_ERROR_MESSAGE, MAX_ERROR_MESSAGE));
+            cut_message(&mut e.message, cap);
+            if let Some(rendered) = &mut e.rendered {
+                cut_message(rendered, 4 * MAX_ERROR_MESSAGE);
+            }
+            inst.output.1 += ERROR_WEIGHT + e.message.len();
         } else {
             inst.output.1 += commands.spent();
         }

@@ -4,7 +4,7 @@
 use glam::{IVec2, Vec2};
 use tactica_engine::Value;
 use tactica_engine::coord::Action;
-use tactica_engine::world::{Command, CommandBuffer, Entity, EntityId, EventKind, World, WorldRng};
+use tactica_engine::world::{Command, CommandBuffer, Entity, EntityId, EventKind, World, WorldRng, queue_weight};
 
 /// How long (in ticks) a speaker waits before repeating the same line: a taunt script run on every
 /// encounter does not spam (DESIGN.md, "When scripts run").
@@ -106,15 +106,15 @@ impl<'a> ScriptCtx<'a> {
         match self.mode {
             // A request replaces what the character does: the queue does not grow.
             ActionMode::Request => self.commands.push(Command::Request { entity: self.me, action }),
-            ActionMode::Enqueue => {
-                self.commands.push_queued(self.queue_len(), Command::Enqueue { entity: self.me, action })
-            }
+            ActionMode::Enqueue => self.queue(Command::Enqueue { entity: self.me, action }),
         }
     }
 
-    /// How many actions `me`'s queue holds (0 for no entity).
-    fn queue_len(&self) -> usize {
-        self.me().map_or(0, |e| e.actions.len())
+    /// Issues a command that adds to `me`'s queue, within its caps on actions and bytes.
+    fn queue(&mut self, command: Command) {
+        let me = self.me();
+        let len = me.map_or(0, |e| e.actions.len());
+        self.commands.push_queued_weighed(len, || me.map_or(0, |e| queue_weight(&e.actions)), command);
     }
 
     /// Issues an instant action (say, sound, trigger, signal): in behaviour mode it runs now,
@@ -123,7 +123,7 @@ impl<'a> ScriptCtx<'a> {
     /// A world-level script (one run for no entity: `me` names none) has no queue; its instants
     /// are recorded as events directly.
     pub fn perform(&mut self, action: Action) {
-        let Some(queued) = self.me().map(|e| e.actions.len()) else {
+        if self.me().is_none() {
             let event = match action {
                 Action::Say { text } => EventKind::Say { text },
                 Action::PlaySound { name } => EventKind::Sound { name },
@@ -132,12 +132,12 @@ impl<'a> ScriptCtx<'a> {
             };
             self.commands.push(Command::Emit { entity: None, event });
             return;
-        };
+        }
         match self.mode {
-            ActionMode::Request => self.commands.push_queued(queued, Command::Perform { entity: self.me, action }),
+            ActionMode::Request => self.queue(Command::Perform { entity: self.me, action }),
             ActionMode::Enqueue => {
                 self.flush_pattern();
-                self.commands.push_queued(queued, Command::Enqueue { entity: self.me, action });
+                self.queue(Command::Enqueue { entity: self.me, action });
             }
         }
     }
@@ -180,11 +180,7 @@ impl<'a> ScriptCtx<'a> {
                 if let Some(&last) = points.last() {
                     self.cursor = Some(last);
                 }
-                let queued = self.queue_len();
-                self.commands.push_queued(
-                    queued,
-                    Command::Enqueue { entity: self.me, action: Action::FollowPath { points, next: 0 } },
-                );
+                self.queue(Command::Enqueue { entity: self.me, action: Action::FollowPath { points, next: 0 } });
             }
             ActionMode::Request => {
                 let here = self.cursor();

@@ -33,6 +33,7 @@ mod api;
 mod attributes;
 pub mod backend;
 mod context;
+pub mod crossing;
 mod decide;
 mod entities;
 mod field;

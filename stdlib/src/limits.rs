@@ -18,6 +18,7 @@
 /// | `max_string_len` | checked on every value crossing into the host | `set_max_string_size` | string values |
 /// | `max_stack`, `max_rule_firings`, `max_prove_depth` | — | — | VM stack, forward and backward chaining |
 /// | `max_output_per_call`, `max_output_per_tick` | the host, for every language: what a call hands the world | | |
+/// | `max_kept_bytes` | the `state` table (the Lua heap itself is under `max_memory`) | `this` | the state table |
 /// | `max_wall_ms` | the hook checks the clock every 6,400 instructions | `on_progress` every 1,024 operations | — (its budget is exact) |
 ///
 /// ```
@@ -50,6 +51,10 @@ pub struct ScriptLimits {
     /// Bytes one script instance may hand the world in one tick, over all its calls; 0 =
     /// unlimited.
     pub max_output_per_tick: usize,
+    /// Bytes one instance may keep between calls: its state table (Lua's `state`, Rhai's `this`),
+    /// weighed as [`crate::crossing::weight`] weighs values; a call that would leave more fails,
+    /// and the state stays as the call found it. 0 = unlimited.
+    pub max_kept_bytes: usize,
     /// The wall-clock watchdog, in milliseconds per call (Lua and Rhai); 0 = off. The last line
     /// of defence only: the budgets above stop a script at the same point on every run, the
     /// watchdog at a time that depends on the machine, so when it fires the trace records a
@@ -77,6 +82,7 @@ impl ScriptLimits {
                 max_prove_depth: 32,
                 max_output_per_call: 2 << 20,
                 max_output_per_tick: 4 << 20,
+                max_kept_bytes: 1 << 20,
                 max_wall_ms: 5000,
             }
         } else {
@@ -91,6 +97,7 @@ impl ScriptLimits {
                 max_prove_depth: 32,
                 max_output_per_call: 2 << 20,
                 max_output_per_tick: 4 << 20,
+                max_kept_bytes: 1 << 20,
                 max_wall_ms: 1000,
             }
         }
@@ -109,6 +116,7 @@ impl ScriptLimits {
             max_prove_depth: 1024,
             max_output_per_call: 0,
             max_output_per_tick: 0,
+            max_kept_bytes: 0,
             max_wall_ms: 0,
         }
     }
@@ -189,6 +197,18 @@ impl ScriptLimits {
         self.max_output_per_call = per_call;
         self.max_output_per_tick = per_tick;
         self
+    }
+
+    /// Sets [`ScriptLimits::max_kept_bytes`] (0 = unlimited).
+    #[must_use]
+    pub const fn set_max_kept_bytes(mut self, bytes: usize) -> Self {
+        self.max_kept_bytes = bytes;
+        self
+    }
+
+    /// What an instance may keep between calls, `None` when unlimited.
+    pub const fn kept_limit(&self) -> Option<usize> {
+        if self.max_kept_bytes == 0 { None } else { Some(self.max_kept_bytes) }
     }
 
     /// Sets [`ScriptLimits::max_wall_ms`] (0 = off).

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use tactica::runtime::Runtime;
 
+pub mod families;
+
 /// The map of the script tests: open ground with a wall segment, 12 × 6.
 pub const MAP: &str = "\
 ............

@@ -17,6 +17,7 @@ use crate::convert::{from_lua, to_lua};
 use crate::error::script_error;
 use crate::host::{Group, Shared, arity_error};
 use crate::sandbox::{Meter, new_state};
+use tactica_stdlib::crossing::Crossing;
 use tactica_stdlib::instances::Instances;
 use tactica_stdlib::lend::{lend, with_lent};
 
@@ -262,16 +263,24 @@ impl ScriptBackend for LuaBackend {
             return Err(ScriptError::new("lua", 0, 0, "no such Lua program"));
         };
         p.meter.start(p.lua.used_memory());
+        crate::patched::clear_charges(&p.lua);
         let trigger = call.trigger.clone();
         let entity = call.entity;
         let mut ctx = call.ctx();
         let result = run_call(p, &self.limits, &mut ctx, &trigger, entity);
         ctx.finish();
         result.map_err(|e| {
-            let err = script_error(&p.file, &p.chunk, &p.source, &e, p.meter.last_line.get());
+            let err = script_error(&p.file, &p.chunk, &p.source, &e, stop_line(&p.lua, &p.meter, &e));
             if p.meter.watchdog_fired.get() { err.by_watchdog(self.limits.max_wall_ms) } else { err }
         })
     }
+}
+
+/// Where a call that failed without a place of its own stopped: for running out of memory, the
+/// script line Lua was running then; else the last line the hook saw.
+fn stop_line(lua: &Lua, meter: &Meter, e: &mlua::Error) -> u32 {
+    let line = if crate::error::is_memory_error(e) { crate::patched::memory_error_line(lua) } else { 0 };
+    if line > 0 { line } else { meter.last_line.get() }
 }
 
 /// One call: lends the context to `H.call` for its duration, hands the instance's state table
@@ -405,7 +414,8 @@ fn run_call(
     }
     let kept = match &now {
         LuaValue::Nil => Value::Map(Table::new()),
-        v => from_lua(v, limits, 0).map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?,
+        v => from_lua(v, limits, &mut Crossing::kept(limits))
+            .map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?,
     };
     match kept {
         // A failed call keeps the state it started with, plus what host functions recorded.
@@ -489,7 +499,9 @@ fn fast_call(
                 states.take(entity);
                 match globals.raw_get::<LuaValue>(&keys.state)? {
                     LuaValue::Nil => {}
-                    v => match from_lua(&v, limits, 0).map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))? {
+                    v => match from_lua(&v, limits, &mut Crossing::kept(limits))
+                        .map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?
+                    {
                         Value::Map(_) => {}
                         other => {
                             return Err(mlua::Error::runtime(format!(
@@ -683,7 +695,8 @@ fn write_back(lua: &Lua, state: &LuaValue, limits: &ScriptLimits, ctx: &mut Scri
     let kept = match state {
         LuaValue::Nil => Value::Map(Table::new()),
         LuaValue::Table(t) if let Some(map) = crate::plain::to_map(lua, t, limits) => Value::Map(map),
-        v => from_lua(v, limits, 0).map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?,
+        v => from_lua(v, limits, &mut Crossing::kept(limits))
+            .map_err(|e| mlua::Error::runtime(format!("`state`: {e}")))?,
     };
     match kept {
         Value::Map(m) => {
@@ -733,12 +746,18 @@ fn host_call(
     args: &[LuaValue],
 ) -> mlua::Result<LuaValue> {
     let group = groups.get(idx).ok_or_else(|| mlua::Error::runtime("no such host function"))?;
+    let mut crossing = Crossing::argument(limits);
     let values = args
         .iter()
         .enumerate()
-        .map(|(i, a)| from_lua(a, limits, 0).map_err(|e| format!("`{}` argument {}: {e}", group.name, i + 1)))
-        .collect::<Result<Vec<Value>, String>>()
-        .map_err(mlua::Error::runtime)?;
+        .map(|(i, a)| {
+            from_lua(a, limits, &mut crossing).map_err(|e| format!("`{}` argument {}: {e}", group.name, i + 1))
+        })
+        .collect::<Result<Vec<Value>, String>>();
+    // What was converted is copied work, charged at the script's next instruction (this frame
+    // owns Rust values, so the hook must not raise here).
+    crate::patched::charge_later(lua, crossing.weight() / 16);
+    let values = values.map_err(mlua::Error::runtime)?;
     let f = group
         .overloads
         .iter()

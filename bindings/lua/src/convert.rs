@@ -4,6 +4,7 @@
 use glam::Vec2;
 use mlua::{AnyUserData, Lua, MetaMethod, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
 use tactica_engine::world::EntityId;
+use tactica_stdlib::crossing::Crossing;
 use tactica_stdlib::{ScriptLimits, Table, Value};
 
 /// How deeply tables may nest when they cross into the host (a cyclic table would otherwise
@@ -118,8 +119,19 @@ pub(crate) fn table_to_lua(lua: &Lua, map: &Table) -> mlua::Result<mlua::Table> 
 }
 
 /// A Lua value as a host value. Tables with keys `1..n` become lists, tables with string keys
-/// maps; functions, coroutines and foreign userdata are refused, as are values over the limits.
-pub(crate) fn from_lua(v: &LuaValue, limits: &ScriptLimits, depth: usize) -> Result<Value, String> {
+/// maps; functions, coroutines and foreign userdata are refused, as are values over the limits
+/// and a crossing over its cap (`crossing` weighs every value converted, see
+/// [`tactica_stdlib::crossing`]).
+pub(crate) fn from_lua(v: &LuaValue, limits: &ScriptLimits, crossing: &mut Crossing) -> Result<Value, String> {
+    convert(v, limits, crossing, 0)
+}
+
+fn convert(v: &LuaValue, limits: &ScriptLimits, crossing: &mut Crossing, depth: usize) -> Result<Value, String> {
+    let text = match v {
+        LuaValue::String(s) => s.as_bytes().len(),
+        _ => 0,
+    };
+    crossing.add(text)?;
     Ok(match v {
         LuaValue::Nil => Value::Nil,
         LuaValue::Boolean(b) => Value::Bool(*b),
@@ -149,13 +161,18 @@ pub(crate) fn from_lua(v: &LuaValue, limits: &ScriptLimits, depth: usize) -> Res
             if depth >= MAX_DEPTH {
                 return Err(format!("tables nested deeper than {MAX_DEPTH} (or cyclic) cannot cross into the host"));
             }
-            table_from_lua(t, limits, depth)?
+            table_from_lua(t, limits, crossing, depth)?
         }
         other => return Err(format!("a {} cannot cross into the host", other.type_name())),
     })
 }
 
-fn table_from_lua(t: &mlua::Table, limits: &ScriptLimits, depth: usize) -> Result<Value, String> {
+fn table_from_lua(
+    t: &mlua::Table,
+    limits: &ScriptLimits,
+    crossing: &mut Crossing,
+    depth: usize,
+) -> Result<Value, String> {
     let n = t.raw_len();
     let mut count = 0usize;
     let mut map = Table::new();
@@ -170,9 +187,10 @@ fn table_from_lua(t: &mlua::Table, limits: &ScriptLimits, depth: usize) -> Resul
                 limits.max_collection_len
             ));
         }
-        let v = from_lua(&v, limits, depth + 1)?;
+        let v = convert(&v, limits, crossing, depth + 1)?;
         match k {
             LuaValue::String(s) => {
+                crossing.add_key(s.as_bytes().len())?;
                 map.insert(s.to_string_lossy(), v);
             }
             LuaValue::Integer(i) if i >= 1 && usize::try_from(i).is_ok_and(|i| i <= n) => list.push((i, v)),
@@ -260,10 +278,10 @@ mod tests {
         let lua = Lua::new();
         let limits = ScriptLimits::new();
         let v: LuaValue = lua.load("return { a = {1, 2.5, 'x'}, b = { c = true } }").eval().unwrap();
-        let got = from_lua(&v, &limits, 0).unwrap();
+        let got = from_lua(&v, &limits, &mut Crossing::new(None)).unwrap();
         assert_eq!(got.to_string(), "{a = [1, 2.5, x], b = {c = true}}");
         let back = to_lua(&lua, &got).unwrap();
-        assert_eq!(from_lua(&back, &limits, 0).unwrap(), got);
+        assert_eq!(from_lua(&back, &limits, &mut Crossing::new(None)).unwrap(), got);
     }
 
     #[test]
@@ -277,7 +295,7 @@ mod tests {
         let same: mlua::Function = lua.load("return function(x, y) return rawequal(x, y) end").eval().unwrap();
         assert!(same.call::<bool>((ha.clone(), again)).unwrap(), "the same userdata both times");
         assert!(!same.call::<bool>((ha.clone(), hb)).unwrap());
-        assert_eq!(from_lua(&ha, &ScriptLimits::new(), 0).unwrap(), Value::Entity(a));
+        assert_eq!(from_lua(&ha, &ScriptLimits::new(), &mut Crossing::new(None)).unwrap(), Value::Entity(a));
         // Nobody holds b's handle any more: the weak table lets it go, and a new one is made.
         drop(ha);
         lua.gc_collect().unwrap();
@@ -285,7 +303,8 @@ mod tests {
         let handles = lua.app_data_ref::<Handles>().map(|h| h.0.clone()).unwrap();
         assert_eq!(handles.pairs::<i64, AnyUserData>().count(), 0, "no handle is kept for its own sake");
         assert_eq!(
-            from_lua(&to_lua(&lua, &Value::Entity(b)).unwrap(), &ScriptLimits::new(), 0).unwrap(),
+            from_lua(&to_lua(&lua, &Value::Entity(b)).unwrap(), &ScriptLimits::new(), &mut Crossing::new(None))
+                .unwrap(),
             Value::Entity(b)
         );
     }
@@ -295,12 +314,12 @@ mod tests {
         let lua = Lua::new();
         let limits = ScriptLimits::new().set_max_string_len(8);
         let cyclic: LuaValue = lua.load("local t = {}; t.self = t; return t").eval().unwrap();
-        assert!(from_lua(&cyclic, &limits, 0).unwrap_err().contains("nested deeper"));
+        assert!(from_lua(&cyclic, &limits, &mut Crossing::new(None)).unwrap_err().contains("nested deeper"));
         let f: LuaValue = lua.load("return print").eval().unwrap();
-        assert!(from_lua(&f, &limits, 0).unwrap_err().contains("function"));
+        assert!(from_lua(&f, &limits, &mut Crossing::new(None)).unwrap_err().contains("function"));
         let s: LuaValue = lua.load("return ('x'):rep(9)").eval().unwrap();
-        assert!(from_lua(&s, &limits, 0).unwrap_err().contains("9 bytes"));
+        assert!(from_lua(&s, &limits, &mut Crossing::new(None)).unwrap_err().contains("9 bytes"));
         let mixed: LuaValue = lua.load("return {1, a = 2}").eval().unwrap();
-        assert!(from_lua(&mixed, &limits, 0).is_err());
+        assert!(from_lua(&mixed, &limits, &mut Crossing::new(None)).is_err());
     }
 }

@@ -45,7 +45,7 @@ pub fn global_tables(file: &Path, source: &str) -> Result<Vec<(String, Value)>, 
     defined
         .into_iter()
         .map(|(name, v)| {
-            from_lua(&v, &limits, 0)
+            from_lua(&v, &limits, &mut tactica_stdlib::crossing::Crossing::argument(&limits))
                 .map(|value| (name.clone(), value))
                 .map_err(|why| ScriptError::new(file, 0, 0, format!("`{name}`: {why}")))
         })

@@ -84,6 +84,15 @@ fn find_word(text: &str, word: &str) -> Option<usize> {
     None
 }
 
+/// Whether `err` is (or was caused by) Lua running out of memory.
+pub(crate) fn is_memory_error(err: &mlua::Error) -> bool {
+    match err {
+        mlua::Error::MemoryError(_) => true,
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => is_memory_error(cause),
+        _ => false,
+    }
+}
+
 /// The innermost message and the first traceback of an error chain.
 fn flatten(err: &mlua::Error) -> (String, Option<String>) {
     match err {

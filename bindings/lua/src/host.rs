@@ -19,6 +19,8 @@ use mlua::ffi::{self, lua_State};
 use slotmap::{Key, KeyData};
 use tactica_engine::world::EntityId;
 use tactica_stdlib::lend::with_lent;
+
+use crate::patched::lua_chargework;
 use tactica_stdlib::{Api, ScriptLimits, Type, Value};
 
 /// One overloaded name of the table: the indices of its overloads in [`Api::function`].
@@ -114,14 +116,16 @@ unsafe fn upvalues<'s>(l: *mut lua_State) -> (&'s Shared, usize) {
 /// `Random``), as a library function's work does.
 const HOST_CALL_WORK: usize = 8;
 
-unsafe extern "C-unwind" {
-    /// The vendored Lua's charge to the count hook (`vendor/lua-src`, `TACTICA`).
-    fn lua_chargework(l: *mut lua_State, work: usize);
-}
-
 unsafe extern "C-unwind" fn host_entry(l: *mut lua_State) -> c_int {
     unsafe {
-        lua_chargework(l, HOST_CALL_WORK);
+        // Strings handed in are copied into the host: one unit per 16 bytes, with the call.
+        let mut bytes = 0usize;
+        for i in 1..=ffi::lua_gettop(l) {
+            if ffi::lua_type(l, i) == ffi::LUA_TSTRING {
+                bytes = bytes.saturating_add(ffi::lua_rawlen(l, i));
+            }
+        }
+        lua_chargework(l, HOST_CALL_WORK + bytes / 16);
         let (shared, index) = upvalues(l);
         // In a sequence, a query first waits until what the sequence issued has been carried
         // out: the coroutine yields here and the call goes on when it is resumed.

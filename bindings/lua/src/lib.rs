@@ -35,8 +35,10 @@ pub mod data;
 mod error;
 mod host;
 mod lint;
+mod patched;
 mod plain;
 mod print;
+mod random;
 mod sandbox;
 
 pub use backend::{LuaBackend, SEQUENCE};

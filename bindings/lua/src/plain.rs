@@ -12,6 +12,7 @@
 use std::ffi::c_int;
 
 use mlua::{Lua, ffi};
+use tactica_stdlib::crossing::Crossing;
 use tactica_stdlib::{ScriptLimits, Table, Value, is_private};
 
 /// What one entry on the stack (key at -2, value at -1) is as a host entry: `None` when it is
@@ -139,10 +140,17 @@ pub(crate) fn same_public(lua: &Lua, t: &mlua::Table, table: &Table) -> Option<b
 pub(crate) fn to_map(lua: &Lua, t: &mlua::Table, limits: &ScriptLimits) -> Option<Table> {
     let mut map = Table::new();
     let mut plain = true;
+    // Weighed as the general path weighs it; over the cap, that path says so.
+    let mut crossing = Crossing::kept(limits);
+    let _ = crossing.add(0);
     walk(lua, t, |l, key| {
         // SAFETY: `walk` hands the entry's value at -1.
         match unsafe { plain_value(l, limits) } {
-            Some(v) if limits.collection_limit().is_none_or(|max| map.len() < max) => {
+            Some(v)
+                if limits.collection_limit().is_none_or(|max| map.len() < max)
+                    && crossing.add_key(key.len()).is_ok()
+                    && crossing.add(if let Value::Str(s) = &v { s.len() } else { 0 }).is_ok() =>
+            {
                 map.insert(String::from_utf8_lossy(key).into_owned(), v);
                 true
             }
@@ -201,7 +209,7 @@ mod tests {
         fn to_map_agrees_with_the_general_path(script in table()) {
             let lua = Lua::new();
             let lt = lua_table(&lua, &script);
-            let general = from_lua(&mlua::Value::Table(lt.clone()), &ScriptLimits::new(), 0).unwrap();
+            let general = from_lua(&mlua::Value::Table(lt.clone()), &ScriptLimits::new(), &mut Crossing::new(None)).unwrap();
             prop_assert_eq!(to_map(&lua, &lt, &ScriptLimits::new()).map(Value::Map), Some(general));
         }
     }

@@ -16,16 +16,36 @@ pub(crate) fn install(lua: &Lua, file: &str) -> mlua::Result<()> {
         let line =
             lua.inspect_stack(1, |d| d.current_line()).flatten().and_then(|l| u32::try_from(l).ok()).unwrap_or(0);
         let mut text = String::new();
+        // What is past the cap is cut anyway: a string is read no further, and no argument after.
+        let room = 4 * MAX_PRINT_CHARS;
+        let mut copied = 0usize;
         for (i, a) in args.iter().enumerate() {
             if i > 0 {
                 text.push('\t');
             }
-            text.push_str(&a.to_string()?);
-            // What is past the cap is cut anyway: stop converting.
-            if text.len() > 4 * MAX_PRINT_CHARS {
+            let left = room.saturating_sub(text.len());
+            match a {
+                LuaValue::String(s) => {
+                    let bytes = s.as_bytes();
+                    text.push_str(&String::from_utf8_lossy(&bytes[..bytes.len().min(left)]));
+                }
+                other => {
+                    let shown = other.to_string()?;
+                    copied += shown.len();
+                    // (`str::floor_char_boundary` is newer than the crate's minimum Rust.)
+                    let mut end = left.min(shown.len());
+                    while !shown.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    text.push_str(&shown[..end]);
+                }
+            }
+            if text.len() >= room {
                 break;
             }
         }
+        // Converting is copying: charged at the script's next instruction.
+        crate::patched::charge_later(lua, (copied + text.len()) / 16);
         with_lent(|ctx| ctx.print(&file, line, &text));
         Ok(())
     })?;

@@ -57,6 +57,7 @@ pub(crate) fn new_state(limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Resul
     let string: mlua::Table = globals.raw_get("string")?;
     string.raw_set("dump", mlua::Value::Nil)?;
     crate::convert::keep_handles(&lua)?;
+    crate::random::install(&lua)?;
     install_hook(&lua, limits, meter)?;
     seal_error_catchers(&lua, limits, meter)?;
     if let Some(bytes) = limits.memory_limit() {

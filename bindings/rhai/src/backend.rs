@@ -17,7 +17,8 @@ use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError,
 use tactica_stdlib::{ActionMode, Api, ScriptCtx, ScriptLimits, Type, Value, is_private, snake_case};
 
 use crate::calls::Calls;
-use crate::convert::{RhaiEntity, RhaiVec2, from_dynamic, same_public, to_dynamic};
+use crate::convert::{Converter, RhaiEntity, RhaiVec2, from_dynamic, same_public, to_dynamic};
+use tactica_stdlib::crossing::Crossing;
 use tactica_stdlib::instances::Instances;
 use tactica_stdlib::lend::{lend, with_lent};
 
@@ -115,6 +116,13 @@ impl RhaiBackend {
     /// The limits every call runs under.
     pub fn limits(&self) -> ScriptLimits {
         self.limits
+    }
+
+    /// Every function a script can call — the engine's own (its packages, with the versions this
+    /// crate puts in their place) and the API's — as Rhai writes them (`name(type, …) -> type`):
+    /// for tools and tests that go through all of them.
+    pub fn function_signatures(&self) -> Vec<String> {
+        self.engine.gen_fn_signatures(true)
     }
 
     fn load(&self, file: &Path, source: &str) -> Result<AST, Vec<ScriptError>> {
@@ -247,8 +255,10 @@ fn host_call(
     let pos = nc.call_position();
     let fail = |m: String| Box::new(EvalAltResult::ErrorRuntime(m.into(), pos));
     let f = api.function(index).ok_or_else(|| fail("no such host function".to_owned()))?;
-    let arg =
-        |i: usize| from_dynamic(args[i], limits, 0).map_err(|e| fail(format!("`{}` argument {}: {e}", f.name, i + 1)));
+    let mut crossing = Crossing::argument(limits);
+    let mut arg = |i: usize| {
+        from_dynamic(args[i], limits, &mut crossing).map_err(|e| fail(format!("`{}` argument {}: {e}", f.name, i + 1)))
+    };
     let run = |values: &[Value]| {
         with_lent(|ctx| f.call(ctx, values))
             .ok_or_else(|| fail(format!("`{}` can only be called from a handler (on_think …)", f.name)))?
@@ -258,10 +268,18 @@ fn host_call(
     let out = match args.len() {
         0 => run(&[])?,
         1 => run(&[arg(0)?])?,
-        2 => run(&[arg(0)?, arg(1)?])?,
-        3 => run(&[arg(0)?, arg(1)?, arg(2)?])?,
-        n => run(&(0..n).map(arg).collect::<Result<Vec<Value>, _>>()?)?,
+        2 => {
+            let a = arg(0)?;
+            run(&[a, arg(1)?])?
+        }
+        3 => {
+            let (a, b) = (arg(0)?, arg(1)?);
+            run(&[a, b, arg(2)?])?
+        }
+        n => run(&(0..n).map(&mut arg).collect::<Result<Vec<Value>, _>>()?)?,
     };
+    // What crossed was copied: one operation per 16 bytes.
+    rhai::tactica::charge_bytes(crossing.weight());
     Ok(to_dynamic(&out))
 }
 
@@ -288,6 +306,12 @@ fn run_error(file: &Path, err: &EvalAltResult) -> ScriptError {
     // A limit of ours (`on_progress`) ends the script with its reason as the token.
     let text = match inner {
         EvalAltResult::ErrorTerminated(token, _) => token.clone().into_string().unwrap_or_else(|_| inner.to_string()),
+        // A thrown array or map is not printed whole: its text has no bound (and each level of
+        // nesting would be a frame of Rhai's formatter).
+        EvalAltResult::ErrorRuntime(value, _) if value.is_array() || value.is_map() => {
+            let len = value.as_array_ref().map(|a| a.len()).or_else(|_| value.as_map_ref().map(|m| m.len()));
+            format!("Runtime error: {} of {} entries", value.type_name(), len.unwrap_or(0))
+        }
         _ => inner.to_string(),
     };
     // Rhai appends the place as " (line L, position C)"; the error carries it separately.
@@ -329,8 +353,8 @@ impl ScriptBackend for RhaiBackend {
         let entity = call.entity;
         let mut ctx = call.ctx();
         let running = Cell::new("");
-        crate::work::start_call();
         let result = run_call(&self.engine, &self.limits, p, &mut ctx, &trigger, entity, &running);
+        crate::work::end_call();
         ctx.finish();
         result.map_err(|e| {
             let mut err = run_error(&p.file, &e);
@@ -364,6 +388,9 @@ fn run_call(
             ctx.state.iter().filter(|(k, _)| !is_private(k)).map(|(k, v)| (k.as_str().into(), to_dynamic(v))).collect(),
         ),
     };
+    // The call's accounting starts once its state is built: rebuilding a large state is the
+    // host's work, not the script's.
+    crate::work::start_call();
     let Program { ast, handlers, calls, .. } = p;
     let has = |name: &str, arity: usize| handlers.iter().any(|&(n, a)| n == name && a == arity);
     let mut scope = Scope::new();
@@ -409,16 +436,25 @@ fn run_call(
     result?;
     // Unchanged (compared in place): nothing to convert or write back.
     if !this.as_map_ref().is_ok_and(|m| same_public(&m, &ctx.state)) {
-        let kept = from_dynamic(&this, limits, 0).map_err(|e| {
+        let mut convert = Converter { limits, crossing: Crossing::kept(limits), saw_shared: false };
+        let kept = convert.value(&this, 0).map_err(|e| {
             Box::new(EvalAltResult::ErrorRuntime(format!("`this` (the state map): {e}").into(), Position::NONE))
         })?;
+        // A map that holds captured variables is not kept as it is: the call's shared values are
+        // emptied when it ends (`work::end_call`), so the next call builds it afresh from the
+        // host's table.
+        if convert.saw_shared {
+            this = Dynamic::UNIT;
+        }
         let Value::Map(m) = kept else {
             return Err(Box::new(EvalAltResult::ErrorRuntime("`this` must stay a map".into(), Position::NONE)));
         };
         ctx.state.retain(|k, _| is_private(k));
         ctx.state.extend(m.into_iter().filter(|(k, _)| !is_private(k)));
     }
-    p.states.insert(entity, this);
+    if !this.is_unit() {
+        p.states.insert(entity, this);
+    }
     Ok(())
 }
 

@@ -4,6 +4,7 @@
 use glam::Vec2;
 use rhai::{Dynamic, Map};
 use tactica_engine::world::EntityId;
+use tactica_stdlib::crossing::Crossing;
 use tactica_stdlib::{ScriptLimits, Table, Value};
 
 /// How deeply arrays and maps may nest when they cross into the host.
@@ -39,61 +40,84 @@ pub(crate) fn table_to_map(map: &Table) -> Map {
 }
 
 /// A Rhai value as a host value: unit, bools, numbers, strings, characters, arrays, maps, handles
-/// and vectors cross; function pointers and other types are refused. Read in place: nothing is
-/// cloned but the parts that become the host value (a handle or a number costs no allocation).
-pub(crate) fn from_dynamic(d: &Dynamic, limits: &ScriptLimits, depth: usize) -> Result<Value, String> {
-    if d.is_shared() {
-        // A captured variable: read it once, as a plain value.
-        return from_dynamic(&d.flatten_clone(), limits, depth);
-    }
-    if let Some(e) = d.read_lock::<RhaiEntity>() {
-        return Ok(Value::Entity(e.0));
-    }
-    if d.is_unit() {
-        return Ok(Value::Nil);
-    }
-    if let Ok(b) = d.as_bool() {
-        return Ok(Value::Bool(b));
-    }
-    if let Ok(i) = d.as_int() {
-        return Ok(Value::Int(i));
-    }
-    if let Ok(f) = d.as_float() {
-        return Ok(Value::Float(f));
-    }
-    if let Ok(c) = d.as_char() {
-        return Ok(Value::Str(c.to_string()));
-    }
-    if let Ok(s) = d.as_immutable_string_ref() {
-        if limits.string_limit().is_some_and(|max| s.len() > max) {
-            return Err(format!("a string of {} bytes is over the limit of {}", s.len(), limits.max_string_len));
+/// and vectors cross; function pointers and other types are refused, as are values over the
+/// limits and a crossing over its cap (see [`tactica_stdlib::crossing`]). Read in place: nothing
+/// is cloned but the parts that become the host value (a handle or a number costs no allocation).
+pub(crate) fn from_dynamic(d: &Dynamic, limits: &ScriptLimits, crossing: &mut Crossing) -> Result<Value, String> {
+    let mut c = Converter { limits, crossing: *crossing, saw_shared: false };
+    let v = c.value(d, 0);
+    *crossing = c.crossing;
+    v
+}
+
+/// One conversion: its limits, its weight so far, and whether it met a shared value (a variable
+/// a closure captured).
+pub(crate) struct Converter<'a> {
+    pub(crate) limits: &'a ScriptLimits,
+    pub(crate) crossing: Crossing,
+    pub(crate) saw_shared: bool,
+}
+
+impl Converter<'_> {
+    pub(crate) fn value(&mut self, d: &Dynamic, depth: usize) -> Result<Value, String> {
+        let limits = self.limits;
+        if d.is_shared() {
+            // A captured variable: read it once, as a plain value.
+            self.saw_shared = true;
+            return self.value(&d.flatten_clone(), depth);
         }
-        return Ok(Value::Str(s.as_str().to_owned()));
-    }
-    if depth >= MAX_DEPTH && (d.is_array() || d.is_map()) {
-        return Err(format!("values nested deeper than {MAX_DEPTH} cannot cross into the host"));
-    }
-    let too_many = |n: usize| limits.collection_limit().is_some_and(|max| n > max);
-    if let Ok(items) = d.as_array_ref() {
-        if too_many(items.len()) {
-            return Err(format!("an array of {} items is over the limit", items.len()));
+        let text = d.as_immutable_string_ref().map_or(0, |s| s.len());
+        self.crossing.add(text)?;
+        if let Some(e) = d.read_lock::<RhaiEntity>() {
+            return Ok(Value::Entity(e.0));
         }
-        return items.iter().map(|x| from_dynamic(x, limits, depth + 1)).collect::<Result<_, _>>().map(Value::List);
-    }
-    if let Ok(map) = d.as_map_ref() {
-        if too_many(map.len()) {
-            return Err(format!("a map of {} entries is over the limit", map.len()));
+        if d.is_unit() {
+            return Ok(Value::Nil);
         }
-        let mut out = Table::new();
-        for (k, v) in map.iter() {
-            out.insert(k.to_string(), from_dynamic(v, limits, depth + 1)?);
+        if let Ok(b) = d.as_bool() {
+            return Ok(Value::Bool(b));
         }
-        return Ok(Value::Map(out));
+        if let Ok(i) = d.as_int() {
+            return Ok(Value::Int(i));
+        }
+        if let Ok(f) = d.as_float() {
+            return Ok(Value::Float(f));
+        }
+        if let Ok(c) = d.as_char() {
+            return Ok(Value::Str(c.to_string()));
+        }
+        if let Ok(s) = d.as_immutable_string_ref() {
+            if limits.string_limit().is_some_and(|max| s.len() > max) {
+                return Err(format!("a string of {} bytes is over the limit of {}", s.len(), limits.max_string_len));
+            }
+            return Ok(Value::Str(s.as_str().to_owned()));
+        }
+        if depth >= MAX_DEPTH && (d.is_array() || d.is_map()) {
+            return Err(format!("values nested deeper than {MAX_DEPTH} cannot cross into the host"));
+        }
+        let too_many = |n: usize| limits.collection_limit().is_some_and(|max| n > max);
+        if let Ok(items) = d.as_array_ref() {
+            if too_many(items.len()) {
+                return Err(format!("an array of {} items is over the limit", items.len()));
+            }
+            return items.iter().map(|x| self.value(x, depth + 1)).collect::<Result<_, _>>().map(Value::List);
+        }
+        if let Ok(map) = d.as_map_ref() {
+            if too_many(map.len()) {
+                return Err(format!("a map of {} entries is over the limit", map.len()));
+            }
+            let mut out = Table::new();
+            for (k, v) in map.iter() {
+                self.crossing.add_key(k.len())?;
+                out.insert(k.to_string(), self.value(v, depth + 1)?);
+            }
+            return Ok(Value::Map(out));
+        }
+        if let Some(p) = d.read_lock::<RhaiVec2>() {
+            return Ok(Value::Vec2(p.0));
+        }
+        Err(format!("a value of type {} cannot cross into the host", d.type_name()))
     }
-    if let Some(p) = d.read_lock::<RhaiVec2>() {
-        return Ok(Value::Vec2(p.0));
-    }
-    Err(format!("a value of type {} cannot cross into the host", d.type_name()))
 }
 
 /// Whether `d` converts to exactly `v` ([`from_dynamic`]`(d) == v`, floats bit for bit), decided
@@ -142,15 +166,19 @@ mod tests {
         let limits = ScriptLimits::new();
         let engine = rhai::Engine::new_raw();
         let d: Dynamic = engine.eval("#{ a: [1, 2.5, \"x\"], b: #{ c: true }, d: () }").unwrap();
-        let v = from_dynamic(&d, &limits, 0).unwrap();
+        let v = from_dynamic(&d, &limits, &mut Crossing::new(None)).unwrap();
         assert_eq!(v.to_string(), "{a = [1, 2.5, x], b = {c = true}, d = nil}");
-        assert_eq!(from_dynamic(&to_dynamic(&v), &limits, 0).unwrap(), v);
+        assert_eq!(from_dynamic(&to_dynamic(&v), &limits, &mut Crossing::new(None)).unwrap(), v);
     }
 
     #[test]
     fn long_strings_and_foreign_types_are_refused() {
         let limits = ScriptLimits::new().set_max_string_len(4);
-        assert!(from_dynamic(&Dynamic::from("hello".to_string()), &limits, 0).unwrap_err().contains("5 bytes"));
-        assert!(from_dynamic(&Dynamic::from(std::time::Duration::ZERO), &limits, 0).is_err());
+        assert!(
+            from_dynamic(&Dynamic::from("hello".to_string()), &limits, &mut Crossing::new(None))
+                .unwrap_err()
+                .contains("5 bytes")
+        );
+        assert!(from_dynamic(&Dynamic::from(std::time::Duration::ZERO), &limits, &mut Crossing::new(None)).is_err());
     }
 }

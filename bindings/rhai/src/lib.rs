@@ -34,6 +34,7 @@ mod calls;
 mod convert;
 mod lint;
 mod print;
+mod text;
 mod work;
 
 pub use backend::{RhaiBackend, SEQUENCE};

@@ -11,9 +11,15 @@
 //!   and `reverse` on arrays, `contains` and `index_of` on strings — are replaced by versions that
 //!   charge one operation per element they visit (per 16 bytes for strings, and `n log n` for
 //!   a sort) before working;
+//! - inside Rhai itself (`vendor/rhai`, `rhai::tactica`), the library functions and operators
+//!   that scan or move a whole string, array or map (`s.len()`, `a.insert(0, x)`, `a == b`,
+//!   `s == t`, `s.replace(..)`, a `switch` on a string …) charge one operation per element and
+//!   per 16 bytes, read here at every operation;
 //! - the wall-clock watchdog reads the clock every 1,024 operations.
 //!
-//! Not charged: `==` between two long strings, which Rhai runs as a built-in operator.
+//! Two things no operation count sees are handled at the edges of a call: shared values (what
+//! closures capture) made during the call are emptied when it ends, so a closure that holds
+//! itself does not leak; and `sleep` is not available.
 
 use std::cell::Cell;
 use std::time::Instant;
@@ -24,18 +30,17 @@ use tactica_stdlib::{ScriptLimits, memory};
 /// Bytes of allocation (or of a string scanned or filled) that cost one operation.
 pub(crate) const BYTES_PER_OPERATION: u64 = 16;
 
-/// The running call's accounting, read once per operation by the progress check.
+/// The running call's accounting, read once per operation by the progress check (with the work
+/// library functions charged, kept in `rhai::tactica`'s count).
 #[derive(Clone, Copy)]
 struct Account {
     /// What the allocator counted when the running call started.
     start: memory::Usage,
-    /// Operations charged by the library functions below in the running call.
-    work: u64,
 }
 
 thread_local! {
     /// The running call's accounting (one thread-local, so one look-up per operation).
-    static ACCOUNT: Cell<Account> = const { Cell::new(Account { start: memory::Usage { allocated: 0, live: 0 }, work: 0 }) };
+    static ACCOUNT: Cell<Account> = const { Cell::new(Account { start: memory::Usage { allocated: 0, live: 0 } }) };
     /// When the running call started, for the watchdog.
     static CALL_STARTED: Cell<Option<Instant>> = const { Cell::new(None) };
     /// Whether the watchdog stopped the running call.
@@ -44,7 +49,9 @@ thread_local! {
 
 /// Starts the accounting of a call.
 pub(crate) fn start_call() {
-    ACCOUNT.with(|a| a.set(Account { start: memory::Usage::now(), work: 0 }));
+    let _ = rhai::tactica::take_work();
+    rhai::tactica::track_shared(true);
+    ACCOUNT.with(|a| a.set(Account { start: memory::Usage::now() }));
     // The clock is first read at the first watchdog check (1,024 operations in), not on every
     // call: a call that short cannot be what the watchdog is for, and reading the clock was a
     // good part of a short call's cost.
@@ -52,18 +59,23 @@ pub(crate) fn start_call() {
     WATCHDOG_FIRED.with(|f| f.set(false));
 }
 
+/// Ends a call: the shared values it made (captured variables) are emptied, which frees any
+/// reference cycle among them; nothing of the call is used again (the state it keeps crosses
+/// into the host as plain values first). Returns how many were still alive.
+pub(crate) fn end_call() -> usize {
+    rhai::tactica::track_shared(false);
+    rhai::tactica::release_shared()
+}
+
 /// Whether the watchdog stopped the last call.
 pub(crate) fn watchdog_fired() -> bool {
     WATCHDOG_FIRED.with(Cell::get)
 }
 
-/// Charges `units` operations of library work to the running call.
+/// Charges `units` operations of library work to the running call (the same count the engine's
+/// own library functions charge).
 fn charge(units: u64) {
-    ACCOUNT.with(|a| {
-        let mut account = a.get();
-        account.work = account.work.saturating_add(units);
-        a.set(account);
-    });
+    rhai::tactica::charge(units);
 }
 
 /// Installs the progress check and the charging library functions on `engine`. `max_string` is
@@ -93,7 +105,8 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
                     wall.as_millis()
                 )));
             }
-            let Account { start, work } = ACCOUNT.with(Cell::get);
+            let work = rhai::tactica::work();
+            let Account { start } = ACCOUNT.with(Cell::get);
             let used = if counting { start.elapsed() } else { memory::Usage::default() };
             if used.live > live_cap {
                 let max = max_memory.unwrap_or_default();
@@ -111,6 +124,14 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
             None
         });
     }
+    // Rhai's size limits check each value by its own size: walking everything inside made every
+    // change to a large array cost in proportion to its size. With the counting allocator the
+    // memory limit holds what nested values add up to; without it the totals stay.
+    engine.set_shallow_size_checks(counting);
+    // `sleep` would block the game's thread where no count or clock can stop it.
+    engine.register_fn("sleep", |_: INT| -> Result<(), Box<EvalAltResult>> { Err(no_sleep()) });
+    engine.register_fn("sleep", |_: rhai::FLOAT| -> Result<(), Box<EvalAltResult>> { Err(no_sleep()) });
+    crate::text::register(engine, max_string);
     let cap = if max_string == 0 { usize::MAX } else { max_string };
     engine.register_fn("pad", move |s: &mut ImmutableString, len: INT, fill: char| {
         pad_string(s, len, &fill.to_string(), cap)
@@ -148,6 +169,13 @@ pub(crate) fn install(engine: &mut Engine, limits: &ScriptLimits, max_string: us
         charge(s.len() as u64 / BYTES_PER_OPERATION);
         s.find(c).map_or(-1, |byte| to_int(s[..byte].chars().count()))
     });
+}
+
+fn no_sleep() -> Box<EvalAltResult> {
+    Box::new(EvalAltResult::ErrorRuntime(
+        "`sleep` is not available to scripts: it would stop the whole game; wait with `Wait` or a sequence".into(),
+        Position::NONE,
+    ))
 }
 
 fn to_int(n: usize) -> INT {
@@ -265,4 +293,66 @@ fn pad_string(s: &mut ImmutableString, len: INT, fill: &str, cap: usize) -> Resu
     owned.push_str(&added);
     *s = owned.into();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use rhai::{Dynamic, Scope};
+    use tactica_stdlib::{Api, ScriptLimits};
+
+    use crate::backend::sandboxed_engine;
+
+    /// Runs `f` of `source` under `limits` as a call does (accounting started and ended).
+    fn call(source: &str, limits: ScriptLimits) -> (Result<Dynamic, String>, usize) {
+        let engine = sandboxed_engine(Arc::new(Api::standard()), &limits);
+        let ast = engine.compile(source).unwrap();
+        super::start_call();
+        let r = engine.call_fn::<Dynamic>(&mut Scope::new(), &ast, "f", ()).map_err(|e| e.to_string());
+        let released = super::end_call();
+        (r, released)
+    }
+
+    /// A closure that captures the variable holding it is a reference cycle; the call's end
+    /// empties every captured variable it made, so nothing of it is kept.
+    #[test]
+    fn captured_variables_are_released_when_the_call_ends() {
+        let source = "fn f() { let big = []; big.pad(1000, 1); let g = 0; let h = || [g, big]; g = h; 7 }";
+        let (r, released) = call(source, ScriptLimits::new());
+        assert_eq!(r.unwrap().as_int(), Ok(7));
+        assert_eq!(released, 1, "the captured `g` was still alive: the cycle");
+        let (_, none) = call("fn f() { let x = 1; x + 1 }", ScriptLimits::new());
+        assert_eq!(none, 0);
+    }
+
+    /// A value nested twenty thousand levels deep (with `take`, one operation a level) is
+    /// dropped, copied and formatted without one stack frame per level: on a thread with a 256 KiB
+    /// stack, where one frame per level overflows after a few thousand.
+    #[test]
+    fn deeply_nested_values_need_no_deep_stack() {
+        let source = "fn f() { let a = []; for i in 0..20000 { a = [take(a)]; } let b = a; `${b}`.len() }";
+        let limits = ScriptLimits::unlimited().set_max_string_len(1 << 20);
+        let (r, _) = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || call(source, limits))
+            .unwrap()
+            .join()
+            .expect("no stack overflow");
+        let e = r.unwrap_err();
+        assert!(e.contains("Nesting (over 256 levels) of a value too large"), "{e}");
+    }
+
+    /// Turning an array into text stops at the string limit before the text is built: an array
+    /// of references to one long string is small in memory and huge as text.
+    #[test]
+    fn text_of_a_collection_is_refused_at_the_string_limit() {
+        let source = "fn f() { let s = \"0123456789abcdef\"; for i in 0..12 { s += s; } let a = []; a.pad(10000, s); a.to_string() }";
+        let limits = ScriptLimits::new().set_max_ops(0).set_max_string_len(1 << 20);
+        let (r, _) = call(source, limits);
+        let e = r.unwrap_err();
+        assert!(e.contains("Length of string too large"), "{e}");
+        let (r, _) = call(source.replace("a.to_string()", "`${a}`").as_str(), limits);
+        assert!(r.unwrap_err().contains("Length of string too large"));
+    }
 }

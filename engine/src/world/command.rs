@@ -185,6 +185,25 @@ impl Command {
 /// whatever still reaches it in one tick (several scripts of one character) with a note.
 pub const MAX_QUEUED_ACTIONS: usize = 1_024;
 
+/// How many bytes of text and values the actions scripts leave waiting in one character's queue
+/// may weigh (as [`Command::weight`] weighs them: 16 bytes an action plus what it prints as). The
+/// count cap alone let a sequence park a thousand one-megabyte lines behind a long walk; past
+/// this, the action that would pass it is an error the script sees.
+pub const MAX_QUEUED_BYTES: usize = 1 << 20;
+
+/// What the actions waiting in `queue` weigh (see [`MAX_QUEUED_BYTES`]).
+pub fn queue_weight(queue: &crate::coord::ActionQueue) -> usize {
+    use std::fmt::Write as _;
+    queue
+        .iter()
+        .map(|action| {
+            let mut n = ByteCount(16);
+            let _ = write!(n, "{action:?}");
+            n.0
+        })
+        .sum()
+}
+
 /// How many globals the world holds before scripts may add no more: a script that makes up a new
 /// global every call (`SetGlobal("seen" .. n, true)`) would grow the world for the whole game.
 /// Setting one that exists is always allowed; a new one past this is an error the script sees.
@@ -202,6 +221,9 @@ pub struct CommandBuffer {
     refused: Option<String>,
     /// Actions the running call added to its character's queue.
     queued: usize,
+    /// What the character's queue weighed when the running call first queued an action, and what
+    /// the call's own queued actions weigh.
+    queued_bytes: (Option<usize>, usize),
 }
 
 /// Counts the bytes a value would print as, without printing it.
@@ -256,12 +278,32 @@ impl CommandBuffer {
         self.spent = 0;
         self.refused = None;
         self.queued = 0;
+        self.queued_bytes = (None, 0);
     }
 
     /// Issues a command that adds an action to a queue holding `queue_len` already — refused, as
     /// a command over the allowance is, when that and what this call queued reach
     /// [`MAX_QUEUED_ACTIONS`].
     pub fn push_queued(&mut self, queue_len: usize, command: Command) {
+        self.push_queued_weighed(queue_len, || 0, command);
+    }
+
+    /// [`CommandBuffer::push_queued`] for a queue whose actions weigh `queue_bytes()` (asked once
+    /// per call): also refused when that, what this call queued and `command` pass
+    /// [`MAX_QUEUED_BYTES`].
+    pub fn push_queued_weighed(&mut self, queue_len: usize, queue_bytes: impl FnOnce() -> usize, command: Command) {
+        let base = *self.queued_bytes.0.get_or_insert_with(queue_bytes);
+        let weight = command.weight();
+        if base + self.queued_bytes.1 + weight > MAX_QUEUED_BYTES {
+            self.refused.get_or_insert_with(|| {
+                format!(
+                    "the character's action queue holds {} bytes of actions already (at most {MAX_QUEUED_BYTES}: \
+                     16 bytes an action plus its text and values); let them run out, or `CancelPath()` to drop them",
+                    base + self.queued_bytes.1
+                )
+            });
+            return;
+        }
         if queue_len + self.queued >= MAX_QUEUED_ACTIONS {
             self.refused.get_or_insert_with(|| {
                 format!(
@@ -273,6 +315,7 @@ impl CommandBuffer {
             return;
         }
         self.queued += 1;
+        self.queued_bytes.1 += weight;
         self.push(command);
     }
 

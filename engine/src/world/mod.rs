@@ -19,7 +19,7 @@ use slotmap::SlotMap;
 
 pub use build::{BuildError, Tile, WorldBuilder};
 pub use clock::Clock;
-pub use command::{Command, CommandBuffer, MAX_GLOBALS, MAX_QUEUED_ACTIONS};
+pub use command::{Command, CommandBuffer, MAX_GLOBALS, MAX_QUEUED_ACTIONS, MAX_QUEUED_BYTES, queue_weight};
 pub use entity::{Entity, EntityId};
 pub use events::{Event, EventKind, EventLog};
 pub use places::Region;

@@ -133,6 +133,8 @@ LUA_API void lua_xmove (lua_State *from, lua_State *to, int n) {
   api_check(from, G(from) == G(to), "moving among independent states");
   api_check(from, to->ci->top.p - to->top.p >= n, "stack overflow");
   from->top.p -= n;
+  if (n >= 16)  /* TACTICA: one unit per value moved */
+    luaE_charge(to, cast_sizet(n));
   for (i = 0; i < n; i++) {
     setobjs2s(to, to->top.p, from->top.p + i);
     to->top.p++;  /* stack already checked by previous 'api_check' */
@@ -369,7 +371,12 @@ LUA_API int lua_compare (lua_State *L, int index1, int index2, int op) {
 
 
 LUA_API size_t lua_stringtonumber (lua_State *L, const char *s) {
-  size_t sz = luaO_str2num(s, s2v(L->top.p));
+  size_t sz;
+  /* TACTICA: the conversion reads the whole text (even to fail): charged,
+  ** one unit per 16 bytes ('string' arithmetic on a megabyte string read a
+  ** megabyte per '+') */
+  luaE_charge(L, strlen(s) >> 4);
+  sz = luaO_str2num(s, s2v(L->top.p));
   if (sz != 0)
     api_incr_top(L);
   return sz;
@@ -671,11 +678,22 @@ LUA_API int lua_getglobal (lua_State *L, const char *name) {
 }
 
 
+/*
+** TACTICA: a long string key may be compared byte for byte with an equal
+** key: one unit per 16 bytes, charged at the next count
+*/
+static void chargekey (lua_State *L, const TValue *key) {
+  if (ttislngstring(key))
+    luaE_charge(L, tsslen(tsvalue(key)) >> 4);
+}
+
+
 LUA_API int lua_gettable (lua_State *L, int idx) {
   const TValue *slot;
   TValue *t;
   lua_lock(L);
   t = index2value(L, idx);
+  chargekey(L, s2v(L->top.p - 1));  /* TACTICA */
   if (luaV_fastget(L, t, s2v(L->top.p - 1), slot, luaH_get)) {
     setobj2s(L, L->top.p - 1, slot);
   }
@@ -735,6 +753,7 @@ LUA_API int lua_rawget (lua_State *L, int idx) {
   lua_lock(L);
   api_checknelems(L, 1);
   t = gettable(L, idx);
+  chargekey(L, s2v(L->top.p - 1));  /* TACTICA */
   val = luaH_get(t, s2v(L->top.p - 1));
   L->top.p--;  /* remove key */
   return finishrawget(L, val);
@@ -858,6 +877,7 @@ LUA_API void lua_settable (lua_State *L, int idx) {
   lua_lock(L);
   api_checknelems(L, 2);
   t = index2value(L, idx);
+  chargekey(L, s2v(L->top.p - 2));  /* TACTICA */
   if (luaV_fastget(L, t, s2v(L->top.p - 2), slot, luaH_get)) {
     luaV_finishfastset(L, t, slot, s2v(L->top.p - 1));
   }
@@ -898,6 +918,7 @@ static void aux_rawset (lua_State *L, int idx, TValue *key, int n) {
   lua_lock(L);
   api_checknelems(L, n);
   t = gettable(L, idx);
+  chargekey(L, key);  /* TACTICA */
   luaH_set(L, t, key, s2v(L->top.p - 1));
   invalidateTMcache(t);
   luaC_barrierback(L, obj2gco(t), s2v(L->top.p - 1));
@@ -1474,6 +1495,8 @@ LUA_API unsigned int lua_stableid (lua_State *L, int idx) {
 LUA_API void lua_chargework (lua_State *L, size_t work) {
   if (!(L->hookmask & LUA_MASKCOUNT) || L->basehookcount <= 0)
     return;
+  work += L->workdebt;  /* work charged inside the VM is due now too */
+  L->workdebt = 0;
   /* keep 'hookcount' >= 1 afterwards: the VM only fires the hook when its
   ** decrement reaches exactly zero */
   while (work >= (size_t)L->hookcount) {
@@ -1482,4 +1505,19 @@ LUA_API void lua_chargework (lua_State *L, size_t work) {
     luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);
   }
   L->hookcount -= (int)work;
+}
+
+
+LUA_API int lua_memerrorline (lua_State *L) {
+  return G(L)->memerrline;
+}
+
+
+LUA_API void lua_chargelater (lua_State *L, size_t work) {
+  luaE_charge(L, work);
+}
+
+
+LUA_API void lua_clearcharges (lua_State *L) {
+  L->workdebt = 0;
 }

@@ -173,8 +173,21 @@ LUALIB_API void luaL_traceback (lua_State *L, lua_State *L1,
 ** =======================================================
 */
 
+/*
+** TACTICA: room on the stack for building an error message. A function that
+** reserved exactly what its results needed ('string.unpack' of many items,
+** 'utf8.codepoint') and then failed built the message past the end of its
+** frame (an API check aborted the process); without room, a stack overflow
+** is raised instead.
+*/
+static void roomforerror (lua_State *L) {
+  (void)lua_checkstack(L, LUA_MINSTACK);
+}
+
+
 LUALIB_API int luaL_argerror (lua_State *L, int arg, const char *extramsg) {
   lua_Debug ar;
+  roomforerror(L);
   if (!lua_getstack(L, 0, &ar))  /* no stack frame? */
     return luaL_error(L, "bad argument #%d (%s)", arg, extramsg);
   lua_getinfo(L, "n", &ar);
@@ -194,6 +207,7 @@ LUALIB_API int luaL_argerror (lua_State *L, int arg, const char *extramsg) {
 LUALIB_API int luaL_typeerror (lua_State *L, int arg, const char *tname) {
   const char *msg;
   const char *typearg;  /* name for the type of the actual argument */
+  roomforerror(L);
   if (luaL_getmetafield(L, arg, "__name") == LUA_TSTRING)
     typearg = lua_tostring(L, -1);  /* use the given type name */
   else if (lua_type(L, arg) == LUA_TLIGHTUSERDATA)
@@ -234,6 +248,7 @@ LUALIB_API void luaL_where (lua_State *L, int level) {
 */
 LUALIB_API int luaL_error (lua_State *L, const char *fmt, ...) {
   va_list argp;
+  roomforerror(L);
   va_start(argp, fmt);
   luaL_where(L, 1);
   lua_pushvfstring(L, fmt, argp);

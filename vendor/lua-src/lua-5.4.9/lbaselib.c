@@ -87,6 +87,8 @@ static int luaB_tonumber (lua_State *L) {
     else {
       size_t l;
       const char *s = lua_tolstring(L, 1, &l);
+      if (s != NULL)  /* TACTICA: read to its end: one unit per 16 bytes */
+        lua_chargework(L, l / 16);
       if (s != NULL && lua_stringtonumber(L, s) == l + 1)
         return 1;  /* successful conversion to number */
       /* else not a number */
@@ -101,6 +103,7 @@ static int luaB_tonumber (lua_State *L) {
     luaL_checktype(L, 1, LUA_TSTRING);  /* no numbers as strings */
     s = lua_tolstring(L, 1, &l);
     luaL_argcheck(L, 2 <= base && base <= 36, 2, "base out of range");
+    lua_chargework(L, l / 4);  /* TACTICA: a digit at a time: 1 unit per 4 */
     if (b_str2int(s, (int)base, &n) == s + l) {
       lua_pushinteger(L, n);
       return 1;
@@ -149,6 +152,9 @@ static int luaB_setmetatable (lua_State *L) {
 static int luaB_rawequal (lua_State *L) {
   luaL_checkany(L, 1);
   luaL_checkany(L, 2);
+  if (lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TSTRING &&
+      luaL_len(L, 1) == luaL_len(L, 2))  /* TACTICA: compared byte for byte */
+    lua_chargework(L, (size_t)luaL_len(L, 1) / 16);
   lua_pushboolean(L, lua_rawequal(L, 1, 2));
   return 1;
 }

@@ -104,6 +104,23 @@ static int getcurrentline (CallInfo *ci) {
 
 
 /*
+** TACTICA: the line running in the innermost function loaded from a file
+** ('@' source: a script, not the host's own chunks); 0 if none. Reads only.
+*/
+int luaG_scriptline (lua_State *L) {
+  CallInfo *ci;
+  for (ci = L->ci; ci != NULL && ci != &L->base_ci; ci = ci->previous) {
+    if (isLua(ci)) {
+      const TString *src = ci_func(ci)->p->source;
+      if (src != NULL && getstr(src)[0] == '@')
+        return getcurrentline(ci);
+    }
+  }
+  return 0;
+}
+
+
+/*
 ** Set 'trap' for all active Lua frames.
 ** This function can be called during a signal, under "reasonable"
 ** assumptions. A new 'ci' is completely linked in the list before it
@@ -138,6 +155,7 @@ LUA_API void lua_sethook (lua_State *L, lua_Hook func, int mask, int count) {
   }
   L->hook = func;
   L->basehookcount = count;
+  L->workdebt = 0;  /* TACTICA */
   resethookcount(L);
   L->hookmask = cast_byte(mask);
   if (mask)
@@ -950,8 +968,18 @@ int luaG_traceexec (lua_State *L, const Instruction *pc) {
   }
   if (!isIT(*(ci->u.l.savedpc - 1)))  /* top not being used? */
     L->top.p = ci->top.p;  /* correct top */
-  if (counthook)
+  if (counthook) {
+    /* TACTICA: settle the work charged inside the VM since the last count
+    ** ('luaE_chargelater'): one hook call per 'basehookcount' units, the
+    ** rest taken from the fresh count */
+    while (L->workdebt >= (size_t)L->basehookcount) {
+      L->workdebt -= (size_t)L->basehookcount;
+      luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);
+    }
+    L->hookcount -= (int)L->workdebt;
+    L->workdebt = 0;
     luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);  /* call count hook */
+  }
   if (mask & LUA_MASKLINE) {
     /* 'L->oldpc' may be invalid; use zero in this case */
     int oldpc = (L->oldpc < p->sizecode) ? L->oldpc : 0;

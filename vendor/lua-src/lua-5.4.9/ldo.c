@@ -109,6 +109,8 @@ void luaD_seterrorobj (lua_State *L, int errcode, StkId oldtop) {
 
 
 l_noret luaD_throw (lua_State *L, int errcode) {
+  if (errcode == LUA_ERRMEM)  /* TACTICA: where the script ran out */
+    G(L)->memerrline = luaG_scriptline(L);
   if (L->errorJmp) {  /* thread has an error handler? */
     L->errorJmp->status = errcode;  /* set status */
     LUAI_THROW(L, L->errorJmp);  /* jump to it */
@@ -438,6 +440,13 @@ static void rethook (lua_State *L, CallInfo *ci, int nres) {
 static StkId tryfuncTM (lua_State *L, StkId func) {
   const TValue *tm;
   StkId p;
+  { /* TACTICA: shifting the arguments is one unit per value, charged now:
+    ** a '__call' chain that loops grows the stack by one at each link, all
+    ** inside one instruction (the hook can move the stack) */
+    ptrdiff_t f = savestack(L, func);
+    lua_chargework(L, cast_sizet(L->top.p - func));
+    func = restorestack(L, f);
+  }
   checkstackGCp(L, 1, func);  /* space for metamethod */
   tm = luaT_gettmbyobj(L, s2v(func), TM_CALL);  /* (after previous GC) */
   if (l_unlikely(ttisnil(tm)))
@@ -494,6 +503,8 @@ l_sinline void moveresults (lua_State *L, StkId res, int nres, int wanted) {
   firstresult = L->top.p - nres;  /* index of first result */
   if (nres > wanted)  /* extra results? */
     nres = wanted;  /* don't need them */
+  if (nres >= 16)  /* TACTICA: one unit per value moved */
+    luaE_charge(L, cast_sizet(nres));
   for (i = 0; i < nres; i++)  /* move all results to correct place */
     setobjs2s(L, res + i, firstresult + i);
   for (; i < wanted; i++)  /* complete wanted number of results */
@@ -888,6 +899,11 @@ LUA_API int lua_resume (lua_State *L, lua_State *from, int nargs,
   }
   *nresults = (status == LUA_YIELD) ? L->ci->u2.nyield
                                     : cast_int(L->top.p - (L->ci->func.p + 1));
+  if (from != NULL && L->workdebt > 0) {  /* TACTICA: what the coroutine */
+    size_t debt = L->workdebt;            /* left unsettled, its resumer pays */
+    L->workdebt = 0;
+    luaE_charge(from, debt);
+  }
   lua_unlock(L);
   return status;
 }

@@ -164,6 +164,10 @@ static void *tryagain (lua_State *L, void *block,
   global_State *g = G(L);
   if (cantryagain(g)) {
     luaC_fullgc(L, 1);  /* try to free some memory... */
+    /* TACTICA: a full collection visits the whole heap: one unit per 16
+    ** bytes, so a script that keeps failing an allocation (and catching the
+    ** error) pays for every collection it forces */
+    luaE_charge(L, cast_sizet(gettotalbytes(g)) >> 4);
     return callfrealloc(g, block, osize, nsize);  /* try again */
   }
   else return NULL;  /* cannot run an emergency collection */

@@ -487,8 +487,11 @@ const char *luaO_pushvfstring (lua_State *L, const char *fmt, va_list argp) {
     switch (*(e + 1)) {  /* conversion specifier */
       case 's': {  /* zero-terminated string */
         const char *s = va_arg(argp, char *);
+        size_t len;
         if (s == NULL) s = "(null)";
-        addstr2buff(&buff, s, strlen(s));
+        len = strlen(s);
+        luaE_charge(L, len >> 4);  /* TACTICA: one unit per 16 bytes copied */
+        addstr2buff(&buff, s, len);
         break;
       }
       case 'c': {  /* an 'int' as a character */

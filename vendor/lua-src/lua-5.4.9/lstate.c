@@ -262,6 +262,7 @@ static void preinit_thread (lua_State *L, global_State *g) {
   L->hook = NULL;
   L->hookmask = 0;
   L->basehookcount = 0;
+  L->workdebt = 0;  /* TACTICA */
   L->allowhook = 1;
   resethookcount(L);
   L->openupval = NULL;
@@ -387,6 +388,7 @@ LUA_API lua_State *lua_newstate (lua_Alloc f, void *ud) {
   g->mainthread = L;
   g->seed = luai_makeseed(L);
   g->hidnext = 0;  /* TACTICA */
+  g->memerrline = 0;  /* TACTICA */
   L->hid = 0;
   g->gcstp = GCSTPGC;  /* no GC while building state */
   g->strt.size = g->strt.nuse = 0;
@@ -453,3 +455,17 @@ void luaE_warnerror (lua_State *L, const char *where) {
   luaE_warning(L, ")", 0);
 }
 
+
+/* TACTICA: see lstate.h. The count is taken from 'hookcount' (kept >= 1, as
+** the VM fires the hook only when its decrement reaches zero); what does not
+** fit waits in 'workdebt' with the count at 1, so the next instruction counts. */
+void luaE_chargelater (lua_State *L, size_t work) {
+  if (L->basehookcount <= 0)
+    return;
+  if (work < (size_t)L->hookcount)
+    L->hookcount -= (int)work;
+  else {
+    L->workdebt += work - (size_t)(L->hookcount - 1);
+    L->hookcount = 1;
+  }
+}

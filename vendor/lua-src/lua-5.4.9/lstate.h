@@ -263,6 +263,7 @@ typedef struct global_State {
   TValue nilvalue;  /* a nil value */
   unsigned int seed;  /* seed for hashes (TACTICA: fixed, see lstate.c) */
   unsigned int hidnext;  /* TACTICA: next object creation number */
+  int memerrline;  /* TACTICA: script line of the last memory error */
   lu_byte currentwhite;
   lu_byte gcstate;  /* state of garbage collector */
   lu_byte gckind;  /* kind of GC running */
@@ -329,6 +330,7 @@ struct lua_State {
   int oldpc;  /* last pc traced */
   int basehookcount;
   int hookcount;
+  size_t workdebt;  /* TACTICA: work charged in the VM not yet counted */
   volatile l_signalT hookmask;
 };
 
@@ -403,6 +405,12 @@ LUAI_FUNC void luaE_incCstack (lua_State *L);
 LUAI_FUNC void luaE_warning (lua_State *L, const char *msg, int tocont);
 LUAI_FUNC void luaE_warnerror (lua_State *L, const char *where);
 LUAI_FUNC int luaE_resetthread (lua_State *L, int status);
+/* TACTICA: charge 'w' units of work done inside the VM to the count hook
+** without calling it here (pointers into the stack may be live); the debt
+** is settled at the next count or by the next 'lua_chargework' */
+LUAI_FUNC void luaE_chargelater (lua_State *L, size_t work);
+#define luaE_charge(L,w)  \
+  { if (((L)->hookmask & LUA_MASKCOUNT) && (w) > 0) luaE_chargelater(L, (w)); }
 
 
 #endif

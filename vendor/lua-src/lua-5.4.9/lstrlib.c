@@ -102,8 +102,10 @@ static int str_sub (lua_State *L) {
   const char *s = luaL_checklstring(L, 1, &l);
   size_t start = posrelatI(luaL_checkinteger(L, 2), l);
   size_t end = getendpos(L, 3, -1, l);
-  if (start <= end)
+  if (start <= end) {
+    lua_chargework(L, ((end - start) + 1) / 16);  /* TACTICA: per 16 bytes */
     lua_pushlstring(L, s + start - 1, (end - start) + 1);
+  }
   else lua_pushliteral(L, "");
   return 1;
 }
@@ -194,6 +196,7 @@ static int str_byte (lua_State *L) {
   if (l_unlikely(pose - posi >= (size_t)INT_MAX))  /* arithmetic overflow? */
     return luaL_error(L, "string slice too long");
   n = (int)(pose -  posi) + 1;
+  lua_chargework(L, (size_t)n);  /* TACTICA: one unit per value pushed */
   luaL_checkstack(L, n, "string slice too long");
   for (i=0; i<n; i++)
     lua_pushinteger(L, uchar(s[posi+i-1]));
@@ -205,7 +208,9 @@ static int str_char (lua_State *L) {
   int n = lua_gettop(L);  /* number of arguments */
   int i;
   luaL_Buffer b;
-  char *p = luaL_buffinitsize(L, &b, n);
+  char *p;
+  lua_chargework(L, (size_t)n);  /* TACTICA: one unit per argument */
+  p = luaL_buffinitsize(L, &b, n);
   for (i=1; i<=n; i++) {
     lua_Unsigned c = (lua_Unsigned)luaL_checkinteger(L, i);
     luaL_argcheck(L, c <= (lua_Unsigned)UCHAR_MAX, i, "value out of range");
@@ -383,6 +388,20 @@ typedef struct MatchState {
 static const char *match (MatchState *ms, const char *s, const char *p);
 
 
+/*
+** TACTICA: work the matcher does inside one step (scanning a class, a
+** balance, a repetition; comparing a back reference) is added to its steps,
+** charged to the count hook in batches of 64
+*/
+static void addsteps (MatchState *ms, size_t n) {
+  ms->steps += n;
+  if (ms->steps >= 64) {
+    lua_chargework(ms->L, ms->steps);
+    ms->steps = 0;
+  }
+}
+
+
 /* maximum recursion depth for 'match' */
 #if !defined(MAXCCALLS)
 #define MAXCCALLS	200
@@ -418,6 +437,7 @@ static const char *classend (MatchState *ms, const char *p) {
       return p+1;
     }
     case '[': {
+      const char *from = p;
       if (*p == '^') p++;
       do {  /* look for a ']' */
         if (l_unlikely(p == ms->p_end))
@@ -425,6 +445,8 @@ static const char *classend (MatchState *ms, const char *p) {
         if (*(p++) == L_ESC && p < ms->p_end)
           p++;  /* skip escapes (e.g. '%]') */
       } while (*p != ']');
+      if (p - from >= 16)  /* TACTICA: a long class costs as it is read */
+        addsteps(ms, (size_t)(p - from) / 8);
       return p+1;
     }
     default: {
@@ -486,7 +508,11 @@ static int singlematch (MatchState *ms, const char *s, const char *p,
     switch (*p) {
       case '.': return 1;  /* matches any char */
       case L_ESC: return match_class(c, uchar(*(p+1)));
-      case '[': return matchbracketclass(c, p, ep-1);
+      case '[': {
+        if (ep - p >= 16)  /* TACTICA: a long class costs as it is scanned */
+          addsteps(ms, (size_t)(ep - p) / 8);
+        return matchbracketclass(c, p, ep-1);
+      }
       default:  return (uchar(*p) == c);
     }
   }
@@ -502,7 +528,10 @@ static const char *matchbalance (MatchState *ms, const char *s,
     int b = *p;
     int e = *(p+1);
     int cont = 1;
+    const char *from = s;
     while (++s < ms->src_end) {
+      if (((s - from) & 255) == 0)  /* TACTICA: one unit per 4 bytes */
+        addsteps(ms, 64);
       if (*s == e) {
         if (--cont == 0) return s+1;
       }
@@ -516,8 +545,11 @@ static const char *matchbalance (MatchState *ms, const char *s,
 static const char *max_expand (MatchState *ms, const char *s,
                                  const char *p, const char *ep) {
   ptrdiff_t i = 0;  /* counts maximum expand for item */
-  while (singlematch(ms, s + i, p, ep))
+  while (singlematch(ms, s + i, p, ep)) {
     i++;
+    if ((i & 255) == 0)  /* TACTICA: the scan is one unit per 4 bytes */
+      addsteps(ms, 64);
+  }
   /* keeps trying to match with the maximum repetitions */
   while (i>=0) {
     const char *res = match(ms, (s+i), ep+1);
@@ -570,6 +602,7 @@ static const char *match_capture (MatchState *ms, const char *s, int l) {
   size_t len;
   l = check_capture(ms, l);
   len = ms->capture[l].len;
+  addsteps(ms, len / 16);  /* TACTICA: comparing is one unit per 16 bytes */
   if ((size_t)(ms->src_end-s) >= len &&
       memcmp(ms->capture[l].init, s, len) == 0)
     return s+len;
@@ -622,6 +655,8 @@ static const char *match (MatchState *ms, const char *s, const char *p) {
               luaL_error(ms->L, "missing '[' after '%%f' in pattern");
             ep = classend(ms, p);  /* points to what is next */
             previous = (s == ms->src_init) ? '\0' : *(s - 1);
+            if (ep - p >= 16)  /* TACTICA: the class is scanned twice */
+              addsteps(ms, (size_t)(ep - p) / 4);
             if (!matchbracketclass(uchar(previous), p, ep - 1) &&
                matchbracketclass(uchar(*s), p, ep - 1)) {
               p = ep; goto init;  /* return match(ms, s, ep); */
@@ -742,8 +777,10 @@ static void push_onecapture (MatchState *ms, int i, const char *s,
                                                     const char *e) {
   const char *cap;
   ptrdiff_t l = get_onecapture(ms, i, s, e, &cap);
-  if (l != CAP_POSITION)
+  if (l != CAP_POSITION) {
+    lua_chargework(ms->L, (size_t)l / 16);  /* TACTICA: per 16 bytes copied */
     lua_pushlstring(ms->L, cap, l);
+  }
   /* else position was already pushed */
 }
 
@@ -795,6 +832,7 @@ static int str_find_aux (lua_State *L, int find) {
     luaL_pushfail(L);  /* cannot find anything */
     return 1;
   }
+  lua_chargework(L, lp / 16);  /* TACTICA: the pattern is read once */
   /* explicit request or no special characters? */
   if (find && (lua_toboolean(L, 4) || nospecials(p, lp))) {
     /* do a plain search */
@@ -859,6 +897,7 @@ static int gmatch_aux (lua_State *L) {
   GMatchState *gm = (GMatchState *)lua_touserdata(L, lua_upvalueindex(3));
   const char *src;
   gm->ms.L = L;
+  lua_chargework(L, 1);  /* TACTICA: every call is a unit, even a failed one */
   for (src = gm->src; src <= gm->ms.src_end; src++) {
     const char *e;
     reprepstate(&gm->ms);
@@ -894,16 +933,21 @@ static void add_s (MatchState *ms, luaL_Buffer *b, const char *s,
   lua_State *L = ms->L;
   const char *news = lua_tolstring(L, 3, &l);
   const char *p;
+  addsteps(ms, 1 + l / 16);  /* TACTICA: the replacement is read and copied */
   while ((p = (char *)memchr(news, L_ESC, l)) != NULL) {
     luaL_addlstring(b, news, p - news);
     p++;  /* skip ESC */
     if (*p == L_ESC)  /* '%%' */
       luaL_addchar(b, *p);
-    else if (*p == '0')  /* '%0' */
+    else if (*p == '0') {  /* '%0' */
+        addsteps(ms, (size_t)(e - s) / 16);  /* TACTICA */
         luaL_addlstring(b, s, e - s);
+    }
     else if (isdigit(uchar(*p))) {  /* '%n' */
       const char *cap;
       ptrdiff_t resl = get_onecapture(ms, *p - '1', s, e, &cap);
+      if (resl != CAP_POSITION)
+        addsteps(ms, (size_t)resl / 16);  /* TACTICA */
       if (resl == CAP_POSITION)
         luaL_addvalue(b);  /* add position to accumulated result */
       else
@@ -946,6 +990,7 @@ static int add_value (MatchState *ms, luaL_Buffer *b, const char *s,
   }
   if (!lua_toboolean(L, -1)) {  /* nil or false? */
     lua_pop(L, 1);  /* remove value */
+    addsteps(ms, (size_t)(e - s) / 16);  /* TACTICA */
     luaL_addlstring(b, s, e - s);  /* keep original text */
     return 0;  /* no changes */
   }
@@ -953,6 +998,9 @@ static int add_value (MatchState *ms, luaL_Buffer *b, const char *s,
     return luaL_error(L, "invalid replacement value (a %s)",
                          luaL_typename(L, -1));
   else {
+    size_t rl;
+    lua_tolstring(L, -1, &rl);  /* (as 'luaL_addvalue' converts it) */
+    addsteps(ms, rl / 16 + 1);  /* TACTICA: copied */
     luaL_addvalue(b);  /* add result to accumulator */
     return 1;  /* something changed */
   }
@@ -974,6 +1022,7 @@ static int str_gsub (lua_State *L) {
   luaL_argexpected(L, tr == LUA_TNUMBER || tr == LUA_TSTRING ||
                    tr == LUA_TFUNCTION || tr == LUA_TTABLE, 3,
                       "string/function/table");
+  lua_chargework(L, srcl / 16);  /* TACTICA: the subject is copied once */
   luaL_buffinit(L, &b);
   if (anchor) {
     p++; lp--;  /* skip anchor character */
@@ -1197,6 +1246,7 @@ static void addliteral (lua_State *L, luaL_Buffer *b, int arg) {
     case LUA_TSTRING: {
       size_t len;
       const char *s = lua_tolstring(L, arg, &len);
+      lua_chargework(L, len / 4);  /* TACTICA: quoted a byte at a time */
       addquoted(b, s, len);
       break;
     }
@@ -1298,6 +1348,9 @@ static int str_format (lua_State *L) {
   const char *strfrmt_end = strfrmt+sfl;
   const char *flags;
   luaL_Buffer b;
+  /* TACTICA: the format is read a byte at a time: one unit per 4 bytes; each
+  ** item is one unit more, and a string item one per 16 bytes it copies */
+  lua_chargework(L, sfl / 4);
   luaL_buffinit(L, &b);
   while (strfrmt < strfrmt_end) {
     if (*strfrmt != L_ESC)
@@ -1311,6 +1364,7 @@ static int str_format (lua_State *L) {
       int nb = 0;  /* number of bytes in result */
       if (++arg > top)
         return luaL_argerror(L, arg, "no value");
+      lua_chargework(L, 1);  /* TACTICA */
       strfrmt = getformat(L, strfrmt, form);
       switch (*strfrmt++) {
         case 'c': {
@@ -1369,6 +1423,7 @@ static int str_format (lua_State *L) {
         case 's': {
           size_t l;
           const char *s = luaL_tolstring(L, arg, &l);
+          lua_chargework(L, l / 16);  /* TACTICA */
           if (form[2] == '\0')  /* no modifiers? */
             luaL_addvalue(&b);  /* keep entire string */
           else {
@@ -1630,6 +1685,9 @@ static int str_pack (lua_State *L) {
   while (*fmt != '\0') {
     int size, ntoalign;
     KOption opt = getdetails(&h, totalsize, &fmt, &size, &ntoalign);
+    /* TACTICA: one unit per item, one per 16 bytes it writes (a 'c' item
+    ** pads to its size a byte at a time) */
+    lua_chargework(L, 1 + (size_t)(ntoalign + size) / 16);
     totalsize += ntoalign + size;
     while (ntoalign-- > 0)
      luaL_addchar(&b, LUAL_PACKPADBYTE);  /* fill alignment */
@@ -1693,6 +1751,7 @@ static int str_pack (lua_State *L) {
                          len < ((size_t)1 << (size * NB)),
                          arg, "string length does not fit in given size");
         packint(&b, (lua_Unsigned)len, h.islittle, size, 0);  /* pack length */
+        lua_chargework(L, len / 16);  /* TACTICA */
         luaL_addlstring(&b, s, len);
         totalsize += len;
         break;
@@ -1701,6 +1760,7 @@ static int str_pack (lua_State *L) {
         size_t len;
         const char *s = luaL_checklstring(L, arg, &len);
         luaL_argcheck(L, strlen(s) == len, arg, "string contains zeros");
+        lua_chargework(L, len / 16);  /* TACTICA */
         luaL_addlstring(&b, s, len);
         luaL_addchar(&b, '\0');  /* add zero at the end */
         totalsize += len + 1;
@@ -1725,6 +1785,7 @@ static int str_packsize (lua_State *L) {
   while (*fmt != '\0') {
     int size, ntoalign;
     KOption opt = getdetails(&h, totalsize, &fmt, &size, &ntoalign);
+    lua_chargework(L, 1);  /* TACTICA: one unit per item */
     luaL_argcheck(L, opt != Kstring && opt != Kzstr, 1,
                      "variable-length format");
     size += ntoalign;  /* total space used by option */
@@ -1785,6 +1846,8 @@ static int str_unpack (lua_State *L) {
     KOption opt = getdetails(&h, pos, &fmt, &size, &ntoalign);
     luaL_argcheck(L, (size_t)ntoalign + size <= ld - pos, 2,
                     "data string too short");
+    /* TACTICA: one unit per item, one per 16 bytes it reads */
+    lua_chargework(L, 1 + (size_t)(ntoalign + size) / 16);
     pos += ntoalign;  /* skip alignment */
     /* stack space for item + next position */
     luaL_checkstack(L, 2, "too many results");
@@ -1822,12 +1885,14 @@ static int str_unpack (lua_State *L) {
       case Kstring: {
         size_t len = (size_t)unpackint(L, data + pos, h.islittle, size, 0);
         luaL_argcheck(L, len <= ld - pos - size, 2, "data string too short");
+        lua_chargework(L, len / 16);  /* TACTICA */
         lua_pushlstring(L, data + pos + size, len);
         pos += len;  /* skip string */
         break;
       }
       case Kzstr: {
         size_t len = strlen(data + pos);
+        lua_chargework(L, len / 16);  /* TACTICA: found and copied */
         luaL_argcheck(L, pos + len < ld, 2,
                          "unfinished string for format 'z'");
         lua_pushlstring(L, data + pos, len);

@@ -353,10 +353,14 @@ static unsigned int findindex (lua_State *L, Table *t, TValue *key,
 int luaH_next (lua_State *L, Table *t, StkId key) {
   unsigned int asize = luaH_realasize(t);
   unsigned int i = findindex(L, t, s2v(key), asize);  /* find original key */
+  unsigned int from = i;  /* TACTICA: the empty slots skipped are charged */
+  if (ttislngstring(s2v(key)))  /* TACTICA: finding it compared it */
+    luaE_charge(L, tsslen(tsvalue(s2v(key))) >> 4);
   for (; i < asize; i++) {  /* try first array part */
     if (!isempty(&t->array[i])) {  /* a non-empty entry? */
       setivalue(s2v(key), i + 1);
       setobj2s(L, key + 1, &t->array[i]);
+      luaE_charge(L, (i - from) >> 2);
       return 1;
     }
   }
@@ -365,9 +369,11 @@ int luaH_next (lua_State *L, Table *t, StkId key) {
       Node *n = gnode(t, i);
       getnodekey(L, s2v(key), n);
       setobj2s(L, key + 1, gval(n));
+      luaE_charge(L, (i + asize - from) >> 2);
       return 1;
     }
   }
+  luaE_charge(L, (i + asize - from) >> 2);
   return 0;  /* no more elements */
 }
 
@@ -616,6 +622,11 @@ static void rehash (lua_State *L, Table *t, const TValue *ek) {
   totaluse++;
   /* compute new size for array part */
   asize = computesizes(nums, &na);
+  /* TACTICA: a rehash visits every slot of the old table and inserts every
+  ** key again: one unit per 4 slots. Growing by doubling costs little per
+  ** key; a table kept just full by removing one key and adding another
+  ** rehashes at every addition, and pays for it */
+  luaE_charge(L, (luaH_realasize(t) + cast_sizet(sizenode(t)) + cast_sizet(totaluse)) >> 2);
   /* resize the table to new computed sizes */
   luaH_resize(L, t, asize, totaluse - na);
 }

@@ -151,11 +151,15 @@ static int tmove (lua_State *L) {
 }
 
 
-static void addfield (lua_State *L, luaL_Buffer *b, lua_Integer i) {
+static void addfield (lua_State *L, luaL_Buffer *b, lua_Integer i,
+                      size_t lsep) {
+  size_t l;
   lua_geti(L, 1, i);
   if (l_unlikely(!lua_isstring(L, -1)))
     luaL_error(L, "invalid value (%s) at index %I in table for 'concat'",
                   luaL_typename(L, -1), (LUAI_UACINT)i);
+  lua_tolstring(L, -1, &l);
+  lua_chargework(L, (l + lsep) / 16);  /* TACTICA: before it is copied */
   luaL_addvalue(b);
 }
 
@@ -167,16 +171,15 @@ static int tconcat (lua_State *L) {
   const char *sep = luaL_optlstring(L, 2, "", &lsep);
   lua_Integer i = luaL_optinteger(L, 3, 1);
   last = luaL_optinteger(L, 4, last);
-  if (i <= last)  /* TACTICA: one per element, one per 16 bytes below */
+  if (i <= last)  /* TACTICA: one per element, one per 16 bytes copied */
     lua_chargework(L, (size_t)((lua_Unsigned)last - (lua_Unsigned)i + 1));
   luaL_buffinit(L, &b);
   for (; i < last; i++) {
-    addfield(L, &b, i);
+    addfield(L, &b, i, lsep);
     luaL_addlstring(&b, sep, lsep);
   }
   if (i == last)  /* add last value (if interval was not empty) */
-    addfield(L, &b, i);
-  lua_chargework(L, luaL_bufflen(&b) / 16);
+    addfield(L, &b, i, 0);
   luaL_pushresult(&b);
   return 1;
 }
@@ -191,6 +194,7 @@ static int tconcat (lua_State *L) {
 static int tpack (lua_State *L) {
   int i;
   int n = lua_gettop(L);  /* number of elements to pack */
+  lua_chargework(L, (size_t)n);  /* TACTICA: one per element */
   lua_createtable(L, n, 1);  /* create result table */
   lua_insert(L, 1);  /* put it at index 1 */
   for (i = n; i >= 1; i--)  /* assign elements */

@@ -263,6 +263,8 @@ void luaT_getvarargs (lua_State *L, CallInfo *ci, StkId where, int wanted) {
     checkstackGCp(L, nextra, where);  /* ensure stack space */
     L->top.p = where + nextra;  /* next instruction will need top */
   }
+  if (wanted >= 16 && nextra >= 16)  /* TACTICA: one unit per value copied */
+    luaE_charge(L, cast_sizet(wanted < nextra ? wanted : nextra));
   for (i = 0; i < wanted && i < nextra; i++)
     setobjs2s(L, where + i, ci->func.p - nextra + i);
   for (; i < wanted; i++)   /* complete required results with nil */

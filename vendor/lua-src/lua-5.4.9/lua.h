@@ -213,6 +213,17 @@ LUA_API unsigned int   (lua_stableid) (lua_State *L, int idx);
 /* TACTICA: charge 'work' units done inside a C function to the count hook,
 ** as if that many VM instructions had run (raising the hook if due) */
 LUA_API void           (lua_chargework) (lua_State *L, size_t work);
+/* TACTICA: the script line running when the state last ran out of memory
+** (0 if unknown); memory errors carry no position of their own */
+LUA_API int            (lua_memerrorline) (lua_State *L);
+/* TACTICA: charge 'work' units to the count hook without calling it now:
+** the hook sees them at the next VM instruction or 'lua_chargework' (for the
+** host, which must not be unwound by a hook error where it stands) */
+LUA_API void           (lua_chargelater) (lua_State *L, size_t work);
+/* TACTICA: forget the work charged but not yet counted (a new call starts its
+** count afresh: a memory error raised before the debt was settled left it
+** for the next call) */
+LUA_API void           (lua_clearcharges) (lua_State *L);
 
 
 /*

@@ -106,6 +106,8 @@ static int utflen (lua_State *L) {
                    "initial position out of bounds");
   luaL_argcheck(L, --posj < (lua_Integer)len, 3,
                    "final position out of bounds");
+  if (posi <= posj)  /* TACTICA: decoded a byte at a time: 1 unit per 4 */
+    lua_chargework(L, (size_t)(posj - posi + 1) / 4);
   while (posi <= posj) {
     const char *s1 = utf8_decode(s + posi, NULL, !lax);
     if (s1 == NULL) {  /* conversion error? */
@@ -139,6 +141,7 @@ static int codepoint (lua_State *L) {
   if (pose - posi >= INT_MAX)  /* (lua_Integer -> int) overflow? */
     return luaL_error(L, "string slice too long");
   n = (int)(pose -  posi) + 1;  /* upper bound for number of returns */
+  lua_chargework(L, (size_t)n);  /* TACTICA: one unit per value pushed */
   luaL_checkstack(L, n, "string slice too long");
   n = 0;  /* count the number of returns */
   se = s + pose;  /* string end */
@@ -166,6 +169,7 @@ static void pushutfchar (lua_State *L, int arg) {
 */
 static int utfchar (lua_State *L) {
   int n = lua_gettop(L);  /* number of arguments */
+  lua_chargework(L, (size_t)n);  /* TACTICA: one unit per argument */
   if (n == 1)  /* optimize common case of single char */
     pushutfchar(L, 1);
   else {
@@ -191,9 +195,11 @@ static int byteoffset (lua_State *L) {
   const char *s = luaL_checklstring(L, 1, &len);
   lua_Integer n  = luaL_checkinteger(L, 2);
   lua_Integer posi = (n >= 0) ? 1 : len + 1;
+  lua_Integer start;  /* TACTICA */
   posi = u_posrelat(luaL_optinteger(L, 3, posi), len);
   luaL_argcheck(L, 1 <= posi && --posi <= (lua_Integer)len, 3,
                    "position out of bounds");
+  start = posi;
   if (n == 0) {
     /* find beginning of current byte sequence */
     while (posi > 0 && iscontp(s + posi)) posi--;
@@ -219,6 +225,8 @@ static int byteoffset (lua_State *L) {
        }
      }
   }
+  /* TACTICA: the walk (at most the string) is one unit per 4 bytes passed */
+  lua_chargework(L, (size_t)(posi > start ? posi - start : start - posi) / 4);
   if (n == 0)  /* did it find given character? */
     lua_pushinteger(L, posi + 1);
   else  /* no such character */
@@ -232,7 +240,10 @@ static int iter_aux (lua_State *L, int strict) {
   const char *s = luaL_checklstring(L, 1, &len);
   lua_Unsigned n = (lua_Unsigned)lua_tointeger(L, 2);
   if (n < len) {
+    lua_Unsigned from = n;
     while (iscontp(s + n)) n++;  /* go to next character */
+    if (n - from >= 16)  /* TACTICA: one unit per 4 bytes skipped */
+      lua_chargework(L, (size_t)(n - from) / 4);
   }
   if (n >= len)  /* (also handles original 'n' being negative) */
     return 0;  /* no more codepoints */

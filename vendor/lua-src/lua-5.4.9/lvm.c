@@ -87,12 +87,20 @@
 ** are disabled via macro 'cvt2num'), do not modify 'result'
 ** and return 0.
 */
+/* TACTICA: the longest string 'l_strton' converts (Lua's own 'L_MAXLENNUM') */
+#define LUA_MAXNUMTEXT	200
+
 static int l_strton (const TValue *obj, TValue *result) {
   lua_assert(obj != result);
   if (!cvt2num(obj))  /* is object not a string? */
     return 0;
   else {
     TString *st = tsvalue(obj);
+    /* TACTICA: a string longer than any number's text never converts: the
+    ** conversion would scan all of it on every use, a cost no caller charges
+    ** (leading and trailing spaces are the only thing this turns away) */
+    if (tsslen(st) > LUA_MAXNUMTEXT)
+      return 0;
     return (luaO_str2num(getstr(st), result) == tsslen(st) + 1);
   }
 }
@@ -286,11 +294,20 @@ static int floatforloop (StkId ra) {
 ** if 'slot' is NULL, 't' is not a table; otherwise, 'slot' points to
 ** t[k] entry (which must be empty).
 */
+/*
+** TACTICA: looking a long string key up in a table may compare it with an
+** equal key byte for byte: one unit per 16 bytes
+*/
+#define keycost(k)	(ttislngstring(k) ? tsslen(tsvalue(k)) >> 4 : 0)
+
+
 void luaV_finishget (lua_State *L, const TValue *t, TValue *key, StkId val,
                       const TValue *slot) {
   int loop;  /* counter to avoid infinite loops */
   const TValue *tm;  /* metamethod */
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
+    if (loop > 0)  /* TACTICA: each link of an '__index' chain is one unit */
+      luaE_charge(L, 1 + keycost(key));
     if (slot == NULL) {  /* 't' is not a table? */
       lua_assert(!ttistable(t));
       tm = luaT_gettmbyobj(L, t, TM_INDEX);
@@ -334,6 +351,8 @@ void luaV_finishset (lua_State *L, const TValue *t, TValue *key,
   int loop;  /* counter to avoid infinite loops */
   for (loop = 0; loop < MAXTAGLOOP; loop++) {
     const TValue *tm;  /* '__newindex' metamethod */
+    if (loop > 0)  /* TACTICA: each link of a '__newindex' chain is one unit */
+      luaE_charge(L, 1 + keycost(key));
     if (slot != NULL) {  /* is 't' a table? */
       Table *h = hvalue(t);  /* save 't' table */
       lua_assert(isempty(slot));  /* slot must be empty */
@@ -527,12 +546,24 @@ l_sinline int LEnum (const TValue *l, const TValue *r) {
 
 
 /*
+** TACTICA: comparing two strings scans up to the shorter one: one unit per
+** 16 bytes, charged to the count hook at the next instruction
+*/
+static void chargecompare (lua_State *L, const TString *a, const TString *b) {
+  size_t la = tsslen(a), lb = tsslen(b);
+  luaE_charge(L, (la < lb ? la : lb) >> 4);
+}
+
+
+/*
 ** return 'l < r' for non-numbers.
 */
 static int lessthanothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
-  if (ttisstring(l) && ttisstring(r))  /* both are strings? */
+  if (ttisstring(l) && ttisstring(r)) {  /* both are strings? */
+    chargecompare(L, tsvalue(l), tsvalue(r));  /* TACTICA */
     return l_strcmp(tsvalue(l), tsvalue(r)) < 0;
+  }
   else
     return luaT_callorderTM(L, l, r, TM_LT);
 }
@@ -553,8 +584,10 @@ int luaV_lessthan (lua_State *L, const TValue *l, const TValue *r) {
 */
 static int lessequalothers (lua_State *L, const TValue *l, const TValue *r) {
   lua_assert(!ttisnumber(l) || !ttisnumber(r));
-  if (ttisstring(l) && ttisstring(r))  /* both are strings? */
+  if (ttisstring(l) && ttisstring(r)) {  /* both are strings? */
+    chargecompare(L, tsvalue(l), tsvalue(r));  /* TACTICA */
     return l_strcmp(tsvalue(l), tsvalue(r)) <= 0;
+  }
   else
     return luaT_callorderTM(L, l, r, TM_LE);
 }
@@ -597,7 +630,12 @@ int luaV_equalobj (lua_State *L, const TValue *t1, const TValue *t2) {
     case LUA_VLIGHTUSERDATA: return pvalue(t1) == pvalue(t2);
     case LUA_VLCF: return fvalue(t1) == fvalue(t2);
     case LUA_VSHRSTR: return eqshrstr(tsvalue(t1), tsvalue(t2));
-    case LUA_VLNGSTR: return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    case LUA_VLNGSTR: {
+      if (L != NULL && tsvalue(t1) != tsvalue(t2) &&
+          tsslen(tsvalue(t1)) == tsslen(tsvalue(t2)))  /* memcmp to come */
+        chargecompare(L, tsvalue(t1), tsvalue(t2));  /* TACTICA */
+      return luaS_eqlngstr(tsvalue(t1), tsvalue(t2));
+    }
     case LUA_VUSERDATA: {
       if (uvalue(t1) == uvalue(t2)) return 1;
       else if (L == NULL) return 0;
@@ -675,6 +713,7 @@ void luaV_concat (lua_State *L, int total) {
         }
         tl += l;
       }
+      luaE_charge(L, tl >> 4);  /* TACTICA: one unit per 16 bytes copied */
       if (tl <= LUAI_MAXSHORTLEN) {  /* is result a short string? */
         char buff[LUAI_MAXSHORTLEN];
         copy2buff(top, n, buff);  /* copy strings to buffer */
@@ -1273,6 +1312,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = vRB(i);
         TValue *rc = vRC(i);
         lua_Unsigned n;
+        luaE_charge(L, keycost(rc));  /* TACTICA */
         if (ttisinteger(rc)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rc)), luaV_fastgeti(L, rb, n, slot))
             : luaV_fastget(L, rb, rc, slot, luaH_get)) {
@@ -1329,6 +1369,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = vRB(i);  /* key (table is in 'ra') */
         TValue *rc = RKC(i);  /* value */
         lua_Unsigned n;
+        luaE_charge(L, keycost(rb));  /* TACTICA */
         if (ttisinteger(rb)  /* fast track for integers? */
             ? (cast_void(n = ivalue(rb)), luaV_fastgeti(L, s2v(ra), n, slot))
             : luaV_fastget(L, s2v(ra), rb, slot, luaH_get)) {
@@ -1391,6 +1432,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         TValue *rb = vRB(i);
         TValue *rc = RKC(i);
         TString *key = tsvalue(rc);  /* key must be a string */
+        luaE_charge(L, keycost(rc));  /* TACTICA */
         setobj2s(L, ra + 1, rb);
         if (luaV_fastget(L, rb, key, slot, luaH_getstr)) {
           setobj2s(L, ra, slot);
@@ -1866,6 +1908,7 @@ void luaV_execute (lua_State *L, CallInfo *ci) {
         }
         if (last > luaH_realasize(h))  /* needs more space? */
           luaH_resizearray(L, h, last);  /* preallocate it at once */
+        if (n >= 16) luaE_charge(L, cast_sizet(n));  /* TACTICA: one per value */
         for (; n > 0; n--) {
           TValue *val = s2v(ra + n);
           setobj2t(L, &h->array[last - 1], val);

@@ -132,6 +132,8 @@ pub mod packages;
 mod parser;
 #[cfg(feature = "serde")]
 pub mod serde;
+/// TACTICA: work charged beyond the operation count, and shared values released (`tactica.rs`).
+pub mod tactica;
 #[cfg(not(feature = "no_ast"))]
 mod tests;
 #[cfg(not(feature = "no_ast"))]

@@ -88,6 +88,11 @@ pub struct Limits {
     /// Not available under `no_object`.
     #[cfg(not(feature = "no_object"))]
     pub map_size: Option<NonZeroUsize>,
+    /// TACTICA: check each string, array and map by its own size only, not the total of what it
+    /// holds. The total is found by walking everything inside, which made every change to a
+    /// large array (`a.push(x)`, `a[i] = x`) cost in proportion to its size; an embedder that
+    /// holds scripts to a memory limit of its own does not need it.
+    pub shallow_sizes: bool,
 }
 
 impl Limits {
@@ -113,6 +118,7 @@ impl Limits {
             array_size: None,
             #[cfg(not(feature = "no_object"))]
             map_size: None,
+            shallow_sizes: false,
         }
     }
 }
@@ -327,6 +333,13 @@ impl Engine {
     #[inline(always)]
     pub fn set_max_map_size(&mut self, max_size: usize) -> &mut Self {
         self.limits.map_size = NonZeroUsize::new(max_size);
+        self
+    }
+    /// TACTICA: check each string, array and map against the size limits by its own size only
+    /// (see [`Limits::shallow_sizes`]).
+    #[inline(always)]
+    pub fn set_shallow_size_checks(&mut self, shallow: bool) -> &mut Self {
+        self.limits.shallow_sizes = shallow;
         self
     }
     /// The maximum size of [object maps][crate::Map] (0 for unlimited).

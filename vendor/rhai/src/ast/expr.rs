@@ -453,7 +453,7 @@ impl Expr {
     #[inline]
     #[must_use]
     pub fn from_dynamic(value: Dynamic, pos: Position) -> Self {
-        match value.0 {
+        match value.into_union() {
             Union::Unit(..) => Self::Unit(pos),
             Union::Bool(b, ..) => Self::BoolConstant(b, pos),
             Union::Str(s, ..) => Self::StringConstant(s, pos),
@@ -486,7 +486,7 @@ impl Expr {
                 pos,
             ),
 
-            _ => Self::DynamicConstant(value.into(), pos),
+            other => Self::DynamicConstant(Dynamic(other).into(), pos),
         }
     }
     /// Return the variable name if the expression a simple variable access.

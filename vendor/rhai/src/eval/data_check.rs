@@ -8,9 +8,12 @@ use std::borrow::Borrow;
 #[cfg(feature = "no_std")]
 use std::prelude::v1::*;
 
-/// Recursively calculate the sizes of an array.
+/// Calculate the sizes of an array and everything in it.
 ///
 /// Sizes returned are `(` [`Array`][crate::Array], [`Map`][crate::Map] and [`String`] `)`.
+///
+/// TACTICA: walked with a stack on the heap, not one recursive call per level of nesting (a value
+/// nested a hundred thousand levels deep overflowed the thread's stack).
 ///
 /// # Panics
 ///
@@ -18,38 +21,13 @@ use std::prelude::v1::*;
 #[cfg(not(feature = "no_index"))]
 #[inline]
 pub fn calc_array_sizes(array: &crate::Array) -> (usize, usize, usize) {
-    let (mut ax, mut mx, mut sx) = (0, 0, 0);
-
-    for value in array {
-        ax += 1;
-
-        match value.0 {
-            Union::Array(ref a, ..) => {
-                let (a, m, s) = calc_array_sizes(a);
-                ax += a;
-                mx += m;
-                sx += s;
-            }
-            Union::Blob(ref a, ..) => ax += 1 + a.len(),
-            #[cfg(not(feature = "no_object"))]
-            Union::Map(ref m, ..) => {
-                let (a, m, s) = calc_map_sizes(m);
-                ax += a;
-                mx += m;
-                sx += s;
-            }
-            Union::Str(ref s, ..) => sx += s.len(),
-            #[cfg(not(feature = "no_closure"))]
-            Union::Shared(..) => {
-                unreachable!("shared values discovered within data")
-            }
-            _ => (),
-        }
-    }
-
-    (ax, mx, sx)
+    let mut sizes = (0, 0, 0);
+    let mut pending: Vec<&Dynamic> = Vec::new();
+    add_array(array, &mut sizes, &mut pending);
+    walk(&mut sizes, &mut pending);
+    sizes
 }
-/// Recursively calculate the sizes of a map.
+/// Calculate the sizes of a map and everything in it (see [`calc_array_sizes`]).
 ///
 /// Sizes returned are `(` [`Array`][crate::Array], [`Map`][crate::Map] and [`String`] `)`.
 ///
@@ -59,28 +37,38 @@ pub fn calc_array_sizes(array: &crate::Array) -> (usize, usize, usize) {
 #[cfg(not(feature = "no_object"))]
 #[inline]
 pub fn calc_map_sizes(map: &crate::Map) -> (usize, usize, usize) {
-    let (mut ax, mut mx, mut sx) = (0, 0, 0);
+    let mut sizes = (0, 0, 0);
+    let mut pending: Vec<&Dynamic> = Vec::new();
+    add_map(map, &mut sizes, &mut pending);
+    walk(&mut sizes, &mut pending);
+    sizes
+}
 
-    for value in map.values() {
-        mx += 1;
+/// TACTICA: counts an array's elements and queues them.
+#[cfg(not(feature = "no_index"))]
+fn add_array<'a>(array: &'a crate::Array, sizes: &mut (usize, usize, usize), pending: &mut Vec<&'a Dynamic>) {
+    sizes.0 += array.len();
+    pending.extend(array.iter());
+}
 
+/// TACTICA: counts a map's entries and queues its values.
+#[cfg(not(feature = "no_object"))]
+fn add_map<'a>(map: &'a crate::Map, sizes: &mut (usize, usize, usize), pending: &mut Vec<&'a Dynamic>) {
+    sizes.1 += map.len();
+    pending.extend(map.values());
+}
+
+/// TACTICA: adds the sizes of everything queued (and of what it holds).
+fn walk<'a>(sizes: &mut (usize, usize, usize), pending: &mut Vec<&'a Dynamic>) {
+    while let Some(value) = pending.pop() {
         match value.0 {
             #[cfg(not(feature = "no_index"))]
-            Union::Array(ref a, ..) => {
-                let (a, m, s) = calc_array_sizes(a);
-                ax += a;
-                mx += m;
-                sx += s;
-            }
+            Union::Array(ref a, ..) => add_array(a, sizes, pending),
             #[cfg(not(feature = "no_index"))]
-            Union::Blob(ref a, ..) => ax += 1 + a.len(),
-            Union::Map(ref m, ..) => {
-                let (a, m, s) = calc_map_sizes(m);
-                ax += a;
-                mx += m;
-                sx += s;
-            }
-            Union::Str(ref s, ..) => sx += s.len(),
+            Union::Blob(ref a, ..) => sizes.0 += 1 + a.len(),
+            #[cfg(not(feature = "no_object"))]
+            Union::Map(ref m, ..) => add_map(m, sizes, pending),
+            Union::Str(ref s, ..) => sizes.2 += s.len(),
             #[cfg(not(feature = "no_closure"))]
             Union::Shared(..) => {
                 unreachable!("shared values discovered within data")
@@ -88,8 +76,6 @@ pub fn calc_map_sizes(map: &crate::Map) -> (usize, usize, usize) {
             _ => (),
         }
     }
-
-    (ax, mx, sx)
 }
 
 /// Recursively calculate the sizes of a value.
@@ -115,6 +101,26 @@ pub fn calc_data_sizes(value: &Dynamic, _top: bool) -> (usize, usize, usize) {
         Union::Shared(..) => {
             unreachable!("shared values discovered within data: {}", value)
         }
+        _ => (0, 0, 0),
+    }
+}
+
+/// TACTICA: the sizes of a value itself, not of what it holds: an array's length, a map's number
+/// of entries, a string's bytes.
+fn shallow_sizes(value: &Dynamic) -> (usize, usize, usize) {
+    match value.0 {
+        #[cfg(not(feature = "no_index"))]
+        Union::Array(ref arr, ..) => (arr.len(), 0, 0),
+        #[cfg(not(feature = "no_index"))]
+        Union::Blob(ref blob, ..) => (blob.len(), 0, 0),
+        #[cfg(not(feature = "no_object"))]
+        Union::Map(ref map, ..) => (0, map.len(), 0),
+        Union::Str(ref s, ..) => (0, 0, s.len()),
+        #[cfg(not(feature = "no_closure"))]
+        Union::Shared(..) => match value.read_lock::<Dynamic>() {
+            Some(inner) => shallow_sizes(&inner),
+            None => (0, 0, 0),
+        },
         _ => (0, 0, 0),
     }
 }
@@ -162,7 +168,12 @@ impl Engine {
             return Ok(value);
         }
 
-        let sizes = calc_data_sizes(value.borrow(), true);
+        // TACTICA: by the value's own size only, when the embedder asks (`Limits::shallow_sizes`)
+        let sizes = if self.limits.shallow_sizes {
+            shallow_sizes(value.borrow())
+        } else {
+            calc_data_sizes(value.borrow(), true)
+        };
 
         self.throw_on_size(sizes)
             .map_err(|err| err.fill_position(pos))?;

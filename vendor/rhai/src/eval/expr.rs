@@ -264,8 +264,10 @@ impl Engine {
                     if item.is_string() {
                         write!(concat, "{item}").unwrap();
                     } else {
+                        // TACTICA: a text over the string limit stops here
                         let display =
-                            print_with_func_raw(self, global, caches, FUNC_TO_STRING, item, pos);
+                            print_with_func_raw(self, global, caches, FUNC_TO_STRING, item, pos)
+                                .map_err(|err| err.fill_position(pos))?;
                         write!(concat, "{display}").unwrap();
                     }
 

@@ -103,6 +103,8 @@ impl Engine {
                 let index = idx.read_lock::<crate::ImmutableString>().ok_or_else(|| {
                     self.make_type_mismatch_err::<crate::ImmutableString>(idx.type_name(), idx_pos)
                 })?;
+                // TACTICA: the key is compared with a key at every level of the map's tree
+                crate::tactica::charge_bytes(index.len() * (1 + (usize::BITS - map.len().leading_zeros()) as usize));
 
                 #[cfg(not(feature = "no_object"))]
                 #[cfg(feature = "internals")]
@@ -229,6 +231,7 @@ impl Engine {
 
             #[cfg(not(feature = "no_index"))]
             Dynamic(Union::Str(s, ..)) => {
+                crate::tactica::charge_bytes(s.len()); // TACTICA: found by counting characters
                 // Numeric index - character
                 match idx.as_int() {
                     Ok(index) => {

@@ -14,9 +14,9 @@ impl Engine {
     /// If the value is a string, intern it.
     #[inline(always)]
     fn intern_string(&self, value: Dynamic) -> Dynamic {
-        match value.0 {
+        match value.into_union() {
             Union::Str(s, ..) => self.get_interned_string(s).into(),
-            _ => value,
+            other => Dynamic(other),
         }
     }
 
@@ -449,6 +449,10 @@ impl Engine {
                 let value = self.eval_expr(global, caches, scope, this_ptr.as_deref_mut(), expr)?;
 
                 if value.is_hashable() {
+                    // TACTICA: hashing a string reads all of it
+                    if let Ok(s) = value.as_immutable_string_ref() {
+                        crate::tactica::charge_bytes(s.len());
+                    }
                     let hash = calc_switch_value_hash(&value);
 
                     // First check hashes

@@ -379,13 +379,49 @@ pub fn get_builtin_binary_op_fn(op: &Token, x: &Dynamic, y: &Dynamic) -> Option<
                     },
                     CHECKED_BUILD,
                 )),
-                Minus => impl_op!(ImmutableString - ImmutableString),
-                EqualsTo => impl_op!(ImmutableString == ImmutableString),
-                NotEqualsTo => impl_op!(ImmutableString != ImmutableString),
-                GreaterThan => impl_op!(ImmutableString > ImmutableString),
-                GreaterThanEqualsTo => impl_op!(ImmutableString >= ImmutableString),
-                LessThan => impl_op!(ImmutableString < ImmutableString),
-                LessThanEqualsTo => impl_op!(ImmutableString <= ImmutableString),
+                // TACTICA: these read both strings: charged as they scan
+                Minus => Some((|_, args| {
+                    let x = &*args[0].read_lock::<ImmutableString>().unwrap();
+                    let y = &*args[1].read_lock::<ImmutableString>().unwrap();
+                    crate::tactica::charge_bytes(x.len());
+                    Ok((x - y).into())
+                }, false)),
+                EqualsTo => Some((|_, args| {
+                    let x = &*args[0].read_lock::<ImmutableString>().unwrap();
+                    let y = &*args[1].read_lock::<ImmutableString>().unwrap();
+                    crate::tactica::charge_compare(x.len(), y.len());
+                    Ok((x == y).into())
+                }, false)),
+                NotEqualsTo => Some((|_, args| {
+                    let x = &*args[0].read_lock::<ImmutableString>().unwrap();
+                    let y = &*args[1].read_lock::<ImmutableString>().unwrap();
+                    crate::tactica::charge_compare(x.len(), y.len());
+                    Ok((x != y).into())
+                }, false)),
+                GreaterThan => Some((|_, args| {
+                    let x = &*args[0].read_lock::<ImmutableString>().unwrap();
+                    let y = &*args[1].read_lock::<ImmutableString>().unwrap();
+                    crate::tactica::charge_compare(x.len(), y.len());
+                    Ok((x > y).into())
+                }, false)),
+                GreaterThanEqualsTo => Some((|_, args| {
+                    let x = &*args[0].read_lock::<ImmutableString>().unwrap();
+                    let y = &*args[1].read_lock::<ImmutableString>().unwrap();
+                    crate::tactica::charge_compare(x.len(), y.len());
+                    Ok((x >= y).into())
+                }, false)),
+                LessThan => Some((|_, args| {
+                    let x = &*args[0].read_lock::<ImmutableString>().unwrap();
+                    let y = &*args[1].read_lock::<ImmutableString>().unwrap();
+                    crate::tactica::charge_compare(x.len(), y.len());
+                    Ok((x < y).into())
+                }, false)),
+                LessThanEqualsTo => Some((|_, args| {
+                    let x = &*args[0].read_lock::<ImmutableString>().unwrap();
+                    let y = &*args[1].read_lock::<ImmutableString>().unwrap();
+                    crate::tactica::charge_compare(x.len(), y.len());
+                    Ok((x <= y).into())
+                }, false)),
                 _ => None,
             };
         }
@@ -916,6 +952,7 @@ pub fn get_builtin_op_assignment_fn(op: &Token, x: &Dynamic, y: &Dynamic) -> Opt
                     let (first, second) = args.split_first_mut().unwrap();
                     let x = &mut *first.as_immutable_string_mut().unwrap();
                     let y = &*second[0].as_immutable_string_ref().unwrap();
+                    crate::tactica::charge_bytes(x.len()); // TACTICA: scans all of it
                     *x -= y;
                     Ok(Dynamic::UNIT)
                 },
@@ -1019,7 +1056,17 @@ pub fn get_builtin_op_assignment_fn(op: &Token, x: &Dynamic, y: &Dynamic) -> Opt
                 },
                 CHECKED_BUILD,
             )),
-            MinusAssign => impl_op!(ImmutableString -= as_char as char),
+            // TACTICA: scans all of it
+            MinusAssign => Some((
+                |_, args| {
+                    let y = args[1].as_char().unwrap();
+                    let mut x = args[0].write_lock::<ImmutableString>().unwrap();
+                    crate::tactica::charge_bytes(x.len());
+                    *x -= y;
+                    Ok(Dynamic::UNIT)
+                },
+                false,
+            )),
             _ => None,
         },
         // char += string

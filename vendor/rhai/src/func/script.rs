@@ -414,8 +414,12 @@ impl Engine {
                         Err(err.into())
                     }
                     // System errors are passed straight-through
+                    // TACTICA: keep the place where it was raised (the line that ran out of
+                    // operations or memory); only a place-less one takes the call's
                     mut err if err.is_system_exception() => {
-                        err.set_position(pos);
+                        if err.position().is_none() {
+                            err.set_position(pos);
+                        }
                         Err(err.into())
                     }
                     // Other errors are wrapped in `ErrorInFunctionCall`

@@ -218,6 +218,7 @@ pub mod array_functions {
     /// print(x);       // prints ["hello", 1, true, 2, 42, 3]
     /// ```
     pub fn insert(array: &mut Array, index: INT, item: Dynamic) {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             array.push(item);
             return;
@@ -313,6 +314,7 @@ pub mod array_functions {
     /// print(x);           // prints "[2, 3]"
     /// ```
     pub fn shift(array: &mut Array) -> Dynamic {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Dynamic::UNIT;
         }
@@ -339,6 +341,7 @@ pub mod array_functions {
     /// print(x);               // prints "[3]"
     /// ```
     pub fn remove(array: &mut Array, index: INT) -> Dynamic {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         let Some(index) = calc_index(array.len(), index, true) else {
             return Dynamic::UNIT;
         };
@@ -437,6 +440,7 @@ pub mod array_functions {
     /// print(x);       // prints "[5, 4, 3, 2, 1]"
     /// ```
     pub fn reverse(array: &mut Array) {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return;
         }
@@ -457,6 +461,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "splice")]
     pub fn splice_range(array: &mut Array, range: ExclusiveRange, replace: Array) {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         let start = INT::max(range.start, 0);
         let end = INT::max(range.end, start);
         splice(array, start, end - start, replace);
@@ -475,6 +480,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "splice")]
     pub fn splice_inclusive_range(array: &mut Array, range: InclusiveRange, replace: Array) {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         let start = INT::max(*range.start(), 0);
         let end = INT::min(INT::max(*range.end(), start), INT::MAX - 1);
         splice(array, start, end - start + 1, replace);
@@ -502,6 +508,7 @@ pub mod array_functions {
     /// print(x);       // prints "[1, 7, 7, 8, 9, 10, 5]"
     /// ```
     pub fn splice(array: &mut Array, start: INT, len: INT, replace: Array) {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             *array = replace;
             return;
@@ -671,6 +678,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw)]
     pub fn for_each(ctx: NativeCallContext, array: &mut Array, map: FnPtr) -> RhaiResultOf<()> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(());
         }
@@ -713,6 +721,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw, pure)]
     pub fn map(ctx: NativeCallContext, array: &mut Array, map: FnPtr) -> RhaiResultOf<Array> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(Array::new());
         }
@@ -756,6 +765,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw, pure)]
     pub fn filter(ctx: NativeCallContext, array: &mut Array, filter: FnPtr) -> RhaiResultOf<Array> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(Array::new());
         }
@@ -799,6 +809,7 @@ pub mod array_functions {
         array: &mut Array,
         value: Dynamic,
     ) -> RhaiResultOf<bool> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(false);
         }
@@ -849,6 +860,7 @@ pub mod array_functions {
         array: &mut Array,
         value: Dynamic,
     ) -> RhaiResultOf<INT> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(-1);
         }
@@ -889,6 +901,7 @@ pub mod array_functions {
         value: Dynamic,
         start: INT,
     ) -> RhaiResultOf<INT> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(-1);
         }
@@ -950,6 +963,7 @@ pub mod array_functions {
         array: &mut Array,
         filter: FnPtr,
     ) -> RhaiResultOf<INT> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(-1);
         }
@@ -999,6 +1013,7 @@ pub mod array_functions {
         filter: FnPtr,
         start: INT,
     ) -> RhaiResultOf<INT> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(-1);
         }
@@ -1031,6 +1046,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw, pure)]
     pub fn find(ctx: NativeCallContext, array: &mut Array, filter: FnPtr) -> RhaiResult {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         find_starting_from(ctx, array, filter, 0)
     }
     /// Iterate through all the elements in the array, starting from a particular `start` position,
@@ -1076,6 +1092,7 @@ pub mod array_functions {
         filter: FnPtr,
         start: INT,
     ) -> RhaiResult {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         let index = index_of_filter_starting_from(ctx, array, filter, start)?;
 
         if index < 0 {
@@ -1111,6 +1128,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw, pure)]
     pub fn find_map(ctx: NativeCallContext, array: &mut Array, filter: FnPtr) -> RhaiResult {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         find_map_starting_from(ctx, array, filter, 0)
     }
     /// Iterate through all the elements in the array, starting from a particular `start` position,
@@ -1158,6 +1176,7 @@ pub mod array_functions {
         filter: FnPtr,
         start: INT,
     ) -> RhaiResult {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(Dynamic::UNIT);
         }
@@ -1203,6 +1222,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw, pure)]
     pub fn some(ctx: NativeCallContext, array: &mut Array, filter: FnPtr) -> RhaiResultOf<bool> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(false);
         }
@@ -1247,6 +1267,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw, pure)]
     pub fn all(ctx: NativeCallContext, array: &mut Array, filter: FnPtr) -> RhaiResultOf<bool> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(true);
         }
@@ -1280,6 +1301,7 @@ pub mod array_functions {
     /// print(x);       // prints "[1, 2, 3, 4, 3, 2, 1]"
     /// ```
     pub fn dedup(ctx: NativeCallContext, array: &mut Array) {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         let comparer = FnPtr {
             name: ctx.engine().get_interned_string(OP_EQUALS),
             curry: <_>::default(),
@@ -1312,6 +1334,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "dedup")]
     pub fn dedup_by_comparer(ctx: NativeCallContext, array: &mut Array, comparer: FnPtr) {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return;
         }
@@ -1349,6 +1372,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw, pure)]
     pub fn reduce(ctx: NativeCallContext, array: &mut Array, reducer: FnPtr) -> RhaiResult {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         reduce_with_initial(ctx, array, reducer, Dynamic::UNIT)
     }
     /// Reduce an array by iterating through all elements while applying the `reducer` function.
@@ -1381,6 +1405,7 @@ pub mod array_functions {
         reducer: FnPtr,
         initial: Dynamic,
     ) -> RhaiResult {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(initial);
         }
@@ -1419,6 +1444,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw, pure)]
     pub fn reduce_rev(ctx: NativeCallContext, array: &mut Array, reducer: FnPtr) -> RhaiResult {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         reduce_rev_with_initial(ctx, array, reducer, Dynamic::UNIT)
     }
     /// Reduce an array by iterating through all elements, in _reverse_ order,
@@ -1452,6 +1478,7 @@ pub mod array_functions {
         reducer: FnPtr,
         initial: Dynamic,
     ) -> RhaiResult {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(initial);
         }
@@ -1566,6 +1593,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "sort", name = "sort_by", return_raw)]
     pub fn sort_by(ctx: NativeCallContext, array: &mut Array, comparer: FnPtr) -> RhaiResultOf<()> {
+        crate::tactica::charge_sort(array.len()); // TACTICA
         if array.len() <= 1 {
             return Ok(());
         }
@@ -1631,6 +1659,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "sort", return_raw)]
     pub fn sort_with_builtin(array: &mut Array) -> RhaiResultOf<()> {
+        crate::tactica::charge_sort(array.len()); // TACTICA
         if array.len() <= 1 {
             return Ok(());
         }
@@ -1730,6 +1759,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "sort_desc", return_raw)]
     pub fn sort_with_builtin_desc(array: &mut Array) -> RhaiResultOf<()> {
+        crate::tactica::charge_sort(array.len()); // TACTICA
         if array.len() <= 1 {
             return Ok(());
         }
@@ -1873,6 +1903,7 @@ pub mod array_functions {
         array: &mut Array,
         comparer: FnPtr,
     ) -> RhaiResultOf<Array> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         let mut array = array.clone();
         sort_by(ctx, &mut array, comparer)?;
         Ok(array)
@@ -1902,6 +1933,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "order", return_raw)]
     pub fn order_with_builtin(array: &mut Array) -> RhaiResultOf<Array> {
+        crate::tactica::charge_sort(array.len()); // TACTICA
         let mut array = array.clone();
         sort_with_builtin(&mut array)?;
         Ok(array)
@@ -1931,6 +1963,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "order_desc", return_raw)]
     pub fn order_with_builtin_desc(array: &mut Array) -> RhaiResultOf<Array> {
+        crate::tactica::charge_sort(array.len()); // TACTICA
         let mut array = array.clone();
         sort_with_builtin_desc(&mut array)?;
         Ok(array)
@@ -1966,6 +1999,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw)]
     pub fn drain(ctx: NativeCallContext, array: &mut Array, filter: FnPtr) -> RhaiResultOf<Array> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(Array::new());
         }
@@ -2014,6 +2048,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "drain")]
     pub fn drain_exclusive_range(array: &mut Array, range: ExclusiveRange) -> Array {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         let start = INT::max(range.start, 0);
         let end = INT::max(range.end, start);
         drain_range(array, start, end - start)
@@ -2039,6 +2074,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "drain")]
     pub fn drain_inclusive_range(array: &mut Array, range: InclusiveRange) -> Array {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         let start = INT::max(*range.start(), 0);
         let end = INT::min(INT::max(*range.end(), start), INT::MAX - 1);
         drain_range(array, start, end - start + 1)
@@ -2070,6 +2106,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "drain")]
     pub fn drain_range(array: &mut Array, start: INT, len: INT) -> Array {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() || len <= 0 {
             return Array::new();
         }
@@ -2113,6 +2150,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(return_raw)]
     pub fn retain(ctx: NativeCallContext, array: &mut Array, filter: FnPtr) -> RhaiResultOf<Array> {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() {
             return Ok(Array::new());
         }
@@ -2161,6 +2199,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "retain")]
     pub fn retain_exclusive_range(array: &mut Array, range: ExclusiveRange) -> Array {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         let start = INT::max(range.start, 0);
         let end = INT::max(range.end, start);
         retain_range(array, start, end - start)
@@ -2186,6 +2225,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "retain")]
     pub fn retain_inclusive_range(array: &mut Array, range: InclusiveRange) -> Array {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         let start = INT::max(*range.start(), 0);
         let end = INT::min(INT::max(*range.end(), start), INT::MAX - 1);
         retain_range(array, start, end - start + 1)
@@ -2217,6 +2257,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "retain")]
     pub fn retain_range(array: &mut Array, start: INT, len: INT) -> Array {
+        crate::tactica::charge(array.len() as u64); // TACTICA
         if array.is_empty() || len <= 0 {
             return Array::new();
         }
@@ -2250,6 +2291,7 @@ pub mod array_functions {
     /// ```
     #[rhai_fn(name = "==", return_raw, pure)]
     pub fn equals(ctx: NativeCallContext, array1: &mut Array, array2: Array) -> RhaiResultOf<bool> {
+        crate::tactica::charge(array1.len() as u64); // TACTICA
         if array1.len() != array2.len() {
             return Ok(false);
         }
@@ -2304,6 +2346,7 @@ pub mod array_functions {
         array1: &mut Array,
         array2: Array,
     ) -> RhaiResultOf<bool> {
+        crate::tactica::charge(array1.len() as u64); // TACTICA
         equals(ctx, array1, array2).map(|r| !r)
     }
 }

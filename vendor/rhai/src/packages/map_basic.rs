@@ -44,6 +44,7 @@ mod map_functions {
     /// ```
     #[rhai_fn(pure)]
     pub fn contains(map: &mut Map, property: &str) -> bool {
+        crate::tactica::charge_bytes(property.len() * (1 + (usize::BITS - map.len().leading_zeros()) as usize)); // TACTICA
         map.contains_key(property)
     }
     /// Get the value of the `property` in the object map and return a copy.
@@ -61,6 +62,7 @@ mod map_functions {
     /// ```
     #[rhai_fn(pure)]
     pub fn get(map: &mut Map, property: &str) -> Dynamic {
+        crate::tactica::charge_bytes(property.len() * (1 + (usize::BITS - map.len().leading_zeros()) as usize)); // TACTICA
         if map.is_empty() {
             return Dynamic::UNIT;
         }
@@ -85,6 +87,7 @@ mod map_functions {
     /// print(m);           // prints "#{a: 1, b: 42, c: 3, x: 0}"
     /// ```
     pub fn set(map: &mut Map, property: &str, value: Dynamic) {
+        crate::tactica::charge_bytes(property.len() * (1 + (usize::BITS - map.len().leading_zeros()) as usize)); // TACTICA
         match map.get_mut(property) {
             Some(value_ref) => *value_ref = value,
             None => {
@@ -116,6 +119,7 @@ mod map_functions {
     /// print(m);       // prints "#{a:1, c:3}"
     /// ```
     pub fn remove(map: &mut Map, property: &str) -> Dynamic {
+        crate::tactica::charge_bytes(property.len() * (1 + (usize::BITS - map.len().leading_zeros()) as usize)); // TACTICA
         if map.is_empty() {
             return Dynamic::UNIT;
         }
@@ -137,6 +141,7 @@ mod map_functions {
     /// ```
     #[rhai_fn(name = "mixin", name = "+=")]
     pub fn mixin(map: &mut Map, map2: Map) {
+        crate::tactica::charge(map.len() as u64); // TACTICA
         if map2.is_empty() {
             return;
         }
@@ -158,6 +163,7 @@ mod map_functions {
     /// ```
     #[rhai_fn(name = "+")]
     pub fn merge(map1: Map, map2: Map) -> Map {
+        crate::tactica::charge((map1.len() + map2.len()) as u64); // TACTICA
         if map2.is_empty() {
             return map1;
         }
@@ -183,6 +189,7 @@ mod map_functions {
     /// print(m);       // prints "#{a:1, b:2, c:3, d:0}"
     /// ```
     pub fn fill_with(map: &mut Map, map2: Map) {
+        crate::tactica::charge(map.len() as u64); // TACTICA
         if map2.is_empty() {
             return;
         }
@@ -213,6 +220,7 @@ mod map_functions {
     /// ```
     #[rhai_fn(name = "==", return_raw, pure)]
     pub fn equals(ctx: NativeCallContext, map1: &mut Map, map2: Map) -> RhaiResultOf<bool> {
+        crate::tactica::charge(map1.len() as u64); // TACTICA
         if map1.len() != map2.len() {
             return Ok(false);
         }
@@ -257,6 +265,7 @@ mod map_functions {
     /// ```
     #[rhai_fn(name = "!=", return_raw, pure)]
     pub fn not_equals(ctx: NativeCallContext, map1: &mut Map, map2: Map) -> RhaiResultOf<bool> {
+        crate::tactica::charge(map1.len() as u64); // TACTICA
         equals(ctx, map1, map2).map(|r| !r)
     }
 
@@ -319,6 +328,7 @@ mod map_functions {
     /// ```
     #[rhai_fn(return_raw, pure)]
     pub fn map(ctx: NativeCallContext, map: &mut Map, mapper: FnPtr) -> RhaiResultOf<Map> {
+        crate::tactica::charge(map.len() as u64); // TACTICA
         if map.is_empty() {
             return Ok(Map::new());
         }
@@ -364,6 +374,7 @@ mod map_functions {
     /// ```
     #[rhai_fn(return_raw, pure)]
     pub fn filter(ctx: NativeCallContext, map: &mut Map, filter: FnPtr) -> RhaiResultOf<Map> {
+        crate::tactica::charge(map.len() as u64); // TACTICA
         if map.is_empty() {
             return Ok(Map::new());
         }
@@ -409,6 +420,7 @@ mod map_functions {
     /// ```
     #[rhai_fn(return_raw)]
     pub fn drain(ctx: NativeCallContext, map: &mut Map, filter: FnPtr) -> RhaiResultOf<Map> {
+        crate::tactica::charge(map.len() as u64); // TACTICA
         if map.is_empty() {
             return Ok(Map::new());
         }
@@ -473,6 +485,7 @@ mod map_functions {
     /// ```
     #[rhai_fn(return_raw)]
     pub fn retain(ctx: NativeCallContext, map: &mut Map, filter: FnPtr) -> RhaiResultOf<Map> {
+        crate::tactica::charge(map.len() as u64); // TACTICA
         if map.is_empty() {
             return Ok(Map::new());
         }

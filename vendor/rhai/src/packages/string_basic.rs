@@ -63,7 +63,7 @@ pub(crate) fn print_with_func_raw(
     fn_name: &str,
     value: &mut Dynamic,
     pos: Position,
-) -> ImmutableString {
+) -> crate::RhaiResultOf<ImmutableString> {
     let hash = crate::calc_fn_hash(None, fn_name, 1);
 
     defer! { let orig_level = global.level; global.level += 1 }
@@ -82,7 +82,31 @@ pub(crate) fn print_with_func_raw(
         )
         .map(|(r, ..)| r);
 
-    printed_value(engine, fn_name, value, result)
+    try_printed_value(engine, fn_name, value, result)
+}
+
+/// TACTICA: [`print_with_func`], failing when the print function stopped the script (a text over
+/// the string limit, the budget spent) instead of printing the value some other way.
+pub(crate) fn try_print_with_func(
+    fn_name: &str,
+    ctx: &NativeCallContext,
+    value: &mut Dynamic,
+) -> crate::RhaiResultOf<ImmutableString> {
+    let result = ctx.call_native_fn_raw(fn_name, true, &mut [value]);
+    try_printed_value(ctx.engine(), fn_name, value, result)
+}
+
+/// TACTICA: [`printed_value`], passing on an error that stops the script.
+fn try_printed_value(
+    engine: &crate::Engine,
+    fn_name: &str,
+    value: &Dynamic,
+    result: crate::RhaiResult,
+) -> crate::RhaiResultOf<ImmutableString> {
+    match result {
+        Err(err) if err.is_system_exception() => Err(err),
+        other => Ok(printed_value(engine, fn_name, value, other)),
+    }
 }
 
 /// Turn the result of a print function into the printed text.
@@ -95,6 +119,9 @@ fn printed_value(
     match result {
         Ok(result) if result.is_string() => result.into_immutable_string().unwrap(),
         Ok(result) => engine.map_type_name(result.type_name()).into(),
+        // TACTICA: a print function that stopped (its text over the limit) is not replaced by
+        // the value's `Display`, which builds the same text without any limit
+        Err(err) if err.is_system_exception() => engine.map_type_name(value.type_name()).into(),
         Err(_) => {
             let mut buf = crate::new_smart_string();
             match fn_name {

@@ -7,7 +7,7 @@ use crate::{
 use std::prelude::v1::*;
 use std::{convert::TryFrom, mem};
 
-use super::string_basic::{print_with_func, FUNC_TO_STRING};
+use super::string_basic::{try_print_with_func, FUNC_TO_STRING};
 
 def_package! {
     /// Package of additional string utilities over [`BasicStringPackage`][super::BasicStringPackage]
@@ -18,49 +18,86 @@ def_package! {
     }
 }
 
+/// TACTICA: `replace` with the result's length found first (one pass to count the matches), so a
+/// result over the string limit is refused before it is built: replacing every character of a
+/// megabyte string with another megabyte string asked for a terabyte. The passes are charged.
+fn replace_within_limits(
+    ctx: &NativeCallContext,
+    string: &mut ImmutableString,
+    find: &str,
+    substitute: &str,
+) -> RhaiResultOf<()> {
+    if string.is_empty() {
+        return Ok(());
+    }
+    crate::tactica::charge_bytes(string.len());
+    // `str::replace` with an empty pattern puts the substitute before every character and at
+    // the end.
+    let (count, removed) = if find.is_empty() {
+        (string.chars().count() + 1, 0)
+    } else {
+        let n = string.matches(find).count();
+        (n, n * find.len())
+    };
+    let len = (string.len() - removed).saturating_add(count.saturating_mul(substitute.len()));
+    let max = ctx.engine().max_string_size();
+    if max > 0 && len > max {
+        return Err(crate::EvalAltResult::ErrorDataTooLarge(
+            "Length of string".to_string(),
+            crate::Position::NONE,
+        )
+        .into());
+    }
+    crate::tactica::charge_bytes(len);
+    *string = string.replace(find, substitute).into();
+    Ok(())
+}
+
 #[export_module(manifest)]
 mod string_functions {
-    #[rhai_fn(name = "+", pure)]
+    // TACTICA: these fail when the item's text would pass the string limit (`try_print_with_func`)
+    #[rhai_fn(name = "+", pure, return_raw)]
     pub fn add_append(
         ctx: NativeCallContext,
         string: &mut ImmutableString,
         mut item: Dynamic,
-    ) -> ImmutableString {
-        let s = print_with_func(FUNC_TO_STRING, &ctx, &mut item);
+    ) -> RhaiResultOf<ImmutableString> {
+        let s = try_print_with_func(FUNC_TO_STRING, &ctx, &mut item)?;
 
         if s.is_empty() {
-            return string.clone();
+            return Ok(string.clone());
         }
 
         let mut buf = <ImmutableString as AsRef<SmartString>>::as_ref(string).clone();
         buf.push_str(&s);
-        buf.into()
+        Ok(buf.into())
     }
-    #[rhai_fn(name = "+=", name = "append")]
-    pub fn add(ctx: NativeCallContext, string: &mut ImmutableString, mut item: Dynamic) {
-        let s = print_with_func(FUNC_TO_STRING, &ctx, &mut item);
+    #[rhai_fn(name = "+=", name = "append", return_raw)]
+    pub fn add(ctx: NativeCallContext, string: &mut ImmutableString, mut item: Dynamic) -> RhaiResultOf<()> {
+        let s = try_print_with_func(FUNC_TO_STRING, &ctx, &mut item)?;
 
         if s.is_empty() {
-            return;
+            return Ok(());
         }
 
         let mut buf = <ImmutableString as AsRef<SmartString>>::as_ref(string).clone();
         buf.push_str(&s);
         *string = buf.into();
+        Ok(())
     }
-    #[rhai_fn(name = "+", pure)]
+    #[rhai_fn(name = "+", pure, return_raw)]
     pub fn add_prepend(
         ctx: NativeCallContext,
         item: &mut Dynamic,
         string: &str,
-    ) -> ImmutableString {
-        let mut s = print_with_func(FUNC_TO_STRING, &ctx, item);
+    ) -> RhaiResultOf<ImmutableString> {
+        let mut s = try_print_with_func(FUNC_TO_STRING, &ctx, item)?;
 
         if !string.is_empty() {
             s.make_mut().push_str(string);
         }
 
-        s
+        Ok(s)
     }
 
     // The following are needed in order to override the generic versions with `Dynamic` parameters.
@@ -189,6 +226,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "len", get = "len")]
     pub fn len(string: &str) -> INT {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() {
             return 0;
         }
@@ -229,6 +267,7 @@ mod string_functions {
     /// print(text);        // prints ", world! , foobar!"
     /// ```
     pub fn remove(string: &mut ImmutableString, sub_string: &str) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         *string -= sub_string;
     }
     /// Remove all occurrences of a character from the string.
@@ -244,6 +283,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "remove")]
     pub fn remove_char(string: &mut ImmutableString, character: char) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         *string -= character;
     }
     /// Clear the string, making it empty.
@@ -276,6 +316,7 @@ mod string_functions {
     /// print(text);    // prints "hello, world!"
     /// ```
     pub fn truncate(string: &mut ImmutableString, len: INT) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if len <= 0 {
             clear(string);
             return;
@@ -301,6 +342,7 @@ mod string_functions {
     /// print(text);    // prints "hello"
     /// ```
     pub fn trim(string: &mut ImmutableString) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if let Some(s) = string.get_mut() {
             let trimmed = s.trim();
 
@@ -356,6 +398,7 @@ mod string_functions {
         string: &mut ImmutableString,
         len: INT,
     ) -> ImmutableString {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() || len <= 0 {
             return ctx.engine().const_empty_string();
         }
@@ -388,6 +431,7 @@ mod string_functions {
     /// print(text);                // prints "hello, world!"
     /// ```
     pub fn to_upper(string: ImmutableString) -> ImmutableString {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.chars().all(char::is_uppercase) {
             return string;
         }
@@ -406,6 +450,7 @@ mod string_functions {
     /// print(text);        // prints "HELLO, WORLD!";
     /// ```
     pub fn make_upper(string: &mut ImmutableString) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() || string.chars().all(char::is_uppercase) {
             return;
         }
@@ -424,6 +469,7 @@ mod string_functions {
     /// print(text);                // prints "HELLO, WORLD!"
     /// ```
     pub fn to_lower(string: ImmutableString) -> ImmutableString {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() || string.chars().all(char::is_lowercase) {
             return string;
         }
@@ -442,6 +488,7 @@ mod string_functions {
     /// print(text);        // prints "hello, world!";
     /// ```
     pub fn make_lower(string: &mut ImmutableString) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() || string.chars().all(char::is_lowercase) {
             return;
         }
@@ -534,6 +581,7 @@ mod string_functions {
     /// print(text.contains("hey"));    // prints false
     /// ```
     pub fn contains(string: &str, match_string: &str) -> bool {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         string.contains(match_string)
     }
 
@@ -550,6 +598,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "contains")]
     pub fn contains_char(string: &str, character: char) -> bool {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         string.contains(character)
     }
 
@@ -565,6 +614,7 @@ mod string_functions {
     /// print(text.starts_with("world"));   // prints false
     /// ```
     pub fn starts_with(string: &str, match_string: &str) -> bool {
+        crate::tactica::charge_bytes(match_string.len()); // TACTICA
         string.starts_with(match_string)
     }
     /// Return `true` if the string starts with a specified character.
@@ -594,6 +644,7 @@ mod string_functions {
     /// print(text.ends_with("hello"));     // prints false
     /// ```
     pub fn ends_with(string: &str, match_string: &str) -> bool {
+        crate::tactica::charge_bytes(match_string.len()); // TACTICA
         string.ends_with(match_string)
     }
     /// Return `true` if the string ends with a specified character.
@@ -633,6 +684,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "index_of")]
     pub fn index_of_char_starting_from(string: &str, character: char, start: INT) -> INT {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() {
             return -1;
         }
@@ -684,6 +736,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "index_of")]
     pub fn index_of_char(string: &str, character: char) -> INT {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() {
             return -1;
         }
@@ -713,6 +766,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "index_of")]
     pub fn index_of_string_starting_from(string: &str, find_string: &str, start: INT) -> INT {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() {
             return -1;
         }
@@ -764,6 +818,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "index_of")]
     pub fn index_of(string: &str, find_string: &str) -> INT {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() {
             return -1;
         }
@@ -791,6 +846,7 @@ mod string_functions {
     /// print(text.get(99));    // prints empty (for '()')'
     /// ```
     pub fn get(string: &str, index: INT) -> Dynamic {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if index >= 0 {
             let Ok(index) = usize::try_from(index) else {
                 return Dynamic::UNIT;
@@ -837,6 +893,7 @@ mod string_functions {
     /// print(text);    // prints "hello, worxd!"
     /// ```
     pub fn set(string: &mut ImmutableString, index: INT, character: char) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if index >= 0 {
             let Ok(index) = usize::try_from(index) else {
                 return;
@@ -879,6 +936,7 @@ mod string_functions {
         string: &str,
         range: ExclusiveRange,
     ) -> ImmutableString {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         let start = INT::max(range.start, 0);
         let end = INT::max(range.end, start);
         sub_string(ctx, string, start, end - start)
@@ -898,6 +956,7 @@ mod string_functions {
         string: &str,
         range: InclusiveRange,
     ) -> ImmutableString {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         let start = INT::max(*range.start(), 0);
         let end = INT::min(INT::max(*range.end(), start), INT::MAX - 1);
         sub_string(ctx, string, start, end - start + 1)
@@ -925,6 +984,7 @@ mod string_functions {
         start: INT,
         len: INT,
     ) -> ImmutableString {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() || len <= 0 {
             return ctx.engine().const_empty_string();
         }
@@ -1001,6 +1061,7 @@ mod string_functions {
         string: &str,
         start: INT,
     ) -> ImmutableString {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() {
             return ctx.engine().const_empty_string();
         }
@@ -1022,6 +1083,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "crop")]
     pub fn crop_range(ctx: NativeCallContext, string: &mut ImmutableString, range: ExclusiveRange) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         let start = INT::max(range.start, 0);
         let end = INT::max(range.end, start);
         crop(ctx, string, start, end - start);
@@ -1043,6 +1105,7 @@ mod string_functions {
         string: &mut ImmutableString,
         range: InclusiveRange,
     ) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         let start = INT::max(*range.start(), 0);
         let end = INT::min(INT::max(*range.end(), start), INT::MAX - 1);
         crop(ctx, string, start, end - start + 1);
@@ -1071,6 +1134,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "crop")]
     pub fn crop(ctx: NativeCallContext, string: &mut ImmutableString, start: INT, len: INT) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         if string.is_empty() {
             return;
         }
@@ -1153,6 +1217,7 @@ mod string_functions {
         string: &mut ImmutableString,
         start: INT,
     ) {
+        crate::tactica::charge_bytes(string.len()); // TACTICA
         let len = INT::try_from(string.len()).unwrap_or(INT::MAX);
         crop(ctx, string, start, len);
     }
@@ -1168,13 +1233,14 @@ mod string_functions {
     ///
     /// print(text);        // prints "hey, world! hey, foobar!"
     /// ```
-    #[rhai_fn(name = "replace")]
-    pub fn replace(string: &mut ImmutableString, find_string: &str, substitute_string: &str) {
-        if string.is_empty() {
-            return;
-        }
-
-        *string = string.replace(find_string, substitute_string).into();
+    #[rhai_fn(name = "replace", return_raw)]
+    pub fn replace(
+        ctx: NativeCallContext,
+        string: &mut ImmutableString,
+        find_string: &str,
+        substitute_string: &str,
+    ) -> RhaiResultOf<()> {
+        replace_within_limits(&ctx, string, find_string, substitute_string)
     }
     /// Replace all occurrences of the specified sub-string in the string with the specified character.
     ///
@@ -1187,19 +1253,14 @@ mod string_functions {
     ///
     /// print(text);        // prints "*, world! *, foobar!"
     /// ```
-    #[rhai_fn(name = "replace")]
+    #[rhai_fn(name = "replace", return_raw)]
     pub fn replace_string_with_char(
+        ctx: NativeCallContext,
         string: &mut ImmutableString,
         find_string: &str,
         substitute_character: char,
-    ) {
-        if string.is_empty() {
-            return;
-        }
-
-        *string = string
-            .replace(find_string, &substitute_character.to_string())
-            .into();
+    ) -> RhaiResultOf<()> {
+        replace_within_limits(&ctx, string, find_string, &substitute_character.to_string())
     }
     /// Replace all occurrences of the specified character in the string with another string.
     ///
@@ -1212,19 +1273,14 @@ mod string_functions {
     ///
     /// print(text);        // prints "he(^)(^)o, wor(^)d! he(^)(^)o, foobar!"
     /// ```
-    #[rhai_fn(name = "replace")]
+    #[rhai_fn(name = "replace", return_raw)]
     pub fn replace_char_with_string(
+        ctx: NativeCallContext,
         string: &mut ImmutableString,
         find_character: char,
         substitute_string: &str,
-    ) {
-        if string.is_empty() {
-            return;
-        }
-
-        *string = string
-            .replace(&find_character.to_string(), substitute_string)
-            .into();
+    ) -> RhaiResultOf<()> {
+        replace_within_limits(&ctx, string, &find_character.to_string(), substitute_string)
     }
     /// Replace all occurrences of the specified character in the string with another character.
     ///
@@ -1237,22 +1293,19 @@ mod string_functions {
     ///
     /// print(text);        // prints "he**o, wor*d! he**o, foobar!"
     /// ```
-    #[rhai_fn(name = "replace")]
+    #[rhai_fn(name = "replace", return_raw)]
     pub fn replace_char(
+        ctx: NativeCallContext,
         string: &mut ImmutableString,
         find_character: char,
         substitute_character: char,
-    ) {
-        if string.is_empty() {
-            return;
-        }
-
-        *string = string
-            .replace(
-                &find_character.to_string(),
-                &substitute_character.to_string(),
-            )
-            .into();
+    ) -> RhaiResultOf<()> {
+        replace_within_limits(
+            &ctx,
+            string,
+            &find_character.to_string(),
+            &substitute_character.to_string(),
+        )
     }
 
     /// Pad the string to at least the specified number of characters with the specified `character`.
@@ -1412,6 +1465,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "max")]
     pub fn max_string(string1: ImmutableString, string2: ImmutableString) -> ImmutableString {
+        crate::tactica::charge_compare(string1.len(), string2.len()); // TACTICA
         if string1 >= string2 {
             string1
         } else {
@@ -1427,6 +1481,7 @@ mod string_functions {
     /// ```
     #[rhai_fn(name = "min")]
     pub fn min_string(string1: ImmutableString, string2: ImmutableString) -> ImmutableString {
+        crate::tactica::charge_compare(string1.len(), string2.len()); // TACTICA
         if string1 <= string2 {
             string1
         } else {
@@ -1492,6 +1547,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(name = "split", pure)]
         pub fn split_at(ctx: NativeCallContext, string: &mut ImmutableString, index: INT) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if index <= 0 {
                 let Ok(abs_index) = usize::try_from(index.unsigned_abs()) else {
                     return vec![
@@ -1534,6 +1590,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(name = "to_chars")]
         pub fn to_chars(string: &str) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if string.is_empty() {
                 Array::new()
             } else {
@@ -1551,6 +1608,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(name = "split", pure)]
         pub fn split_whitespace(string: &mut ImmutableString) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if string.is_empty() {
                 vec![string.clone().into()]
             } else {
@@ -1568,6 +1626,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(pure)]
         pub fn split(string: &mut ImmutableString, delimiter: &str) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if string.is_empty() || (!delimiter.is_empty() && !string.contains(delimiter)) {
                 vec![string.clone().into()]
             } else {
@@ -1588,6 +1647,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(name = "split", pure)]
         pub fn splitn(string: &mut ImmutableString, delimiter: &str, segments: INT) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if segments <= 1
                 || string.is_empty()
                 || (!delimiter.is_empty() && !string.contains(delimiter))
@@ -1609,6 +1669,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(name = "split", pure)]
         pub fn split_char(string: &mut ImmutableString, delimiter: char) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if string.is_empty() || !string.contains(delimiter) {
                 vec![string.clone().into()]
             } else {
@@ -1629,6 +1690,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(name = "split", pure)]
         pub fn splitn_char(string: &mut ImmutableString, delimiter: char, segments: INT) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if segments <= 1 || string.is_empty() || !string.contains(delimiter) {
                 [string.clone().into()].into()
             } else {
@@ -1648,6 +1710,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(name = "split_rev", pure)]
         pub fn rsplit(string: &mut ImmutableString, delimiter: &str) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if string.is_empty() || (!delimiter.is_empty() && !string.contains(delimiter)) {
                 vec![string.clone().into()]
             } else {
@@ -1668,6 +1731,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(name = "split_rev", pure)]
         pub fn rsplitn(string: &mut ImmutableString, delimiter: &str, segments: INT) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if segments <= 1
                 || string.is_empty()
                 || (!delimiter.is_empty() && !string.contains(delimiter))
@@ -1693,6 +1757,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(name = "split_rev", pure)]
         pub fn rsplit_char(string: &mut ImmutableString, delimiter: char) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if string.is_empty() || !string.contains(delimiter) {
                 vec![string.clone().into()]
             } else {
@@ -1713,6 +1778,7 @@ mod string_functions {
         /// ```
         #[rhai_fn(name = "split_rev", pure)]
         pub fn rsplitn_char(string: &mut ImmutableString, delimiter: char, segments: INT) -> Array {
+            crate::tactica::charge_bytes(string.len()); // TACTICA
             if segments <= 1 || string.is_empty() || !string.contains(delimiter) {
                 [string.clone().into()].into()
             } else {

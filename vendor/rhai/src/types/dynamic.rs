@@ -482,10 +482,11 @@ impl Hash for Dynamic {
 
 impl fmt::Display for Dynamic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(_guard) = FmtGuard::enter(f, self)? else { return Ok(()) }; // TACTICA
         match self.0 {
             Union::Unit(..) => Ok(()),
             Union::Bool(ref v, ..) => fmt::Display::fmt(v, f),
-            Union::Str(ref v, ..) => fmt::Display::fmt(v, f),
+            Union::Str(ref v, ..) => FmtGuard::write_text(f, v),
             Union::Char(ref v, ..) => fmt::Display::fmt(v, f),
             Union::Int(ref v, ..) => fmt::Display::fmt(v, f),
             #[cfg(not(feature = "no_float"))]
@@ -583,6 +584,7 @@ impl fmt::Display for Dynamic {
                     value: &Dynamic,
                     dict: &mut HashSet<*const Dynamic>,
                 ) -> fmt::Result {
+                    let Some(_guard) = FmtGuard::enter(f, value)? else { return Ok(()) }; // TACTICA
                     match value.0 {
                         #[cfg(not(feature = "no_closure"))]
                         Union::Shared(ref cell, ..) => match crate::func::locked_read(cell) {
@@ -638,6 +640,7 @@ impl fmt::Debug for Dynamic {
     #[cold]
     #[inline(never)]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(_guard) = FmtGuard::enter(f, self)? else { return Ok(()) }; // TACTICA
         match self.0 {
             Union::Unit(ref v, ..) => fmt::Debug::fmt(v, f),
             Union::Bool(ref v, ..) => fmt::Debug::fmt(v, f),
@@ -751,6 +754,7 @@ impl fmt::Debug for Dynamic {
                     value: &Dynamic,
                     dict: &mut HashSet<*const Dynamic>,
                 ) -> fmt::Result {
+                    let Some(_guard) = FmtGuard::enter(f, value)? else { return Ok(()) }; // TACTICA
                     match value.0 {
                         Union::Shared(ref cell, ..) => match crate::func::locked_read(cell) {
                             Some(v) => {
@@ -833,6 +837,11 @@ impl Clone for Dynamic {
             Union::Float(v, tag, ..) => Self(Union::Float(v, tag, ReadWrite)),
             #[cfg(feature = "decimal")]
             Union::Decimal(ref v, tag, ..) => Self(Union::Decimal(v.clone(), tag, ReadWrite)),
+            // TACTICA: a value with arrays or maps nested in it is copied without recursion
+            #[cfg(not(feature = "no_index"))]
+            Union::Array(..) if holds_nested(&self.0) => clone_nested(self),
+            #[cfg(not(feature = "no_object"))]
+            Union::Map(..) if holds_nested(&self.0) => clone_nested(self),
             #[cfg(not(feature = "no_index"))]
             Union::Array(ref v, tag, ..) => Self(Union::Array(v.clone(), tag, ReadWrite)),
             #[cfg(not(feature = "no_index"))]
@@ -1120,22 +1129,14 @@ impl Dynamic {
             Union::Float(.., ref mut access) => *access = typ,
             #[cfg(feature = "decimal")]
             Union::Decimal(.., ref mut access) => *access = typ,
+            // TACTICA: everything inside is marked with a stack on the heap, not one recursive
+            // call per level of nesting, and the walk is charged (one unit per 4 values)
             #[cfg(not(feature = "no_index"))]
-            Union::Array(ref mut a, _, ref mut access) => {
-                *access = typ;
-                for v in a.as_mut() {
-                    v.set_access_mode(typ);
-                }
-            }
+            Union::Array(..) => set_access_mode_nested(self, typ),
             #[cfg(not(feature = "no_index"))]
             Union::Blob(.., ref mut access) => *access = typ,
             #[cfg(not(feature = "no_object"))]
-            Union::Map(ref mut m, _, ref mut access) => {
-                *access = typ;
-                for v in m.values_mut() {
-                    v.set_access_mode(typ);
-                }
-            }
+            Union::Map(..) => set_access_mode_nested(self, typ),
             #[cfg(not(feature = "no_time"))]
             Union::TimeStamp(.., ref mut access) => *access = typ,
             #[cfg(not(feature = "no_closure"))]
@@ -1215,12 +1216,14 @@ impl Dynamic {
             Union::Float(..) => true,
             #[cfg(feature = "decimal")]
             Union::Decimal(..) => true,
+            // TACTICA: one level only (hashing recursed once per level of nesting); an array
+            // or map holding arrays or maps is not hashable
             #[cfg(not(feature = "no_index"))]
-            Union::Array(ref a, ..) => a.iter().all(Self::is_hashable),
+            Union::Array(ref a, ..) => a.iter().all(|x| !x.is_array() && !x.is_map() && x.is_hashable()),
             #[cfg(not(feature = "no_index"))]
             Union::Blob(..) => true,
             #[cfg(not(feature = "no_object"))]
-            Union::Map(ref m, ..) => m.values().all(Self::is_hashable),
+            Union::Map(ref m, ..) => m.values().all(|x| !x.is_array() && !x.is_map() && x.is_hashable()),
             Union::FnPtr(ref f, ..) => f.curry().iter().all(Self::is_hashable),
             #[cfg(not(feature = "no_time"))]
             Union::TimeStamp(..) => false,
@@ -1430,11 +1433,11 @@ impl Dynamic {
 
         match self.0 {
             Union::Shared(..) => self,
-            _ => Self(Union::Shared(
-                crate::Locked::new(self).into(),
-                DEFAULT_TAG_VALUE,
-                _access,
-            )),
+            _ => {
+                let cell: crate::Shared<crate::Locked<Dynamic>> = crate::Locked::new(self).into();
+                crate::tactica::note_shared(&cell); // TACTICA
+                Self(Union::Shared(cell, DEFAULT_TAG_VALUE, _access))
+            }
         }
     }
     /// Return this [`Dynamic`], replacing it with [`Dynamic::UNIT`].
@@ -1541,15 +1544,15 @@ impl Dynamic {
             };
         }
         if TypeId::of::<T>() == TypeId::of::<ImmutableString>() {
-            return match self.0 {
+            return match self.into_union() {
                 Union::Str(s, ..) => Ok(reify! { s => !!! T }),
-                _ => Err(self),
+                other => Err(Self(other)),
             };
         }
         if TypeId::of::<T>() == TypeId::of::<String>() {
-            return match self.0 {
+            return match self.into_union() {
                 Union::Str(s, ..) => Ok(reify! { s.to_string() => !!! T }),
-                _ => Err(self),
+                other => Err(Self(other)),
             };
         }
         if TypeId::of::<T>() == TypeId::of::<char>() {
@@ -1560,44 +1563,44 @@ impl Dynamic {
         }
         #[cfg(not(feature = "no_index"))]
         if TypeId::of::<T>() == TypeId::of::<Array>() {
-            return match self.0 {
+            return match self.into_union() {
                 Union::Array(a, ..) => Ok(reify! { *a => !!! T }),
-                _ => Err(self),
+                other => Err(Self(other)),
             };
         }
         #[cfg(not(feature = "no_index"))]
         if TypeId::of::<T>() == TypeId::of::<Blob>() {
-            return match self.0 {
+            return match self.into_union() {
                 Union::Blob(b, ..) => Ok(reify! { *b => !!! T }),
-                _ => Err(self),
+                other => Err(Self(other)),
             };
         }
         #[cfg(not(feature = "no_object"))]
         if TypeId::of::<T>() == TypeId::of::<Map>() {
-            return match self.0 {
+            return match self.into_union() {
                 Union::Map(m, ..) => Ok(reify! { *m => !!! T }),
-                _ => Err(self),
+                other => Err(Self(other)),
             };
         }
         if TypeId::of::<T>() == TypeId::of::<FnPtr>() {
-            return match self.0 {
+            return match self.into_union() {
                 Union::FnPtr(f, ..) => Ok(reify! { *f => !!! T }),
-                _ => Err(self),
+                other => Err(Self(other)),
             };
         }
         #[cfg(not(feature = "no_time"))]
         if TypeId::of::<T>() == TypeId::of::<Instant>() {
-            return match self.0 {
+            return match self.into_union() {
                 Union::TimeStamp(t, ..) => Ok(reify! { *t => !!! T }),
-                _ => Err(self),
+                other => Err(Self(other)),
             };
         }
 
-        match self.0 {
+        match self.into_union() {
             Union::Variant(v, ..) if TypeId::of::<T>() == (**v).type_id() => {
                 Ok((*v).as_boxed_any().downcast().map(|x| *x).unwrap())
             }
-            _ => Err(self),
+            other => Err(Self(other)),
         }
     }
     /// Convert the [`Dynamic`] value into a specific type.
@@ -1729,7 +1732,7 @@ impl Dynamic {
     /// These normally shouldn't occur since most operations in Rhai are single-threaded.
     #[inline]
     pub fn flatten(self) -> Self {
-        match self.0 {
+        match self.into_union() {
             #[cfg(not(feature = "no_closure"))]
             Union::Shared(cell, tag, access) => match crate::func::native::shared_try_take(cell) {
                 // If there are no outstanding references, consume the shared value and return it
@@ -1749,7 +1752,7 @@ impl Dynamic {
                     Self(Union::Shared(cell, tag, access))
                 }
             },
-            _ => self,
+            other => Self(other),
         }
     }
     /// Is the [`Dynamic`] a _shared_ value that is locked?
@@ -1770,10 +1773,12 @@ impl Dynamic {
     pub fn is_locked(&self) -> bool {
         #[cfg(not(feature = "no_closure"))]
         match self.0 {
+            // TACTICA: walked with a stack on the heap (one recursive call per level of nesting
+            // overflowed the stack), and charged: one unit per 4 values
             #[cfg(not(feature = "no_index"))]
-            Union::Array(ref arr, ..) => return arr.iter().any(Self::is_locked),
+            Union::Array(..) => return any_locked_nested(self),
             #[cfg(not(feature = "no_object"))]
-            Union::Map(ref map, ..) => return map.values().any(Self::is_locked),
+            Union::Map(..) => return any_locked_nested(self),
             Union::FnPtr(ref f, ..) => return f.curry().iter().any(Self::is_locked),
             Union::Shared(ref _cell, ..) => {
                 #[cfg(not(feature = "sync"))]
@@ -2733,7 +2738,7 @@ impl Dynamic {
     /// These normally shouldn't occur since most operations in Rhai are single-threaded.
     #[inline]
     pub fn into_immutable_string(self) -> Result<ImmutableString, &'static str> {
-        match self.0 {
+        match self.into_union() {
             Union::Str(s, ..) => Ok(s),
             #[cfg(not(feature = "no_closure"))]
             Union::Shared(ref cell, ..) => crate::func::locked_read(cell)
@@ -2742,7 +2747,7 @@ impl Dynamic {
                     _ => None,
                 })
                 .ok_or_else(|| cell.type_name()),
-            _ => Err(self.type_name()),
+            other => Err(Self(other).type_name()),
         }
     }
     /// Convert the [`Dynamic`] into an [`Array`].
@@ -2764,7 +2769,7 @@ impl Dynamic {
     #[cfg(not(feature = "no_index"))]
     #[inline(always)]
     pub fn into_array(self) -> Result<Array, &'static str> {
-        match self.0 {
+        match self.into_union() {
             Union::Array(a, ..) => Ok(*a),
             #[cfg(not(feature = "no_closure"))]
             Union::Shared(ref cell, ..) => crate::func::locked_read(cell)
@@ -2773,7 +2778,7 @@ impl Dynamic {
                     _ => None,
                 })
                 .ok_or_else(|| cell.type_name()),
-            _ => Err(self.type_name()),
+            other => Err(Self(other).type_name()),
         }
     }
     /// Convert the [`Dynamic`] into a [`Vec`].
@@ -2795,7 +2800,7 @@ impl Dynamic {
     #[cfg(not(feature = "no_index"))]
     #[inline(always)]
     pub fn into_typed_array<T: Variant + Clone>(self) -> Result<Vec<T>, &'static str> {
-        match self.0 {
+        match self.into_union() {
             Union::Array(a, ..) => a
                 .into_iter()
                 .map(|v| {
@@ -2828,7 +2833,7 @@ impl Dynamic {
                     _ => None,
                 })
                 .ok_or_else(|| cell.type_name()),
-            _ => Err(self.type_name()),
+            other => Err(Self(other).type_name()),
         }
     }
     /// Convert the [`Dynamic`] into a [`Blob`].
@@ -2850,7 +2855,7 @@ impl Dynamic {
     #[cfg(not(feature = "no_index"))]
     #[inline(always)]
     pub fn into_blob(self) -> Result<Blob, &'static str> {
-        match self.0 {
+        match self.into_union() {
             Union::Blob(b, ..) => Ok(*b),
             #[cfg(not(feature = "no_closure"))]
             Union::Shared(ref cell, ..) => crate::func::locked_read(cell)
@@ -2859,7 +2864,7 @@ impl Dynamic {
                     _ => None,
                 })
                 .ok_or_else(|| cell.type_name()),
-            _ => Err(self.type_name()),
+            other => Err(Self(other).type_name()),
         }
     }
 
@@ -3072,4 +3077,269 @@ impl From<InclusiveRange> for Dynamic {
     fn from(value: InclusiveRange) -> Self {
         Self::from(value)
     }
+}
+
+/// TACTICA: arrays and maps nested in arrays and maps are taken apart one level at a time onto a
+/// list on the heap, so dropping a value nested a hundred thousand levels deep (`a = [take(a)]`
+/// in a loop costs one operation a level) does not recurse once per level and overflow the
+/// thread's stack. A value with no nested array or map drops as before.
+impl Dynamic {
+    /// TACTICA: the value's representation, moved out (a `Dynamic` implements `Drop`, so its
+    /// field cannot be moved out by a pattern); what is left behind is `()`.
+    #[inline(always)]
+    pub(crate) fn into_union(mut self) -> Union {
+        mem::replace(&mut self.0, Union::Unit((), DEFAULT_TAG_VALUE, ReadWrite))
+    }
+}
+
+impl Drop for Dynamic {
+    fn drop(&mut self) {
+        if !holds_nested(&self.0) {
+            return;
+        }
+        let mut pending: Vec<Dynamic> = Vec::new();
+        take_nested(&mut self.0, &mut pending);
+        while let Some(mut value) = pending.pop() {
+            take_nested(&mut value.0, &mut pending);
+            // `value` is dropped here holding nothing nested: its own drop stops at once.
+        }
+    }
+}
+
+/// Whether `union` is an array or map holding an array, a map or a shared value.
+fn holds_nested(union: &Union) -> bool {
+    let nested = |d: &Dynamic| match d.0 {
+        #[cfg(not(feature = "no_index"))]
+        Union::Array(..) => true,
+        #[cfg(not(feature = "no_object"))]
+        Union::Map(..) => true,
+        #[cfg(not(feature = "no_closure"))]
+        Union::Shared(..) => true,
+        _ => false,
+    };
+    match union {
+        #[cfg(not(feature = "no_index"))]
+        Union::Array(a, ..) => a.iter().any(nested),
+        #[cfg(not(feature = "no_object"))]
+        Union::Map(m, ..) => m.values().any(nested),
+        #[cfg(not(feature = "no_closure"))]
+        Union::Shared(cell, ..) => crate::Shared::strong_count(cell) == 1,
+        _ => false,
+    }
+}
+
+/// Moves what `union` holds (the elements of an array or map, the value of a shared cell no one
+/// else holds) onto `pending`.
+fn take_nested(union: &mut Union, pending: &mut Vec<Dynamic>) {
+    match union {
+        #[cfg(not(feature = "no_index"))]
+        Union::Array(a, ..) => pending.extend(a.drain(..)),
+        #[cfg(not(feature = "no_object"))]
+        Union::Map(m, ..) => pending.extend(std::mem::take(&mut **m).into_values()),
+        #[cfg(not(feature = "no_closure"))]
+        Union::Shared(cell, ..) if crate::Shared::strong_count(cell) == 1 => {
+            if let Some(mut inner) = crate::func::locked_write(cell) {
+                pending.push(std::mem::take(&mut *inner));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// TACTICA: one array or map being copied by [`clone_nested`].
+enum CloneFrame<'a> {
+    #[cfg(not(feature = "no_index"))]
+    Array(std::slice::Iter<'a, Dynamic>, Array, Tag),
+    #[cfg(not(feature = "no_object"))]
+    Map(std::collections::btree_map::Iter<'a, crate::Identifier, Dynamic>, Option<crate::Identifier>, Map, Tag),
+}
+
+impl<'a> CloneFrame<'a> {
+    /// A frame copying `value`, an array or a map.
+    fn of(value: &'a Dynamic) -> Self {
+        match value.0 {
+            #[cfg(not(feature = "no_index"))]
+            Union::Array(ref a, tag, ..) => Self::Array(a.iter(), Array::with_capacity(a.len()), tag),
+            #[cfg(not(feature = "no_object"))]
+            Union::Map(ref m, tag, ..) => Self::Map(m.iter(), None, Map::new(), tag),
+            _ => unreachable!("only arrays and maps are copied frame by frame"),
+        }
+    }
+
+    /// The next element to copy (for a map, its key is kept for [`CloneFrame::add`]).
+    fn next(&mut self) -> Option<&'a Dynamic> {
+        match self {
+            #[cfg(not(feature = "no_index"))]
+            Self::Array(it, ..) => it.next(),
+            #[cfg(not(feature = "no_object"))]
+            Self::Map(it, key, ..) => it.next().map(|(k, v)| {
+                *key = Some(k.clone());
+                v
+            }),
+        }
+    }
+
+    /// Adds the copy of the element [`CloneFrame::next`] gave.
+    fn add(&mut self, value: Dynamic) {
+        match self {
+            #[cfg(not(feature = "no_index"))]
+            Self::Array(_, out, _) => out.push(value),
+            #[cfg(not(feature = "no_object"))]
+            Self::Map(_, key, out, _) => {
+                if let Some(k) = key.take() {
+                    out.insert(k, value);
+                }
+            }
+        }
+    }
+
+    /// The finished copy.
+    fn finish(self) -> Dynamic {
+        match self {
+            #[cfg(not(feature = "no_index"))]
+            Self::Array(_, out, tag) => Dynamic(Union::Array(out.into(), tag, ReadWrite)),
+            #[cfg(not(feature = "no_object"))]
+            Self::Map(_, _, out, tag) => Dynamic(Union::Map(out.into(), tag, ReadWrite)),
+        }
+    }
+}
+
+/// TACTICA: a copy of `root` (an array or map holding arrays or maps), made with a stack on the
+/// heap instead of one recursive call per level of nesting.
+fn clone_nested(root: &Dynamic) -> Dynamic {
+    let mut stack = vec![CloneFrame::of(root)];
+    loop {
+        let next = stack.last_mut().and_then(CloneFrame::next);
+        match next {
+            Some(child) if matches!(child.0, Union::Array(..) | Union::Map(..)) => {
+                stack.push(CloneFrame::of(child));
+            }
+            Some(child) => {
+                if let Some(top) = stack.last_mut() {
+                    top.add(child.clone());
+                }
+            }
+            None => {
+                let Some(done) = stack.pop().map(CloneFrame::finish) else { return Dynamic::UNIT };
+                match stack.last_mut() {
+                    Some(parent) => parent.add(done),
+                    None => return done,
+                }
+            }
+        }
+    }
+}
+
+/// TACTICA: [`Dynamic::set_access_mode`] of an array or map and everything in it, walked with a
+/// stack on the heap.
+fn set_access_mode_nested(root: &mut Dynamic, typ: AccessMode) {
+    let mut pending: Vec<&mut Dynamic> = vec![root];
+    let mut visited: u64 = 0;
+    while let Some(value) = pending.pop() {
+        visited += 1;
+        match value.0 {
+            #[cfg(not(feature = "no_index"))]
+            Union::Array(ref mut a, _, ref mut access) => {
+                *access = typ;
+                pending.extend(a.iter_mut());
+            }
+            #[cfg(not(feature = "no_object"))]
+            Union::Map(ref mut m, _, ref mut access) => {
+                *access = typ;
+                pending.extend(m.values_mut());
+            }
+            _ => {
+                value.set_access_mode(typ);
+            }
+        }
+    }
+    crate::tactica::charge(visited / 4);
+}
+
+/// TACTICA: how much of a value its `Display` and `Debug` show: at most [`FMT_MAX_DEPTH`] levels
+/// of nesting and about [`FMT_BUDGET`] bytes, then `…`. Both recursed once per level of nesting
+/// (a value nested a hundred thousand levels deep overflowed the stack) and wrote everything (an
+/// error message naming an array of a thousand references to one megabyte string was a
+/// gigabyte).
+const FMT_MAX_DEPTH: u32 = 64;
+/// TACTICA: see [`FMT_MAX_DEPTH`].
+const FMT_BUDGET: usize = 64 * 1024;
+
+std::thread_local! {
+    /// TACTICA: the nesting depth of the running `Display`/`Debug` and the bytes it may still
+    /// write.
+    static FORMATTING: std::cell::Cell<(u32, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// TACTICA: one level of a running `Display`/`Debug` of a [`Dynamic`].
+struct FmtGuard;
+
+impl FmtGuard {
+    /// Enters one level for `value`; `None` (having written `…`) when the depth or the budget
+    /// is spent.
+    fn enter(f: &mut fmt::Formatter<'_>, value: &Dynamic) -> Result<Option<Self>, fmt::Error> {
+        let cost = match value.0 {
+            Union::Str(..) => 0, // paid as written (`write_text`)
+            _ => 8,
+        };
+        let (depth, left) = FORMATTING.with(std::cell::Cell::get);
+        let left = if depth == 0 { FMT_BUDGET } else { left };
+        if depth >= FMT_MAX_DEPTH || left < cost {
+            FORMATTING.with(|c| c.set((depth, 0)));
+            f.write_str("…")?;
+            return Ok(None);
+        }
+        FORMATTING.with(|c| c.set((depth + 1, left - cost)));
+        Ok(Some(Self))
+    }
+
+    /// Writes `text`, or as much of it as the budget allows followed by `…`.
+    fn write_text(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+        let (depth, left) = FORMATTING.with(std::cell::Cell::get);
+        if text.len() <= left {
+            FORMATTING.with(|c| c.set((depth, left - text.len())));
+            return fmt::Display::fmt(text, f);
+        }
+        FORMATTING.with(|c| c.set((depth, 0)));
+        let mut end = left;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        f.write_str(&text[..end])?;
+        f.write_str("…")
+    }
+}
+
+impl Drop for FmtGuard {
+    fn drop(&mut self) {
+        FORMATTING.with(|c| {
+            let (depth, left) = c.get();
+            c.set((depth.saturating_sub(1), left));
+        });
+    }
+}
+
+/// TACTICA: [`Dynamic::is_locked`] of an array or map: whether anything in it is a locked shared
+/// value, walked with a stack on the heap.
+#[cfg(not(feature = "no_closure"))]
+fn any_locked_nested(root: &Dynamic) -> bool {
+    let mut pending: Vec<&Dynamic> = vec![root];
+    let mut visited: u64 = 0;
+    let mut locked = false;
+    while let Some(value) = pending.pop() {
+        visited += 1;
+        match value.0 {
+            #[cfg(not(feature = "no_index"))]
+            Union::Array(ref a, ..) => pending.extend(a.iter()),
+            #[cfg(not(feature = "no_object"))]
+            Union::Map(ref m, ..) => pending.extend(m.values()),
+            _ if value.is_locked() => {
+                locked = true;
+                break;
+            }
+            _ => (),
+        }
+    }
+    crate::tactica::charge(visited / 4);
+    locked
 }

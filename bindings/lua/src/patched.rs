@@ -1,0 +1,44 @@
+//! The vendored Lua's additions (`vendor/lua-src`, marked `TACTICA` there), as the host calls
+//! them.
+
+use mlua::ffi::lua_State;
+
+unsafe extern "C-unwind" {
+    /// Charges `work` units to the count hook now, as if that many instructions had run: when
+    /// the budget runs out the hook raises its error from inside this call. Only for a frame that
+    /// owns nothing Rust would have to drop (a hook error unwinds it with `longjmp`).
+    pub(crate) fn lua_chargework(l: *mut lua_State, work: usize);
+    /// Charges `work` units without calling the hook: it sees them at the script's next
+    /// instruction. Safe from anywhere, Rust frames included.
+    pub(crate) fn lua_chargelater(l: *mut lua_State, work: usize);
+    /// The script line that was running when the state last ran out of memory (0 when unknown):
+    /// Lua's memory errors carry no place of their own.
+    pub(crate) fn lua_memerrorline(l: *mut lua_State) -> std::ffi::c_int;
+    /// Forgets work charged with [`lua_chargelater`] (or inside the VM) that the hook has not
+    /// counted yet.
+    pub(crate) fn lua_clearcharges(l: *mut lua_State);
+}
+
+/// Starts a call's count afresh: work charged in an earlier call and never counted (that call
+/// ended with an error first) is not the new call's.
+pub(crate) fn clear_charges(lua: &mlua::Lua) {
+    // SAFETY: only resets a counter of the state.
+    lua.exec_raw_lua(|raw| unsafe { lua_clearcharges(raw.state()) });
+}
+
+/// Charges `work` units to `lua`'s count hook at the script's next instruction (see
+/// [`lua_chargelater`]).
+pub(crate) fn charge_later(lua: &mlua::Lua, work: usize) {
+    if work == 0 {
+        return;
+    }
+    // SAFETY: only adds to the state's count; nothing is pushed or raised.
+    lua.exec_raw_lua(|raw| unsafe { lua_chargelater(raw.state(), work) });
+}
+
+/// The script line `lua` last ran out of memory at (0 when unknown).
+pub(crate) fn memory_error_line(lua: &mlua::Lua) -> u32 {
+    // SAFETY: reads one field of the state.
+    let line = lua.exec_raw_lua(|raw| unsafe { lua_memerrorline(raw.state()) });
+    u32::try_from(line).unwrap_or(0)
+}
