@@ -36,6 +36,7 @@ pub mod condition;
 pub mod diagnostics;
 pub mod explain;
 pub mod lexer;
+pub mod limits;
 mod parser;
 mod tac;
 
