@@ -22,7 +22,11 @@ fuzz_target!(|data: &[u8]| {
     let position = json!({"line": line, "character": character});
     let notify = |method: &str, params| Notification::new(method.to_owned(), params);
     let request = |id: i32, method: &str| {
-        Request::new(RequestId::from(id), method.to_owned(), json!({"textDocument": {"uri": uri}, "position": position}))
+        Request::new(
+            RequestId::from(id),
+            method.to_owned(),
+            json!({"textDocument": {"uri": uri}, "position": position}),
+        )
     };
     SERVER.with(|s| {
         let mut s = s.borrow_mut();
