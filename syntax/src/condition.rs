@@ -118,7 +118,8 @@ pub fn parse(text: &str) -> Result<Condition, Vec<Diagnostic>> {
     Err(diagnostics)
 }
 
-fn lower(e: &Expr) -> Result<Condition, Diagnostic> {
+/// The condition an expression is, or why it cannot be one (a call, arithmetic).
+pub(crate) fn lower(e: &Expr) -> Result<Condition, Diagnostic> {
     match &e.kind {
         ExprKind::Bool(b) => Ok(Condition::Const(*b)),
         ExprKind::Name(n) => Ok(Condition::Fact(n.clone())),

@@ -104,6 +104,16 @@ codes! {
     RuntimeType = "E0102", Error, "A value of the wrong type reached an operator at run time.";
     RuntimeDivision = "E0103", Error, "Division by zero at run time.";
     NoSuchSequence = "E0104", Error, "The host asked for a sequence or role the script does not have.";
+    UnknownEntity = "E0110", Error, "A test names an entity its scenario does not have (or one the test removes).";
+    UnknownTarget = "E0111", Error, "A test names a place or region its scenario does not declare.";
+    UnknownEventKind = "E0112", Error, "A test names an event kind the trace does not have (`say`, `arrive`, `blocked`, `script_error` …; docs/trace.md lists them).";
+    UndeclaredGlobal = "E0113", Warning, "A test's condition reads a global its scenario does not declare; unless a script sets it, it reads as nothing.";
+    TickOutOfRun = "E0114", Error, "A tick the test never plays, or a window whose end comes before its start.";
+    EmptyTest = "E0115", Error, "A test states nothing that must hold, so it could never fail.";
+    DuplicateTest = "E0116", Error, "Two tests of one file have the same name, so a failure or a replay command could not say which.";
+    TestSetting = "E0117", Error, "A test's setting is given twice or takes a value it cannot have (`ticks 0`, a second `scenario` line, `at least 3` with `at most 1`).";
+    BadPattern = "E0118", Error, "A `matching` pattern is not a valid regular expression.";
+    NoScenario = "E0119", Error, "The test file's scenario cannot be found, or it does not load.";
 }
 
 impl fmt::Display for Code {

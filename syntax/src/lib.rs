@@ -8,9 +8,11 @@
 //!   rule bases in a scenario's model files, which are `.tac` expressions (`health < 30 and not
 //!   armed`, `Temple == Yes`) restricted to facts, literals, comparisons and `and`/`or`/`not`;
 //! - **position-query blocks** ([`blocks::parse`]): the `query name { option { Generation { … } } }`
-//!   files a scenario's `[queries]` lists.
+//!   files a scenario's `[queries]` lists;
+//! - **test files** ([`testfile::parse`], [`testfile::check`]): what a scenario's characters must
+//!   do (`expect runner reaches warehouse by 150;`), which `tactica test` checks.
 //!
-//! All three use one [`lexer`] (logos: case-insensitive keywords, `//`, `#` and `--` comments,
+//! All of them use one [`lexer`] (logos: case-insensitive keywords, `//`, `#` and `--` comments,
 //! `"…"` or `'…'` strings), chumsky parsers that recover and report every mistake, and one
 //! [`Diagnostic`] type with stable [`Code`]s that `tactica explain` knows, rendered by ariadne
 //! ([`render`]). Front-end functions never panic on any input.
@@ -39,6 +41,7 @@ pub mod lexer;
 pub mod limits;
 mod parser;
 mod tac;
+pub mod testfile;
 
 pub use diagnostics::{Code, Diagnostic, Level, line_col, offset_of, render};
 pub use explain::{Explanation, TextKind, explanation};
