@@ -254,28 +254,46 @@ fn tac_nested_to_the_file_cap_is_checked_without_abort_with_e0005_at_its_place()
 }
 
 /// Within the limit, the deepest text of every family compiles and runs: the VM's stack and the
-/// checker's walk hold at the limit.
+/// checker's walk hold at the limit, and every script prints what its expression evaluates to.
 #[test]
 fn tac_nested_just_within_the_limit_runs() {
     let dir = scratch("run");
     fs::write(dir.join("map.txt"), "......\n......\n......\n").unwrap();
+    // What each family's innermost statement prints: one level less than `depths` reads (the
+    // handler's block around the statement is one), with every condition made `true` so that
+    // every branch down to the innermost `Print` is taken.
+    let n_of = |f: &Family| MAX_NESTING / f.per_step - 3;
+    let printed = |f: &Family| -> Option<String> {
+        let n = n_of(f);
+        Some(match f.name {
+            // Neither is a statement on its own (`say one of` takes one list).
+            "unclosed parentheses" | "lists" => return None,
+            "unary minus" => if n % 2 == 1 { "-1" } else { "1" }.to_owned(),
+            "sums" => (n + 1).to_string(),
+            "string concatenation" => "a".repeat(n + 1),
+            // `Random(1)` draws an integer in [0, 1).
+            "calls" => "0".to_owned(),
+            _ => "1".to_owned(),
+        })
+    };
     let mut scripts = Vec::new();
     for f in tac_families() {
-        // One level less than `depths` reads: the handler's block around the statement is one.
-        let n = MAX_NESTING / f.per_step - 3;
-        // Every family but the unclosed one and the lists (`say one of` takes one) is a valid
-        // statement at this depth.
-        if f.name == "unclosed parentheses" || f.name == "lists" {
-            continue;
+        let Some(expected) = printed(&f) else { continue };
+        let mut n = n_of(&f);
+        // An even count of `not`s keeps `true` true.
+        if f.name == "not" {
+            n -= n % 2;
         }
+        let text = (f.text)(n).replace("PlayerArmed", "true");
         let file = format!("{}.tac", f.name.replace(' ', "_"));
-        fs::write(dir.join(&file), format!("kind behaviour;\non think {{\n{}}}\n", (f.text)(n))).unwrap();
-        scripts.push(file);
+        fs::write(dir.join(&file), format!("kind behaviour;\non think {{\n{text}}}\n")).unwrap();
+        scripts.push((file, expected));
     }
+    assert_eq!(scripts.len(), 10);
     let entities: String = scripts
         .iter()
         .enumerate()
-        .map(|(i, s)| {
+        .map(|(i, (s, _))| {
             format!("[[entities]]\nname = \"e{i}\"\nkind = \"Troll\"\nat = [{}, 1]\nscripts = [\"{s}\"]\n", i % 6)
         })
         .collect();
@@ -289,8 +307,14 @@ fn tac_nested_just_within_the_limit_runs() {
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let trace = fs::read_to_string(dir.join("trace.jsonl")).unwrap();
     assert!(!trace.contains("script_error"), "{}", tail(&trace));
-    for s in &scripts {
-        assert!(trace.contains(&format!("\"file\":\"{s}\"")), "{s} printed: {}", tail(&trace));
+    let events: Vec<Value> = trace.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    for (file, expected) in &scripts {
+        let prints: Vec<(u64, &str)> = events
+            .iter()
+            .filter(|e| e["kind"] == "print" && e["file"] == file.as_str())
+            .map(|e| (e["tick"].as_u64().unwrap(), e["text"].as_str().unwrap()))
+            .collect();
+        assert_eq!(prints, [(0, expected.as_str()), (1, expected), (2, expected)], "{file}");
     }
 }
 
@@ -459,6 +483,39 @@ fn a_file_of_mistakes_lists_a_hundred_and_counts_the_rest() {
         let o = run(&["check", &file], &dir, None);
         bounded(name, &o);
         assert!(o.stderr.len() < 200_000, "{name}: {} bytes of diagnostics", o.stderr.len());
+    }
+}
+
+/// A file of mistakes costs what a file of a hundred and one costs: past the errors listed, the
+/// parser keeps only each error's place, so the peak memory of a 1 MiB file of mistakes stays
+/// within 64 MiB of a 1 KiB one, whatever the mistake (a statement that does not parse, a stray
+/// character, an unknown call, a stray closer).
+#[test]
+fn a_file_of_mistakes_costs_memory_of_its_size_with_a_small_constant() {
+    let dir = scratch("mistakes-memory");
+    let cases: [(&str, &str); 4] = [
+        ("statements that do not parse", "x x; "),
+        ("stray characters", "@"),
+        ("unknown calls", "Foo(); "),
+        ("stray closers", "} Print(1); "),
+    ];
+    for (name, unit) in cases {
+        let mut peaks = Vec::new();
+        for bytes in [1 << 10, CAP - 64] {
+            let text = unit.repeat(bytes / unit.len());
+            let file = format!("{}-{bytes}.tac", name.replace(' ', "_"));
+            fs::write(dir.join(&file), &text).unwrap();
+            let o = run(&["check", "--format", "json", &file], &dir, None);
+            let what = format!("{name}, {bytes} bytes");
+            bounded(&what, &o);
+            assert_eq!(o.code, Some(1), "{what}");
+            let found = diagnostics(&o);
+            assert_eq!(found.iter().filter(|d| d["severity"] == "error").count(), 101, "{what}: {found:?}");
+            assert_eq!(found.iter().filter(|d| d["code"] == "E0006").count(), 1, "{what}: {found:?}");
+            peaks.push(o.rss_kib);
+        }
+        eprintln!("{name}: peak RSS {} KiB at 1 KiB, {} KiB at 1 MiB", peaks[0], peaks[1]);
+        assert!(peaks[1] - peaks[0] < 64 * 1024, "{name}: peak RSS {peaks:?} KiB");
     }
 }
 

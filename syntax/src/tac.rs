@@ -9,7 +9,7 @@ use crate::ast::Program;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::lexer::{Token, lex};
 use crate::limits::{self, Grammar, MAX_DIAGNOSTICS};
-use crate::parser::{ParseError, program};
+use crate::parser::{ParseError, is_unlisted, program};
 
 /// Parses a whole file. Returns the tree (with `Error` nodes where parts did not parse) and every
 /// lexical and syntax error found; the tree is `None` only when nothing could be recovered.
@@ -99,7 +99,8 @@ where
         if closers_explained && matches!(e.found(), Some(Token::RBrace | Token::End)) {
             continue;
         }
-        if found.full() {
+        // Past the errors kept whole, only the place is known: counted, not listed.
+        if found.full() || is_unlisted(e) {
             found.more(e.span().into_range());
             continue;
         }
