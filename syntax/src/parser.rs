@@ -49,9 +49,11 @@ where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
     primary
-        .map_err_with_state(|e: ParseError<'t, 's>, _, kept: &mut Recovered| {
-            if **kept >= KEPT_WHOLE { Rich::custom(*e.span(), String::new()) } else { e }
-        })
+        .map_err_with_state(
+            |e: ParseError<'t, 's>, _, kept: &mut Recovered| {
+                if **kept >= KEPT_WHOLE { Rich::custom(*e.span(), String::new()) } else { e }
+            },
+        )
         .recover_with(via_parser(fallback.map_with(|out, e| {
             **e.state() += 1;
             out

@@ -7,7 +7,7 @@ use chumsky::prelude::*;
 
 use crate::ast::Program;
 use crate::diagnostics::{Code, Diagnostic};
-use crate::lexer::{Token, lex};
+use crate::lexer::{self, Token};
 use crate::limits::{self, Grammar, MAX_DIAGNOSTICS};
 use crate::parser::{ParseError, is_unlisted, program};
 
@@ -56,7 +56,7 @@ where
     let mut tokens = Vec::new();
     // Syntax errors at or after this offset follow from an error already reported.
     let mut cut = usize::MAX;
-    for (tok, span) in lex(src) {
+    for (tok, span) in lexer::tokens(src) {
         if tok == Token::Error {
             // Only the errors listed need their (backward-looking) diagnosis.
             let from = if found.full() {

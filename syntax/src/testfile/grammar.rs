@@ -12,8 +12,8 @@ use super::{
 use crate::ast::Name;
 use crate::diagnostics::Diagnostic;
 use crate::lexer::{Span, Token, unquote};
-use crate::parser::{Extra, dotted, expr, ident, kw, semi};
 use crate::limits::Grammar;
+use crate::parser::{Extra, dotted, expr, ident, kw, semi};
 use crate::tac::front_with;
 
 fn range(s: SimpleSpan) -> Span {
