@@ -435,6 +435,28 @@ fn lua_and_rhai_nested_to_the_cap_end_in_an_error() {
     }
 }
 
+/// Lua's own limit is reported like every other Lua syntax error: file, line and column (the
+/// column of the first token of that kind on the line, as for any error Lua places "near" a
+/// token), never a bare "C stack overflow" at 0:0.
+#[test]
+fn lua_nested_too_deeply_is_a_syntax_error_at_its_place() {
+    let dir = scratch("lua-deep");
+    let text = format!("local y = 1\nlocal x = {}1{}\n", "(".repeat(300), ")".repeat(300));
+    fs::write(dir.join("deep.lua"), text).unwrap();
+    let o = run(&["check", "--format", "json", "deep.lua"], &dir, None);
+    bounded("deep.lua", &o);
+    assert_eq!(o.code, Some(1));
+    let found = diagnostics(&o);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!((found[0]["line"].as_u64(), found[0]["column"].as_u64()), (Some(2), Some(11)));
+    assert_eq!(
+        found[0]["message"],
+        "syntax error: deep.lua:2: nested too deeply (Lua reads at most 200 levels) near '('"
+    );
+    let o = run(&["check", "deep.lua"], &dir, None);
+    assert!(o.stderr.starts_with("error: deep.lua:2:11: syntax error: deep.lua:2: nested too deeply"), "{}", o.stderr);
+}
+
 /// TOML (scenarios and model files) and JSON nest too; the `toml` crate stops at its own depth
 /// limit with the place.
 #[test]
