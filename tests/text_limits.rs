@@ -115,6 +115,9 @@ fn line_col(src: &str, at: usize) -> (u64, u64) {
     (line as u64, col as u64)
 }
 
+/// A text nested `n` deep.
+type Nested = fn(usize) -> String;
+
 /// One way `.tac` text nests: the text nested `n` deep, and where the limit is reached (the byte
 /// offset of the token that goes past [`MAX_NESTING`]) when `n` is past it.
 struct Family {
@@ -398,7 +401,7 @@ fn conditions_premises_and_query_files_nested_to_the_cap() {
 #[test]
 fn lua_and_rhai_nested_to_the_cap_end_in_an_error() {
     let dir = scratch("lua-rhai");
-    let lua: [(&str, fn(usize) -> String); 6] = [
+    let lua: [(&str, Nested); 6] = [
         ("parentheses", |n| format!("local x = {}1{}\n", "(".repeat(n), ")".repeat(n))),
         ("tables", |n| format!("local x = {}1{}\n", "{".repeat(n), "}".repeat(n))),
         ("not", |n| format!("local x = {}true\n", "not ".repeat(n))),
@@ -406,7 +409,7 @@ fn lua_and_rhai_nested_to_the_cap_end_in_an_error() {
         ("if", |n| format!("{}x = 1 {}\n", "if true then ".repeat(n), "end ".repeat(n))),
         ("functions", |n| format!("local f = {}1{}\n", "function() return ".repeat(n), " end".repeat(n))),
     ];
-    let rhai: [(&str, fn(usize) -> String); 6] = [
+    let rhai: [(&str, Nested); 6] = [
         ("parentheses", |n| format!("let x = {}1{};\n", "(".repeat(n), ")".repeat(n))),
         ("arrays", |n| format!("let x = {}1{};\n", "[".repeat(n), "]".repeat(n))),
         ("maps", |n| format!("let x = {}1{};\n", "#{a: ".repeat(n), "}".repeat(n))),
@@ -462,7 +465,7 @@ fn lua_nested_too_deeply_is_a_syntax_error_at_its_place() {
 #[test]
 fn toml_nested_to_the_cap_is_an_error_with_its_place() {
     let dir = scratch("toml");
-    let cases: [(&str, fn(usize) -> String); 3] = [
+    let cases: [(&str, Nested); 3] = [
         ("arrays", |n| format!("a = {}1{}\n", "[".repeat(n), "]".repeat(n))),
         ("inline tables", |n| format!("a = {}1{}\n", "{ b = ".repeat(n), " }".repeat(n))),
         ("unclosed arrays", |n| format!("a = {}\n", "[".repeat(n))),
