@@ -21,24 +21,60 @@ use super::text::{LineIndex, word_at};
 use super::{symbols, uri};
 use crate::cli::check::{Finding, Severity, check_text};
 use crate::host::{Api, ScriptHost};
+use crate::scenario::files::MAX_SOURCE_BYTES;
 
 /// An open document: the editor's text, not the disk's.
 struct Doc {
+    /// The text (empty while the document is too large to keep).
     text: String,
     index: LineIndex,
     /// Its file, for a `file:` URI.
     path: Option<PathBuf>,
     ext: String,
+    /// The size of a text larger than [`MAX_SOURCE_BYTES`]: not kept, not read, until the
+    /// editor sends a whole text that fits. A file the game would refuse to read is not worth an
+    /// editor's memory, and no pass of the front end sees more than the game would.
+    too_large: Option<usize>,
 }
 
 impl Doc {
     fn new(uri: &Uri, text: String) -> Self {
-        Doc { index: LineIndex::new(&text), text, path: uri::to_path(uri), ext: uri::extension(uri) }
+        let mut doc = Doc {
+            text: String::new(),
+            index: LineIndex::new(""),
+            path: uri::to_path(uri),
+            ext: uri::extension(uri),
+            too_large: None,
+        };
+        doc.set_text(text);
+        doc
     }
 
     fn set_text(&mut self, text: String) {
-        self.index = LineIndex::new(&text);
-        self.text = text;
+        if text.len() as u64 > MAX_SOURCE_BYTES {
+            self.too_large = Some(text.len());
+            self.text = String::new();
+        } else {
+            self.too_large = None;
+            self.text = text;
+        }
+        self.index = LineIndex::new(&self.text);
+    }
+
+    /// Applies one change of a `didChange`: a whole text, or an edit of a range (from a client
+    /// that sends ranges although the server asked for whole texts). An edit of a text too large
+    /// to keep cannot be applied: the document waits for a whole text.
+    fn change(&mut self, range: Option<Range>, with: String) {
+        match range {
+            None => self.set_text(with),
+            Some(_) if self.too_large.is_some() => {}
+            Some(r) => {
+                let (a, b) = (self.index.offset(&self.text, r.start), self.index.offset(&self.text, r.end));
+                let mut text = std::mem::take(&mut self.text);
+                text.replace_range(a.min(b)..b.max(a), &with);
+                self.set_text(text);
+            }
+        }
     }
 
     /// The path the checker is told (a stand-in of the right extension for an unsaved buffer).
@@ -61,6 +97,9 @@ pub struct Server {
 /// keeps every program it compiled (a Lua program is a whole Lua state), which suits a game that
 /// compiles each file once, not a server that compiles at every keystroke.
 const HOST_CHECKS: u32 = 32;
+
+/// The most edits one `didChange` may carry.
+const MAX_CHANGES: usize = 10_000;
 
 fn new_host() -> ScriptHost {
     let mut host = ScriptHost::new();
@@ -124,18 +163,15 @@ impl Server {
             "textDocument/didChange" => serde_json::from_value::<DidChangeTextDocumentParams>(n.params).map(|p| {
                 let uri = p.text_document.uri;
                 let Some(doc) = self.docs.get_mut(&uri) else { return vec![] };
+                let changes = p.content_changes.len();
+                if changes > MAX_CHANGES {
+                    // Each ranged edit costs a pass over the text; no editor sends this many in
+                    // one message. The document keeps its text until a whole one comes.
+                    eprintln!("tactica lsp: ignored a change of {changes} edits (at most {MAX_CHANGES})");
+                    return vec![];
+                }
                 for change in p.content_changes {
-                    let text = match change.range {
-                        // A client that sends ranges although the server asked for whole texts.
-                        Some(r) => {
-                            let (a, b) = (doc.index.offset(&doc.text, r.start), doc.index.offset(&doc.text, r.end));
-                            let mut t = doc.text.clone();
-                            t.replace_range(a.min(b)..b.max(a), &change.text);
-                            t
-                        }
-                        None => change.text,
-                    };
-                    doc.set_text(text);
+                    doc.change(change.range, change.text);
                 }
                 vec![uri]
             }),
@@ -191,6 +227,9 @@ impl Server {
         }
         let Some((project, _)) = self.context(uri) else { return Vec::new() };
         let Some(doc) = self.docs.get(uri) else { return Vec::new() };
+        if let Some(size) = doc.too_large {
+            return vec![too_large(size)];
+        }
         let api = project.as_ref().map_or(&self.standard, |p| &p.api);
         self.host_checks += 1;
         if self.host_checks > HOST_CHECKS {
@@ -311,6 +350,21 @@ fn follows_on(before: &str) -> bool {
 
 fn to_value(locations: Vec<Location>) -> Value {
     serde_json::to_value(GotoDefinitionResponse::Array(locations)).unwrap_or(Value::Null)
+}
+
+/// The one diagnostic of a document too large to read.
+fn too_large(size: usize) -> Diagnostic {
+    Diagnostic {
+        range: Range::new(Position::new(0, 0), Position::new(0, 0)),
+        severity: Some(DiagnosticSeverity::ERROR),
+        source: Some("tactica".into()),
+        message: format!(
+            "this file is {} KiB, larger than the {} KiB a script may be: the game would not read it, so it is not checked",
+            size / 1024,
+            MAX_SOURCE_BYTES / 1024
+        ),
+        ..Default::default()
+    }
 }
 
 fn diagnostics_notification(uri: Uri, diagnostics: Vec<Diagnostic>) -> Notification {

@@ -31,9 +31,14 @@ pub const STANDARD_SYMBOLS: &[(&str, &[&str])] = &[
 /// a likely typo: at most a third of the name's length, and at least one edit allowed.
 pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lower = name.to_ascii_lowercase();
-    let limit = (lower.chars().count() / 3).max(1);
+    let len = lower.chars().count();
+    let limit = (len / 3).max(1);
     candidates
         .into_iter()
+        // Lengths further apart than the limit are further apart in edits too: skipping them
+        // keeps a very long name (a mod's megabyte-long word) from costing its length squared
+        // for every candidate.
+        .filter(|c| c.chars().count().abs_diff(len) <= limit)
         // Damerau: a swapped pair (`Sya` for `Say`) is one edit, as a designer would count it.
         .map(|c| (strsim::damerau_levenshtein(&lower, &c.to_ascii_lowercase()), c))
         .filter(|(d, _)| *d <= limit)

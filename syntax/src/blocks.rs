@@ -23,6 +23,7 @@ use chumsky::prelude::*;
 use crate::ast::Name;
 use crate::diagnostics::Diagnostic;
 use crate::lexer::{Span, Token, unquote};
+use crate::limits::Grammar;
 use crate::parser::{Extra, ident, kw};
 use crate::tac::front;
 
@@ -99,7 +100,7 @@ where
 
 /// Parses a block file: every `query` block, or every mistake found (each with its span).
 pub fn parse(src: &str) -> Result<Vec<Block>, Vec<Diagnostic>> {
-    let (tree, diagnostics) = front(src, |tokens, eoi| {
+    let (tree, diagnostics) = front(src, Grammar::Blocks, |tokens, eoi| {
         let name = ident().labelled("the query's name");
         let block = kw("query")
             .ignore_then(name)

@@ -17,6 +17,7 @@ use chumsky::prelude::*;
 use crate::ast::{BinOp, Expr, ExprKind, Name, UnOp};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::lexer::{Span, Token};
+use crate::limits::Grammar;
 use crate::parser::{Extra, expr, ident, kw};
 use crate::tac::front;
 
@@ -100,7 +101,7 @@ impl Condition {
 
 /// Parses a condition. Every mistake is reported, each with its span in `text`.
 pub fn parse(text: &str) -> Result<Condition, Vec<Diagnostic>> {
-    let (tree, mut diagnostics) = front(text, |tokens, eoi| {
+    let (tree, mut diagnostics) = front(text, Grammar::Tac, |tokens, eoi| {
         expr().then_ignore(end()).parse(tokens.map(eoi, |(t, s)| (t, s))).into_output_errors()
     });
     if diagnostics.is_empty()
@@ -269,7 +270,7 @@ where
 
 /// Parses a fuzzy rule's premise (`distance is close and not health is very low`).
 pub fn parse_premise(text: &str) -> Result<Premise, Vec<Diagnostic>> {
-    let (tree, diagnostics) = front(text, |tokens, eoi| {
+    let (tree, diagnostics) = front(text, Grammar::Premise, |tokens, eoi| {
         premise().then_ignore(end()).parse(tokens.map(eoi, |(t, s)| (t, s))).into_output_errors()
     });
     match tree {
@@ -289,7 +290,7 @@ pub struct Conclusion {
 
 /// Parses a fuzzy rule's conclusion (`threat is high`, or `high`).
 pub fn parse_conclusion(text: &str) -> Result<Conclusion, Vec<Diagnostic>> {
-    let (tree, diagnostics) = front(text, |tokens, eoi| {
+    let (tree, diagnostics) = front(text, Grammar::Blocks, |tokens, eoi| {
         let name = ident().labelled("a name");
         name.clone()
             .then_ignore(kw("is"))

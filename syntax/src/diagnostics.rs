@@ -57,6 +57,8 @@ codes! {
     UnknownCharacter = "E0002", Error, "A character that is not part of the language (only letters, digits, `_`, operators, brackets and `\"` strings are).";
     UnterminatedString = "E0003", Error, "A string's closing quote is missing. Strings may span lines, so the string runs to the end of the file.";
     NumberTooLarge = "E0004", Error, "Whole numbers must fit in 64 bits.";
+    NestingTooDeep = "E0005", Error, "The text nests more than 200 levels deep (brackets, blocks, statements inside statements and the operators of one expression, counted together).";
+    TooManyErrors = "E0006", Error, "The file has more errors than one check lists (100); the rest are counted, not listed.";
     UnknownName = "E0010", Error, "The name is not a global, a value, a fact or a local. Names are case-insensitive; a scenario may declare more names.";
     UnknownFunction = "E0011", Error, "No host function has this name. The stdlib's table lists every function (`docs/api.md`, generated from it).";
     UnknownAttribute = "E0012", Error, "Attribute scripts may only set attributes the schema declares (INTELLIGENCE, STRENGTH, SPEED …).";
@@ -205,10 +207,17 @@ pub fn offset_of(src: &str, line: u32, column: u32) -> usize {
     start + text[..end].char_indices().nth(column.max(1) as usize - 1).map_or(end, |(i, _)| i)
 }
 
+/// Lines longer than this (in bytes) are not drawn under a diagnostic: ariadne draws the whole
+/// line for each report, and a file of one megabyte-long line with a hundred errors would print
+/// a hundred megabytes and take minutes.
+pub const MAX_SHOWN_LINE: usize = 400;
+
 /// Renders diagnostics as ariadne reports, the way `tactica check` prints them. `color` adds ANSI
-/// colours (off for snapshots and pipes).
+/// colours (off for snapshots and pipes). A diagnostic on a line longer than [`MAX_SHOWN_LINE`]
+/// is rendered without the line: the place, the label and the hint.
 pub fn render(file: &str, src: &str, diagnostics: &[Diagnostic], color: bool) -> String {
     let mut out = Vec::new();
+    let source = Source::from(src);
     for d in diagnostics {
         let kind = match d.level() {
             Level::Error => ReportKind::Error,
@@ -218,6 +227,11 @@ pub fn render(file: &str, src: &str, diagnostics: &[Diagnostic], color: bool) ->
             let start = s.start.min(src.len());
             start..s.end.clamp(start, src.len())
         };
+        let places = std::iter::once(&d.span).chain(d.notes.iter().map(|(s, _)| s));
+        if places.flat_map(|s| [s.start, s.end]).any(|at| line_len(src, at) > MAX_SHOWN_LINE) {
+            out.extend(render_unshown(file, src, d).into_bytes());
+            continue;
+        }
         let mut report = Report::build(kind, (file, clamp(&d.span)))
             .with_config(Config::default().with_color(color).with_index_type(IndexType::Byte))
             .with_code(d.code)
@@ -230,9 +244,35 @@ pub fn render(file: &str, src: &str, diagnostics: &[Diagnostic], color: bool) ->
             report = report.with_help(hint);
         }
         // Writing into a Vec cannot fail; a failure would only lose this report's text.
-        let _ = report.finish().write((file, Source::from(src)), &mut out);
+        let _ = report.finish().write((file, &source), &mut out);
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The length in bytes of the line byte `at` stands on.
+fn line_len(src: &str, at: usize) -> usize {
+    let at = at.min(src.len());
+    let bytes = src.as_bytes();
+    let start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let end = bytes[at..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| at + i);
+    end - start
+}
+
+/// A report in ariadne's shape without the source line, for a line too long to draw.
+fn render_unshown(file: &str, src: &str, d: &Diagnostic) -> String {
+    let kind = if d.is_error() { "Error" } else { "Warning" };
+    let (line, col) = d.line_col(src);
+    let mut text = format!("[{}] {kind}: {}\n   ╭─[ {file}:{line}:{col} ]\n   │\n", d.code, d.message);
+    text.push_str(&format!("   │ {} (line {line} is too long to show)\n", d.label));
+    for (span, label) in &d.notes {
+        let (l, c) = line_col(src, span.start);
+        text.push_str(&format!("   │ {file}:{l}:{c}: {label}\n"));
+    }
+    if let Some(hint) = &d.hint {
+        text.push_str(&format!("   │\n   │ Help: {hint}\n"));
+    }
+    text.push_str("───╯\n");
+    text
 }
 
 #[cfg(test)]
@@ -274,5 +314,23 @@ mod tests {
         assert!(text.contains("[E0012] Error: unknown attribute `INTELIGENCE`"), "{text}");
         assert!(text.contains("troll.tac:1:1"), "{text}");
         assert!(text.contains("did you mean `INTELLIGENCE`?"), "{text}");
+    }
+
+    #[test]
+    fn a_line_too_long_to_draw_is_named_not_drawn() {
+        let src = format!("ok\n{}@{}\n", "a".repeat(MAX_SHOWN_LINE), "b".repeat(10));
+        let at = 3 + MAX_SHOWN_LINE;
+        let d =
+            Diagnostic::new(Code::UnknownCharacter, at..at + 1, "unknown character `@`", "not part of the language")
+                .with_hint("comments start with `//`");
+        let text = render("long.tac", &src, &[d], false);
+        assert_eq!(
+            text,
+            format!(
+                "[E0002] Error: unknown character `@`\n   ╭─[ long.tac:2:{} ]\n   │\n   │ not part of the language \
+                 (line 2 is too long to show)\n   │\n   │ Help: comments start with `//`\n───╯\n",
+                MAX_SHOWN_LINE + 1
+            )
+        );
     }
 }

@@ -131,6 +131,28 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
             "If (LEVEL < 99999999999999999999) Say(\"high\");\n",
             "If (LEVEL < 99) Say(\"high\");\n",
         ),
+        Code::NestingTooDeep => (
+            "Every pass over a file — the parser, the checker, the compiler — goes one level deeper for \
+             each level of nesting, so the front end refuses text nested more than 200 levels deep before \
+             any of them runs, and no file can exhaust a stack or the memory of the game or an editor. Counted \
+             together at each point of the text: the brackets and blocks (`( )`, `[ ]`, `{ }`, `BEGIN … \
+             END`) open around it, the `if`, `while`, `repeat` and `else` of the statements it is inside, and \
+             the operators of the expression it is part of (`a + b + c` is a `+` inside a `+`). A statement \
+             that ends lets go of its operators and keywords, so statements one after another never add up. \
+             The same limit applies to a model's condition and a query file. The error points at the token \
+             that went past the limit; split the expression with `let`, or move the inner part into a \
+             statement or handler of its own.",
+            "Say(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((\"deep\")))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))));\n",
+            "Say(\"deep\");\n",
+        ),
+        Code::TooManyErrors => (
+            "A check lists the first 100 errors of a file and counts the rest: one mistake early on (a \
+             wrong file, a binary pasted in) can make an error of every character after it, and listing a \
+             million of them would only cost memory and time. The last diagnostic says how many more \
+             there were and points at the first of them. Fix the listed ones and check again.",
+            "Say(\"hello\"); @@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n",
+            "Say(\"hello\"); // @ in a comment is fine\n",
+        ),
         Code::UnknownName => (
             "The name is not an engine global, a named value, a fact of the file's rule systems or a local \
              made with `let`. Names compare without case, so the usual cause is a typo; the hint names the \

@@ -207,7 +207,13 @@ impl fmt::Display for Token<'_> {
 /// Splits `src` into tokens with their spans. Never fails: unknown input becomes [`Token::Error`]
 /// (an unterminated string, a stray `@`, a number too big for 64 bits).
 pub fn lex(src: &str) -> Vec<(Token<'_>, Span)> {
-    Token::lexer(src).spanned().map(|(tok, span)| (tok.unwrap_or(Token::Error), span)).collect()
+    tokens(src).collect()
+}
+
+/// [`lex`] one token at a time: the front end keeps only the tokens a parser reads, never a
+/// second list of every token (a file of stray characters would hold one per byte).
+pub(crate) fn tokens(src: &str) -> impl Iterator<Item = (Token<'_>, Span)> {
+    Token::lexer(src).spanned().map(|(tok, span)| (tok.unwrap_or(Token::Error), span))
 }
 
 /// The text of a string literal token: quotes removed, `\n`, `\t`, `\"` and `\\` unescaped, and

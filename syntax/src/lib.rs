@@ -38,6 +38,7 @@ pub mod condition;
 pub mod diagnostics;
 pub mod explain;
 pub mod lexer;
+pub mod limits;
 mod parser;
 mod tac;
 pub mod testfile;

@@ -1,13 +1,20 @@
 //! The parser: tokens to a [`Program`], with chumsky. It recovers from errors — a broken
-//! statement is skipped to its `;`, a broken parenthesis to its `)`, a broken item to the next
-//! one — so every error of a file is reported in one go, and the tree still holds everything
-//! that did parse.
+//! statement is skipped to its `;`, a broken parenthesis to its `)`, a run of stray closers
+//! (`}`, `END`, `;`) where an item should start is one broken item — so every error of a file is
+//! reported in one go, and the tree still holds everything that did parse.
+//!
+//! Every recovery consumes what it skips, once: no position is parsed again for each error
+//! before it, so a file of errors parses in time proportional to its length. Only the first
+//! [`KEPT_WHOLE`] recovered errors are kept whole (chumsky's error holds every token it
+//! expected, over a kilobyte); later ones keep only their place, since no more than
+//! [`MAX_DIAGNOSTICS`](crate::limits::MAX_DIAGNOSTICS) are ever listed.
 //!
 //! The grammar accepts every script of reference 002b §4 as printed (§4.9 lists its syntax):
 //! conditions in `( )`, `{ }` or bare; bodies as `BEGIN … END`, `begin … end`, `{ … }` or one
 //! statement; `END` closing both blocks and classic `CREATURE=…;` records.
 
 use chumsky::input::ValueInput;
+use chumsky::inspector::RollbackState;
 use chumsky::prelude::*;
 
 use crate::ast::*;
@@ -15,7 +22,43 @@ use crate::lexer::{Token, unquote};
 
 /// The parser's error type.
 pub(crate) type ParseError<'t, 's> = Rich<'t, Token<'s>, SimpleSpan>;
-pub(crate) type Extra<'t, 's> = extra::Err<ParseError<'t, 's>>;
+pub(crate) type Extra<'t, 's> = extra::Full<ParseError<'t, 's>, Recovered, ()>;
+
+/// The parser's state: how many errors it has recovered from and kept. It is rolled back with
+/// the input when a branch that recovered is abandoned (its errors are dropped with it), so it
+/// counts exactly the errors the parse will return.
+pub(crate) type Recovered = RollbackState<usize>;
+
+/// How many recovered errors are kept whole: enough that the first
+/// [`MAX_DIAGNOSTICS`](crate::limits::MAX_DIAGNOSTICS) by position are whole after the front end
+/// drops those that follow from an earlier one.
+pub(crate) const KEPT_WHOLE: usize = 4 * crate::limits::MAX_DIAGNOSTICS;
+
+/// Whether `e` is an error recovered past [`KEPT_WHOLE`]: only its place was kept.
+pub(crate) fn is_unlisted(e: &ParseError<'_, '_>) -> bool {
+    matches!(e.reason(), chumsky::error::RichReason::Custom(m) if m.is_empty())
+}
+
+/// `primary`, recovering with `fallback` where it fails: the error is kept whole while fewer
+/// than [`KEPT_WHOLE`] are, else as its place alone (an empty custom message allocates nothing).
+fn recovering<'t, 's: 't, I, O>(
+    primary: impl Parser<'t, I, O, Extra<'t, 's>> + Clone,
+    fallback: impl Parser<'t, I, O, Extra<'t, 's>> + Clone,
+) -> impl Parser<'t, I, O, Extra<'t, 's>> + Clone
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
+{
+    primary
+        .map_err_with_state(
+            |e: ParseError<'t, 's>, _, kept: &mut Recovered| {
+                if **kept >= KEPT_WHOLE { Rich::custom(*e.span(), String::new()) } else { e }
+            },
+        )
+        .recover_with(via_parser(fallback.map_with(|out, e| {
+            **e.state() += 1;
+            out
+        })))
+}
 
 fn range(s: SimpleSpan) -> std::ops::Range<usize> {
     s.into_range()
@@ -104,15 +147,17 @@ where
 
         let paren = expr.clone().delimited_by(just(Token::LParen), just(Token::RParen));
 
-        let atom = choice((literal, prove, name_or_call, paren))
-            .recover_with(via_parser(nested_delimiters(
+        let atom = recovering(
+            choice((literal, prove, name_or_call, paren)),
+            nested_delimiters(
                 Token::LParen,
                 Token::RParen,
                 [(Token::LBracket, Token::RBracket), (Token::LBrace, Token::RBrace)],
                 |span| Expr { kind: ExprKind::Error, span: range(span) },
-            )))
-            .labelled("an expression")
-            .boxed();
+            ),
+        )
+        .labelled("an expression")
+        .boxed();
 
         let neg = just(Token::Minus).map_with(|_, e| range(e.span())).repeated().foldr_with(atom, |op_span, rhs, e| {
             let _ = op_span;
@@ -219,20 +264,20 @@ where
             .map(|(target, value)| StmtKind::Assign { target, value });
         let expr_stmt = expr().then_ignore(semi()).map(StmtKind::Expr);
 
-        choice((if_, while_, repeat, let_, say_one_of, signal, wait, start, assign, expr_stmt))
-            .map_with(|kind, e| Stmt { kind, span: range(e.span()) })
-            // A broken statement runs to its `;`, or up to the `}`/`END` closing its block, or to the
-            // end of the file, so the rest is still parsed and checked (a file's later mistakes are
-            // reported too). It always skips at least one token, so repetition makes progress.
-            .recover_with(via_parser(
-                none_of([Token::End, Token::RBrace, Token::Semi])
-                    .repeated()
-                    .at_least(1)
-                    .then(just(Token::Semi).or_not())
-                    .map(|_| Stmt { kind: StmtKind::Error, span: 0..0 }),
-            ))
-            .labelled("a statement")
-            .boxed()
+        // A broken statement runs to its `;`, or up to the `}`/`END` closing its block, or to the
+        // end of the file, so the rest is still parsed and checked (a file's later mistakes are
+        // reported too). It always skips at least one token, so repetition makes progress.
+        recovering(
+            choice((if_, while_, repeat, let_, say_one_of, signal, wait, start, assign, expr_stmt))
+                .map_with(|kind, e| Stmt { kind, span: range(e.span()) }),
+            none_of([Token::End, Token::RBrace, Token::Semi])
+                .repeated()
+                .at_least(1)
+                .then(just(Token::Semi).or_not())
+                .map(|_| Stmt { kind: StmtKind::Error, span: 0..0 }),
+        )
+        .labelled("a statement")
+        .boxed()
     })
 }
 
@@ -246,12 +291,15 @@ where
     let stmts = stmt.repeated().collect::<Vec<Stmt>>();
     choice((
         stmts.clone().delimited_by(just(Token::Begin), just(Token::End)),
-        stmts.delimited_by(just(Token::LBrace), just(Token::RBrace)).recover_with(via_parser(nested_delimiters(
-            Token::LBrace,
-            Token::RBrace,
-            [(Token::LParen, Token::RParen), (Token::LBracket, Token::RBracket)],
-            |_| Vec::new(),
-        ))),
+        recovering(
+            stmts.delimited_by(just(Token::LBrace), just(Token::RBrace)),
+            nested_delimiters(
+                Token::LBrace,
+                Token::RBrace,
+                [(Token::LParen, Token::RParen), (Token::LBracket, Token::RBracket)],
+                |_| Vec::new(),
+            ),
+        ),
     ))
     .labelled("a block")
 }
@@ -417,15 +465,20 @@ where
         .map(|(name, roles)| ItemKind::Sequence(Sequence { name, roles }));
 
     let kind_decl = kw("kind").ignore_then(ident()).then_ignore(semi()).map(ItemKind::Kind);
-    let item = choice((kind_decl, record, creature, handler, machine, rules, sequence, stmt.map(ItemKind::Stmt)))
-        .map_with(|kind, e| Item { kind, span: range(e.span()) })
-        .recover_with(skip_then_retry_until(any().ignored(), end()))
-        // A stray token the retry cannot get past (a `}` with nothing open before the end of the
-        // file) becomes an error item of its own, so the items around it are still checked.
-        .recover_with(via_parser(any().map_with(|_, e| Item {
-            kind: ItemKind::Stmt(Stmt { kind: StmtKind::Error, span: range(e.span()) }),
-            span: range(e.span()),
-        })));
+    // A statement that does not parse recovers as a statement, so an item fails only where no
+    // statement can start: at a `}`, `END` or `;` with nothing open. The run of them is one
+    // broken item, so the items around it are still checked; it is skipped once, not searched
+    // again from each of its tokens (that made a file of `}` take time in its length squared).
+    let item = recovering(
+        choice((kind_decl, record, creature, handler, machine, rules, sequence, stmt.map(ItemKind::Stmt)))
+            .map_with(|kind, e| Item { kind, span: range(e.span()) }),
+        one_of([Token::RBrace, Token::End, Token::Semi]).repeated().at_least(1).ignored().or(any().ignored()).map_with(
+            |(), e| Item {
+                kind: ItemKind::Stmt(Stmt { kind: StmtKind::Error, span: range(e.span()) }),
+                span: range(e.span()),
+            },
+        ),
+    );
 
     item.repeated().collect::<Vec<Item>>().then_ignore(end()).map(|items| Program { items })
 }

@@ -7,8 +7,9 @@ use chumsky::prelude::*;
 
 use crate::ast::Program;
 use crate::diagnostics::{Code, Diagnostic};
-use crate::lexer::{Token, lex};
-use crate::parser::{ParseError, program};
+use crate::lexer::{self, Token};
+use crate::limits::{self, Grammar, MAX_DIAGNOSTICS};
+use crate::parser::{ParseError, is_unlisted, program};
 
 /// Parses a whole file. Returns the tree (with `Error` nodes where parts did not parse) and every
 /// lexical and syntax error found; the tree is `None` only when nothing could be recovered.
@@ -17,7 +18,7 @@ use crate::parser::{ParseError, program};
 /// quote is missing, a `{` or `(` never closed — the mistake is reported where it is, and the
 /// syntax errors it caused further on are left out.
 pub fn parse(src: &str) -> (Option<Program>, Vec<Diagnostic>) {
-    front(src, |tokens, eoi| program().parse(tokens.map(eoi, |(t, s)| (t, s))).into_output_errors())
+    front(src, Grammar::Tac, |tokens, eoi| program().parse(tokens.map(eoi, |(t, s)| (t, s))).into_output_errors())
 }
 
 /// The tokens of one text with their spans, as every grammar of the front end reads them.
@@ -26,11 +27,15 @@ pub(crate) type Tokens<'s> = [(Token<'s>, SimpleSpan)];
 /// Lexes `src`, runs one grammar over the tokens (`run` gets them and the end-of-input span) and
 /// turns every lexical and syntax error into a [`Diagnostic`] the same way for every kind of
 /// designer text: `.tac` files, model conditions and query blocks.
-pub(crate) fn front<'s, T, F>(src: &'s str, run: F) -> (Option<T>, Vec<Diagnostic>)
+///
+/// The text's nesting is counted before the grammar runs ([`limits::scan`]): past the limit the
+/// grammar does not run at all, and within it runs where the stack that depth needs is left.
+/// At most [`MAX_DIAGNOSTICS`] errors are listed.
+pub(crate) fn front<'s, T, F>(src: &'s str, grammar: Grammar, run: F) -> (Option<T>, Vec<Diagnostic>)
 where
     F: for<'t> FnOnce(&'t Tokens<'s>, SimpleSpan) -> (Option<T>, Vec<ParseError<'t, 's>>),
 {
-    front_with(src, &KEYWORDS, true, run)
+    front_with(src, grammar, &KEYWORDS, true, run)
 }
 
 /// [`front`] for a kind of text with keywords of its own: a word one edit away from one of
@@ -39,6 +44,7 @@ where
 /// parses as a name, so the parser stops a token later).
 pub(crate) fn front_with<'s, T, F>(
     src: &'s str,
+    grammar: Grammar,
     keywords: &[&'static str],
     look_back: bool,
     run: F,
@@ -46,30 +52,44 @@ pub(crate) fn front_with<'s, T, F>(
 where
     F: for<'t> FnOnce(&'t Tokens<'s>, SimpleSpan) -> (Option<T>, Vec<ParseError<'t, 's>>),
 {
-    let mut diagnostics = Vec::new();
+    let mut found = Found::default();
     let mut tokens = Vec::new();
     // Syntax errors at or after this offset follow from an error already reported.
     let mut cut = usize::MAX;
-    for (tok, span) in lex(src) {
+    for (tok, span) in lexer::tokens(src) {
         if tok == Token::Error {
-            let (d, from) = lex_error(src, span, &tokens);
+            // Only the errors listed need their (backward-looking) diagnosis.
+            let from = if found.full() {
+                found.more(span.clone());
+                span.start
+            } else {
+                let (d, from) = lex_error(src, span, &tokens);
+                found.push(d);
+                from
+            };
             cut = cut.min(from);
-            diagnostics.push(d);
         } else {
             tokens.push((tok, SimpleSpan::from(span)));
         }
     }
+    let depth = match limits::scan(&tokens, grammar) {
+        Ok(depth) => depth,
+        Err(too_deep) => {
+            found.push(too_deep);
+            return (None, found.finish());
+        }
+    };
     // A string that is not closed scrambles every bracket and statement after it: it is the
     // one error to fix first, so the parser's errors are left out altogether.
-    let lex_failed = !diagnostics.is_empty();
+    let lex_failed = found.any();
     if lex_failed {
         cut = 0;
     } else if let Some((d, from)) = unclosed(src, &tokens) {
         cut = cut.min(from);
-        diagnostics.push(d);
+        found.push(d);
     }
     let eoi = SimpleSpan::from(src.len()..src.len());
-    let (ast, errors) = run(tokens.as_slice(), eoi);
+    let (ast, errors) = limits::with_stack(depth.levels, || run(tokens.as_slice(), eoi));
     let mut errors: Vec<&ParseError<'_, '_>> = errors.iter().filter(|e| e.span().start < cut).collect();
     errors.sort_by_key(|e| e.span().start);
     // After a misspelt or foreign keyword (`els {`, `If … Then … End`) the closing `}` or `END`
@@ -79,14 +99,60 @@ where
         if closers_explained && matches!(e.found(), Some(Token::RBrace | Token::End)) {
             continue;
         }
+        // Past the errors kept whole, only the place is known: counted, not listed.
+        if found.full() || is_unlisted(e) {
+            found.more(e.span().into_range());
+            continue;
+        }
         let (d, explains_closers) = syntax_error(e, &tokens, keywords, look_back);
         closers_explained |= explains_closers;
-        if !diagnostics.iter().any(|o: &Diagnostic| o.span == d.span && o.message == d.message) {
-            diagnostics.push(d);
+        if !found.listed.iter().any(|o: &Diagnostic| o.span == d.span && o.message == d.message) {
+            found.push(d);
         }
     }
-    diagnostics.sort_by_key(|d| d.span.start);
-    (ast, diagnostics)
+    (ast, found.finish())
+}
+
+/// The diagnostics of one text: the first [`MAX_DIAGNOSTICS`] listed, the rest counted.
+#[derive(Default)]
+struct Found {
+    listed: Vec<Diagnostic>,
+    /// How many were not listed, and where the first of them is.
+    unlisted: usize,
+    first_unlisted: Option<std::ops::Range<usize>>,
+}
+
+impl Found {
+    fn full(&self) -> bool {
+        self.listed.len() >= MAX_DIAGNOSTICS
+    }
+
+    fn any(&self) -> bool {
+        !self.listed.is_empty()
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        if self.full() {
+            self.more(d.span);
+        } else {
+            self.listed.push(d);
+        }
+    }
+
+    fn more(&mut self, span: std::ops::Range<usize>) {
+        self.unlisted += 1;
+        if self.first_unlisted.as_ref().is_none_or(|s| span.start < s.start) {
+            self.first_unlisted = Some(span);
+        }
+    }
+
+    fn finish(mut self) -> Vec<Diagnostic> {
+        self.listed.sort_by_key(|d| d.span.start);
+        if let Some(span) = self.first_unlisted {
+            self.listed.push(limits::too_many(span, Some(self.unlisted)));
+        }
+        self.listed
+    }
 }
 
 /// The 1-based line of byte `at`.
@@ -205,7 +271,7 @@ fn syntax_error(
             // A missing `;` is missing at the end of the statement, which is often the line
             // before the token that revealed it: point there.
             if d.message.starts_with("missing `;`")
-                && let Some((_, prev)) = tokens.iter().rev().find(|(_, s)| s.end <= e.span().start)
+                && let Some((_, prev)) = tokens[..tokens.partition_point(|(_, s)| s.end <= e.span().start)].last()
             {
                 d.span = prev.end.saturating_sub(1)..prev.end;
                 d.label = "expected `;` after this".to_owned();
@@ -224,7 +290,7 @@ fn keyword_error(
 ) -> Option<Diagnostic> {
     let span = e.span().into_range();
     // A misspelt keyword (`els`, `whle`) parses as a name, and the error comes a token later.
-    let at = tokens.iter().position(|(_, s)| s.start >= span.start).unwrap_or(tokens.len());
+    let at = tokens.partition_point(|(_, s)| s.start < span.start);
     let candidates = [at.checked_sub(1).filter(|_| look_back), Some(at)];
     for (tok, s) in candidates.into_iter().flatten().filter_map(|i| tokens.get(i)) {
         if let Token::Ident(word) = tok

@@ -24,6 +24,11 @@ impl Checker<'_> {
     /// Lowers an expression, leaving its value on the stack; returns its static type.
     pub(super) fn expr(&mut self, e: &Expr) -> Type {
         let span = e.span.clone();
+        if self.diags.full() {
+            // The script is refused already; nothing more is looked at (see `Findings`).
+            self.diags.stop(&span);
+            return Type::Any;
+        }
         match &e.kind {
             ExprKind::Int(n) => self.push_const(Value::Int(*n), &span, Type::Int),
             ExprKind::Float(x) => self.push_const(Value::Float(*x), &span, Type::Number),
@@ -342,6 +347,10 @@ impl Checker<'_> {
     /// Lowers a statement. `edge` gives a top-level `if` an edge detector (events scripts).
     pub(super) fn stmt(&mut self, s: &Stmt, edge: bool) {
         let span = s.span.clone();
+        if self.diags.full() {
+            self.diags.stop(&span);
+            return;
+        }
         match &s.kind {
             StmtKind::Error => {}
             StmtKind::Expr(e) => {

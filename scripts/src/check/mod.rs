@@ -2,11 +2,12 @@
 //! and roles, checks types, arities and the attribute schema, and lowers what it checked to the
 //! compiled [`Script`] in the same walk. A script with any error is refused; warnings pass.
 
+mod findings;
 mod lower;
 mod names;
 mod print;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use tactica_engine::Value;
@@ -18,6 +19,7 @@ use crate::ast::{BinOp, Event, Expr, ExprKind, Item, ItemKind, Machine, PlaceRef
 use crate::code::*;
 use crate::diagnostics::{Code, Diagnostic};
 use crate::lexer::Span;
+use findings::Findings;
 use names::Names;
 
 /// Parses, checks and compiles a file. Returns the script when there is no error, and every
@@ -25,7 +27,8 @@ use names::Names;
 pub fn check(file: &str, src: &str, api: &Api) -> (Option<Script>, Vec<Diagnostic>) {
     let (program, mut diags) = crate::parse(src);
     let Some(program) = program else { return (None, diags) };
-    let (script, more) = check_program(file, src, &program, api);
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    let (script, more) = check_within(file, src, &program, api, Findings::after(errors));
     diags.extend(more);
     diags.sort_by_key(|d| (d.span.start, d.span.end));
     let ok = !diags.iter().any(Diagnostic::is_error);
@@ -45,6 +48,23 @@ pub fn is_tac_builtin(f: &tactica_stdlib::HostFn) -> bool {
 
 /// Checks and compiles a parsed program.
 pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Option<Script>, Vec<Diagnostic>) {
+    check_within(file, src, program, api, Findings::after(0))
+}
+
+/// [`check_program`] listing findings into `diags`. The walk recurses once per level of the
+/// tree, which the front end keeps within `MAX_NESTING`: it runs where the stack that takes is
+/// left, on any thread and in any build.
+fn check_within(
+    file: &str,
+    src: &str,
+    program: &Program,
+    api: &Api,
+    diags: Findings,
+) -> (Option<Script>, Vec<Diagnostic>) {
+    tactica_syntax::limits::with_tree_stack(|| walk(file, src, program, api, diags))
+}
+
+fn walk(file: &str, src: &str, program: &Program, api: &Api, diags: Findings) -> (Option<Script>, Vec<Diagnostic>) {
     let api = &tac_api(api);
     let mut c = Checker {
         api,
@@ -53,10 +73,11 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
             .map_or_else(|| file.to_owned(), |n| n.to_string_lossy().into_owned()),
         src,
         names: Names::new(api, program),
-        diags: Vec::new(),
+        diags,
         code: Vec::new(),
         spans: Vec::new(),
         consts: Vec::new(),
+        const_index: HashMap::new(),
         n_edges: 0,
         n_once: 0,
         reads: None,
@@ -126,7 +147,7 @@ pub fn check_program(file: &str, src: &str, program: &Program, api: &Api) -> (Op
         && script.rules.is_empty()
         && script.sequences.is_empty();
     script.fuse();
-    (Some(script), c.diags)
+    (Some(script), c.diags.finish())
 }
 
 /// The walk's state.
@@ -137,10 +158,12 @@ pub(crate) struct Checker<'a> {
     /// The source, for `Print`'s line.
     src: &'a str,
     names: Names<'a>,
-    diags: Vec<Diagnostic>,
+    diags: Findings,
     code: Vec<Op>,
     spans: Vec<Span>,
     consts: Vec<Value>,
+    /// Where each constant of `consts` with a [`ConstKey`] is.
+    const_index: HashMap<ConstKey, u32>,
     n_edges: u32,
     n_once: u32,
     /// While lowering a rule's condition: what it reads.
@@ -179,12 +202,24 @@ impl Checker<'_> {
         }
     }
 
+    /// The index of constant `v`, each distinct constant stored once. Found by hash: a file of
+    /// a hundred thousand different strings would otherwise compare each with all before it.
     fn konst(&mut self, v: Value) -> u32 {
-        if let Some(i) = self.consts.iter().position(|c| *c == v && c.value_type() == v.value_type()) {
+        let key = ConstKey::of(&v);
+        if let Some(&i) = key.as_ref().and_then(|k| self.const_index.get(k)) {
+            return i;
+        }
+        if key.is_none()
+            && let Some(i) = self.consts.iter().position(|c| *c == v && c.value_type() == v.value_type())
+        {
             return u32::try_from(i).unwrap_or(u32::MAX);
         }
         self.consts.push(v);
-        u32::try_from(self.consts.len() - 1).unwrap_or(u32::MAX)
+        let i = u32::try_from(self.consts.len() - 1).unwrap_or(u32::MAX);
+        if let Some(k) = key {
+            self.const_index.insert(k, i);
+        }
+        i
     }
 
     fn push_const(&mut self, v: Value, span: &Span, ty: Type) -> Type {
@@ -751,6 +786,32 @@ impl Checker<'_> {
         }
         self.diags.extend(found);
         SequenceCode { name: s.name.text.clone(), roles }
+    }
+}
+
+/// A constant as a hash key, for the kinds literals make: equal keys are exactly the constants
+/// the linear search took as equal (`0.0` and `-0.0` are one constant).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum ConstKey {
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Str(String),
+}
+
+impl ConstKey {
+    fn of(v: &Value) -> Option<ConstKey> {
+        Some(match v {
+            Value::Nil => ConstKey::Nil,
+            Value::Bool(b) => ConstKey::Bool(*b),
+            Value::Int(n) => ConstKey::Int(*n),
+            // NaN equals nothing, so it is never shared.
+            Value::Float(x) if x.is_nan() => return None,
+            Value::Float(x) => ConstKey::Float(if *x == 0.0 { 0 } else { x.to_bits() }),
+            Value::Str(s) => ConstKey::Str(s.clone()),
+            _ => return None,
+        })
     }
 }
 

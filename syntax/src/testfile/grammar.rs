@@ -12,6 +12,7 @@ use super::{
 use crate::ast::Name;
 use crate::diagnostics::Diagnostic;
 use crate::lexer::{Span, Token, unquote};
+use crate::limits::Grammar;
 use crate::parser::{Extra, dotted, expr, ident, kw, semi};
 use crate::tac::front_with;
 
@@ -34,7 +35,7 @@ enum Item {
 }
 
 pub(super) fn parse(src: &str) -> (Option<TestFile>, Vec<Diagnostic>) {
-    let (tree, mut diagnostics) = front_with(src, KEYWORDS, false, |tokens, eoi| {
+    let (tree, mut diagnostics) = front_with(src, Grammar::Tac, KEYWORDS, false, |tokens, eoi| {
         file().parse(tokens.map(eoi, |(t, s)| (t, s))).into_output_errors()
     });
     // A condition that parsed as an expression but reads more than facts (a call, arithmetic).

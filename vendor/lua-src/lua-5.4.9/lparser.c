@@ -501,7 +501,15 @@ static void adjust_assign (LexState *ls, int nvars, int nexps, expdesc *e) {
 }
 
 
-#define enterlevel(ls)	luaE_incCstack(ls->L)
+/* TACTICA: text nested past the parser's limit is a syntax error at its
+** line ("x.lua:7: nested too deeply ... near '('"), where Lua raised a bare
+** "C stack overflow" that names no place in the file. */
+static void enterlevel (LexState *ls) {
+  lua_State *L = ls->L;
+  if (l_unlikely(getCcalls(L) + 1 >= LUAI_MAXCCALLS))
+    luaX_syntaxerror(ls, "nested too deeply (Lua reads at most 200 levels)");
+  luaE_incCstack(L);
+}
 
 
 #define leavelevel(ls) ((ls)->L->nCcalls--)
