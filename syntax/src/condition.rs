@@ -117,6 +117,12 @@ pub fn parse(text: &str) -> Result<Condition, Vec<Diagnostic>> {
     Err(diagnostics)
 }
 
+/// A condition from an expression another grammar has read (a behaviour tree's `check` and
+/// `guard`): the same restriction to facts, constants, comparisons and `and`/`or`/`not`.
+pub fn from_expr(e: &Expr) -> Result<Condition, Diagnostic> {
+    lower(e)
+}
+
 fn lower(e: &Expr) -> Result<Condition, Diagnostic> {
     match &e.kind {
         ExprKind::Bool(b) => Ok(Condition::Const(*b)),

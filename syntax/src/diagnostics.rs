@@ -102,6 +102,16 @@ codes! {
     RuntimeType = "E0102", Error, "A value of the wrong type reached an operator at run time.";
     RuntimeDivision = "E0103", Error, "Division by zero at run time.";
     NoSuchSequence = "E0104", Error, "The host asked for a sequence or role the script does not have.";
+    TreeUnknownNode = "E0110", Error, "A behaviour tree names a node that does not exist: not a node kind (`sequence`, `fallback`, `repeat` …), not a built-in leaf (`move_to`, `wait`, `say` …) and not a function of the tree's `leaves` files; the hint names the closest.";
+    TreeUnknownKey = "E0111", Error, "A behaviour tree reads or writes a blackboard key it does not declare in its `blackboard { … }` section (or, for a leaf's place argument, names no key and no place of the scenario); the hint names the closest.";
+    TreeUnreachableChild = "E0112", Warning, "A child of a behaviour tree can never run: the child before it in a fallback always succeeds, or the child before it in a sequence always fails, or never finishes.";
+    TreeArguments = "E0113", Error, "A behaviour-tree node got parameters or arguments it does not take: a wrong count, a number where a name is needed, a decorator without its one child, a composite without children, a parallel threshold larger than its children.";
+    TreeAbort = "E0114", Error, "`abort lower_priority` and `abort both` watch the children after a guard in a fallback; a guard anywhere else has nothing of lower priority to abort (Unreal allows these aborts under selectors only). The abort modes are `none`, `self`, `lower_priority` and `both`.";
+    TreeSubtree = "E0115", Error, "A subtree call names no tree of the file, binds a port the subtree does not declare or leaves one unbound, or a tree calls itself (directly or through others).";
+    TreeDuplicate = "E0116", Error, "Two trees of a file, two keys of a blackboard or two ports of a subtree have the same name.";
+    TreeLeafFile = "E0117", Error, "A behaviour tree's `leaves` file cannot be read, is not a `.tac`, Lua or Rhai file, or does not compile, so its functions cannot be leaves.";
+    ReturnOutsideLeaf = "E0118", Error, "`return` ends a `leaf` of a behaviour tree with its status; handlers, rules, machines and top-level statements have nothing to return to.";
+    LeafWithoutReturn = "E0119", Error, "A `leaf` must end with `return success;`, `return failure;` or `return running;` on every path, so the tree always learns how it went.";
 }
 
 impl fmt::Display for Code {

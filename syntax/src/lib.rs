@@ -8,9 +8,11 @@
 //!   rule bases in a scenario's model files, which are `.tac` expressions (`health < 30 and not
 //!   armed`, `Temple == Yes`) restricted to facts, literals, comparisons and `and`/`or`/`not`;
 //! - **position-query blocks** ([`blocks::parse`]): the `query name { option { Generation { … } } }`
-//!   files a scenario's `[queries]` lists.
+//!   files a scenario's `[queries]` lists;
+//! - **behaviour trees** ([`tree::parse`]): the `.bt` files a scenario's `[models]` declares with
+//!   `tree = …`, whose conditions are model conditions.
 //!
-//! All three use one [`lexer`] (logos: case-insensitive keywords, `//`, `#` and `--` comments,
+//! All four use one [`lexer`] (logos: case-insensitive keywords, `//`, `#` and `--` comments,
 //! `"…"` or `'…'` strings), chumsky parsers that recover and report every mistake, and one
 //! [`Diagnostic`] type with stable [`Code`]s that `tactica explain` knows, rendered by ariadne
 //! ([`render`]). Front-end functions never panic on any input.
@@ -38,6 +40,7 @@ pub mod explain;
 pub mod lexer;
 mod parser;
 mod tac;
+pub mod tree;
 
 pub use diagnostics::{Code, Diagnostic, Level, line_col, offset_of, render};
 pub use explain::{Explanation, TextKind, explanation};

@@ -200,6 +200,18 @@ pub enum EventKind {
         /// What was printed.
         text: String,
     },
+    /// A behaviour-tree node's status changed: it started running, succeeded, failed, or was
+    /// halted while it ran (`decide::bt`). Only changes are recorded, never a status repeated.
+    Node {
+        /// The tree (its name in the tree file).
+        tree: String,
+        /// The node's number: depth first from the root's 0, subtrees counted where they are called.
+        node: u32,
+        /// The node as written, shortened (`move_to(post_a)`, `guard noise`, `sequence`).
+        name: String,
+        /// `running`, `success`, `failure` or `halted`.
+        status: &'static str,
+    },
 }
 
 /// The events of a run, in the order they happened.

@@ -1,6 +1,7 @@
 //! The world: entities, globals, places and regions, the clock, the random generator, the event
 //! log, and the fixed phases of a tick.
 
+mod blackboard;
 mod clock;
 mod command;
 mod entity;
@@ -16,6 +17,7 @@ use std::collections::BTreeMap;
 use glam::{IVec2, Vec2};
 use slotmap::SlotMap;
 
+pub use blackboard::Blackboard;
 pub use clock::Clock;
 pub use command::{Command, CommandBuffer, MAX_GLOBALS, MAX_QUEUED_ACTIONS};
 pub use entity::{Entity, EntityId};
