@@ -65,6 +65,14 @@ pub struct LeafCall<'a> {
     pub blackboard: &'a Table,
 }
 
+impl LeafCall<'_> {
+    /// A blackboard key as the tree reads it: this tick's write, else the character's blackboard,
+    /// else the tree's default.
+    pub fn read(&self, key: &str) -> Option<&Value> {
+        super::tick::read(self.tree, self.world, self.entity, self.blackboard, key)
+    }
+}
+
 /// Calls the script functions a tree's leaves and services name.
 pub trait LeafHost {
     /// Calls a leaf (or a service, whose status is ignored). A call that fails is the host's to

@@ -130,6 +130,8 @@ pub struct TreeState {
     pub(crate) pending: Option<Pending>,
     /// What the root returned last.
     pub(crate) status: Option<Status>,
+    /// Whether the declared keys the blackboard lacks still need their defaults written.
+    pub(crate) fresh: bool,
 }
 
 impl TreeState {
@@ -149,6 +151,7 @@ impl TreeState {
             model: model.into(),
             pending: None,
             status: None,
+            fresh: true,
         }
     }
 

@@ -545,49 +545,58 @@ pub(crate) fn read<'v>(
 }
 
 /// The status a pure node returns (conditions, constants and the logic over them: no time, no
-/// action, no script), without ticking it: event-driven evaluation asks this of the conditions it
-/// watches. `None` for a node that is not pure.
-pub(crate) fn eval_pure<'v>(def: &TreeDef, id: NodeId, read: &dyn Fn(&str) -> Option<&'v Value>) -> Option<Status> {
+/// action, no script), without ticking it: event-driven evaluation asks this of the pure children
+/// it watches. `changed` is set when a node the tick would visit would report another status than
+/// it last did (a tick would then record an event). `None` for a node that is not pure.
+pub(crate) fn eval_pure<'v>(
+    def: &TreeDef,
+    nodes: &[NodeState],
+    id: NodeId,
+    read: &dyn Fn(&str) -> Option<&'v Value>,
+    changed: &mut bool,
+) -> Option<Status> {
     let node = &def.nodes[id as usize];
     let bool_status = |b: bool| if b { Status::Success } else { Status::Failure };
-    let child = |i: usize| eval_pure(def, node.children[i], read);
-    Some(match &node.kind {
+    let mut child = |i: usize, changed: &mut bool| eval_pure(def, nodes, node.children[i], read, changed);
+    let status = match &node.kind {
         NodeKind::Check(cond) => bool_status(cond.eval_with(&read)),
         NodeKind::Leaf(Leaf::Succeed) => Status::Success,
         NodeKind::Leaf(Leaf::Fail) => Status::Failure,
-        NodeKind::Invert => match child(0)? {
+        NodeKind::Invert => match child(0, changed)? {
             Status::Success => Status::Failure,
             Status::Failure => Status::Success,
             Status::Running => Status::Running,
         },
-        NodeKind::ForceSuccess => Status::Success.min_with(child(0)?),
-        NodeKind::ForceFailure => Status::Failure.min_with(child(0)?),
-        NodeKind::Subtree { .. } | NodeKind::Retry { .. } | NodeKind::Repeat { times: Some(_) } => child(0)?,
+        NodeKind::ForceSuccess => Status::Success.min_with(child(0, changed)?),
+        NodeKind::ForceFailure => Status::Failure.min_with(child(0, changed)?),
+        NodeKind::Subtree { .. } | NodeKind::Retry { .. } | NodeKind::Repeat { times: Some(_) } => child(0, changed)?,
         NodeKind::Guard { cond, .. } => {
             if cond.eval_with(&read) {
-                child(0)?
+                child(0, changed)?
             } else {
                 Status::Failure
             }
         }
-        NodeKind::Sequence | NodeKind::ReactiveSequence => {
+        NodeKind::Sequence | NodeKind::ReactiveSequence | NodeKind::Fallback | NodeKind::ReactiveFallback => {
+            let stop = match node.kind {
+                NodeKind::Sequence | NodeKind::ReactiveSequence => Status::Failure,
+                _ => Status::Success,
+            };
+            let mut status = if stop == Status::Failure { Status::Success } else { Status::Failure };
             for i in 0..node.children.len() {
-                if child(i)? == Status::Failure {
-                    return Some(Status::Failure);
+                if child(i, changed)? == stop {
+                    status = stop;
+                    break;
                 }
             }
-            Status::Success
-        }
-        NodeKind::Fallback | NodeKind::ReactiveFallback => {
-            for i in 0..node.children.len() {
-                if child(i)? == Status::Success {
-                    return Some(Status::Success);
-                }
-            }
-            Status::Failure
+            status
         }
         _ => return None,
-    })
+    };
+    if nodes[id as usize].last != Last::of(status) {
+        *changed = true;
+    }
+    Some(status)
 }
 
 trait MinWith {

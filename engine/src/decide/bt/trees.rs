@@ -9,7 +9,7 @@ use slotmap::SecondaryMap;
 
 use crate::value::Table;
 use crate::world::{EntityId, World, WorldRng};
-use crate::world::CommandBuffer;
+use crate::world::{Command, CommandBuffer};
 
 use super::def::TreeDef;
 use super::host::{LeafHost, Status};
@@ -187,6 +187,18 @@ impl Trees {
             }
             overlay.clear();
             let def = Arc::clone(&st.def);
+            if st.fresh {
+                // A tree's keys start at their defaults on the character's blackboard, where its
+                // scripts and models see them too; keys it already holds keep their values (a
+                // reload keeps the blackboard).
+                st.fresh = false;
+                for (key, value) in &def.keys {
+                    if !e.blackboard.contains_key(key) {
+                        overlay.insert(key.clone(), value.clone());
+                        commands.push(Command::SetBlackboard { entity: me, key: key.clone(), value: value.clone() });
+                    }
+                }
+            }
             let mut env = Env {
                 world,
                 rng: &mut *rng,

@@ -134,7 +134,10 @@ pub(crate) fn quiet(def: &TreeDef, st: &mut TreeState, world: &World, me: Entity
                     NodeKind::Guard { cond, .. } => cond.eval_with(&read) == held,
                     _ => false,
                 },
-                Watch::Pure { node, last } => eval_pure(def, node, &read) == Some(last),
+                Watch::Pure { node, last } => {
+                    let mut changed = false;
+                    eval_pure(def, &st.nodes, node, &read, &mut changed) == Some(last) && !changed
+                }
             };
             if !same {
                 return false;
