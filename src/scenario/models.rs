@@ -57,10 +57,36 @@ pub(crate) fn load(
         let source = folders.read(&resolved).map_err(|why| {
             ScenarioError::new(file, at(path.span().start), format!("model `{name}`: the file {why}"))
         })?;
-        let model = Model::parse(kind, &source).map_err(|e| model_error(&resolved, &source, &e))?;
+        let model = match kind {
+            ModelKind::Tree => tree_model(&resolved, &source)?,
+            _ => Model::parse(kind, &source).map_err(|e| model_error(&resolved, &source, &e))?,
+        };
         models.insert(name.clone(), model, source_key(&resolved));
     }
     Ok(models)
+}
+
+/// A tree file read alone (its leaf files are checked when the runtime loads them): its first
+/// mistake at its line and column, with its code and hint.
+fn tree_model(file: &Path, source: &str) -> Result<Model, ScenarioError> {
+    let (def, diagnostics) = tactica_engine::decide::bt::parse(source, &tactica_engine::decide::bt::Catalog::default());
+    match def {
+        Some(def) => Ok(Model::Tree(std::sync::Arc::new(def))),
+        None => {
+            let Some(d) = diagnostics.iter().find(|d| d.is_error()) else {
+                return Err(ScenarioError::new(file, SourcePos::default(), "the tree file builds no tree"));
+            };
+            let err = ScenarioError::new(
+                file,
+                SourcePos::of(source, d.span.start),
+                format!("[{}] {}: {}", d.code, d.message, d.label),
+            );
+            Err(match &d.hint {
+                Some(h) => err.hint(h.clone()),
+                None => err,
+            })
+        }
+    }
 }
 
 /// How a model's file is named in the registry: its canonical path, so a reload finds it

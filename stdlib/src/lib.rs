@@ -51,6 +51,7 @@ pub mod reach;
 mod reference;
 mod state;
 mod steer;
+pub mod trees;
 mod types;
 mod waypoints;
 

@@ -108,7 +108,7 @@ codes! {
     TreeArguments = "E0113", Error, "A behaviour-tree node got parameters or arguments it does not take: a wrong count, a number where a name is needed, a decorator without its one child, a composite without children, a parallel threshold larger than its children.";
     TreeAbort = "E0114", Error, "`abort lower_priority` and `abort both` watch the children after a guard in a fallback; a guard anywhere else has nothing of lower priority to abort (Unreal allows these aborts under selectors only). The abort modes are `none`, `self`, `lower_priority` and `both`.";
     TreeSubtree = "E0115", Error, "A subtree call names no tree of the file, binds a port the subtree does not declare or leaves one unbound, or a tree calls itself (directly or through others).";
-    TreeDuplicate = "E0116", Error, "Two trees of a file, two keys of a blackboard or two ports of a subtree have the same name.";
+    TreeDuplicate = "E0116", Error, "Two trees of a file, two keys of a blackboard, two ports of a subtree or two leaves of a `.tac` file have the same name.";
     TreeLeafFile = "E0117", Error, "A behaviour tree's `leaves` file cannot be read, is not a `.tac`, Lua or Rhai file, or does not compile, so its functions cannot be leaves.";
     ReturnOutsideLeaf = "E0118", Error, "`return` ends a `leaf` of a behaviour tree with its status; handlers, rules, machines and top-level statements have nothing to return to.";
     LeafWithoutReturn = "E0119", Error, "A `leaf` must end with `return success;`, `return failure;` or `return running;` on every path, so the tree always learns how it went.";

@@ -212,6 +212,7 @@ where
             kw("signal").ignore_then(scoped.clone()).then_ignore(semi()).map(|(s, id)| StmtKind::Signal(s, id));
         let wait = kw("wait").ignore_then(scoped).then_ignore(semi()).map(|(s, id)| StmtKind::Wait(s, id));
         let start = kw("start").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Start);
+        let return_ = kw("return").ignore_then(expr()).then_ignore(semi()).map(StmtKind::Return);
         let assign = dotted()
             .then_ignore(just(Token::Assign))
             .then(expr())
@@ -219,7 +220,7 @@ where
             .map(|(target, value)| StmtKind::Assign { target, value });
         let expr_stmt = expr().then_ignore(semi()).map(StmtKind::Expr);
 
-        choice((if_, while_, repeat, let_, say_one_of, signal, wait, start, assign, expr_stmt))
+        choice((if_, while_, repeat, let_, say_one_of, signal, wait, start, return_, assign, expr_stmt))
             .map_with(|kind, e| Stmt { kind, span: range(e.span()) })
             // A broken statement runs to its `;`, or up to the `}`/`END` closing its block, or to the
             // end of the file, so the rest is still parsed and checked (a file's later mistakes are
@@ -417,7 +418,8 @@ where
         .map(|(name, roles)| ItemKind::Sequence(Sequence { name, roles }));
 
     let kind_decl = kw("kind").ignore_then(ident()).then_ignore(semi()).map(ItemKind::Kind);
-    let item = choice((kind_decl, record, creature, handler, machine, rules, sequence, stmt.map(ItemKind::Stmt)))
+    let leaf = kw("leaf").ignore_then(ident()).then(block.clone()).map(|(name, body)| ItemKind::Leaf { name, body });
+    let item = choice((kind_decl, record, creature, handler, machine, rules, sequence, leaf, stmt.map(ItemKind::Stmt)))
         .map_with(|kind, e| Item { kind, span: range(e.span()) })
         .recover_with(skip_then_retry_until(any().ignored(), end()))
         // A stray token the retry cannot get past (a `}` with nothing open before the end of the

@@ -152,6 +152,20 @@ impl World {
                         self.log.push(self.clock.tick(), None, EventKind::Note { name: "generation".into(), value });
                     }
                 }
+                Command::DefineTree { name, def } => {
+                    self.models.insert(name, crate::decide::Model::Tree(def), "");
+                }
+                Command::RunTree { entity, model } => match self.models.tree(&model).cloned() {
+                    Some(def) if self.entities.contains_key(entity) => self.trees.attach(entity, model, def),
+                    Some(_) => {}
+                    None => {
+                        let value = Value::from(format!("no tree model `{model}`"));
+                        self.record(Some(entity), EventKind::Note { name: "tree_refused".to_owned(), value });
+                    }
+                },
+                Command::StopTree { entity } => {
+                    self.trees.stop(entity);
+                }
                 Command::Steer { entity, order } => {
                     if let Err(e) = self.steer(entity, order) {
                         self.record(

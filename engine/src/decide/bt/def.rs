@@ -252,6 +252,14 @@ impl TreeDef {
         &self.leaf_files
     }
 
+    /// The same tree with its `leaves` files named as the host found them (resolved paths), and
+    /// for a tree a script built, the script's own file.
+    #[must_use]
+    pub fn with_leaf_files(mut self, files: Vec<String>) -> Self {
+        self.leaf_files = files;
+        self
+    }
+
     /// How many services it has.
     pub fn service_count(&self) -> usize {
         self.services as usize

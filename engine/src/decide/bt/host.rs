@@ -60,6 +60,8 @@ pub struct LeafCall<'a> {
     pub tree: &'a TreeDef,
     /// The function's name (as the tree file writes it).
     pub function: &'a str,
+    /// Whether it is called as a service (its result is not read) rather than a leaf.
+    pub service: bool,
     /// Blackboard keys this character's tree wrote earlier in this tick, not applied yet: a
     /// leaf reading its blackboard sees these first.
     pub blackboard: &'a Table,

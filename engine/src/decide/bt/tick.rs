@@ -439,6 +439,7 @@ impl<'s, 'a, 'w> Ticker<'s, 'a, 'w> {
             entity: self.env.me,
             tree: self.def,
             function: name,
+            service: !leaf,
             blackboard: &*self.env.overlay,
         };
         let status = self.env.host.call(&mut call);
@@ -503,6 +504,7 @@ impl<'s, 'a, 'w> Ticker<'s, 'a, 'w> {
                     entity: me,
                     tree: self.def,
                     function: name,
+                    service: false,
                     blackboard: &*self.env.overlay,
                 };
                 self.env.host.halt(&mut call);
@@ -557,7 +559,7 @@ pub(crate) fn eval_pure<'v>(
 ) -> Option<Status> {
     let node = &def.nodes[id as usize];
     let bool_status = |b: bool| if b { Status::Success } else { Status::Failure };
-    let mut child = |i: usize, changed: &mut bool| eval_pure(def, nodes, node.children[i], read, changed);
+    let child = |i: usize, changed: &mut bool| eval_pure(def, nodes, node.children[i], read, changed);
     let status = match &node.kind {
         NodeKind::Check(cond) => bool_status(cond.eval_with(&read)),
         NodeKind::Leaf(Leaf::Succeed) => Status::Success,
