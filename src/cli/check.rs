@@ -283,7 +283,7 @@ fn collect(p: &Path, host: &ScriptHost, out: &mut Vec<PathBuf>) {
 
 fn known(p: &Path, host: &ScriptHost) -> bool {
     let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-    (ext == "toml" && is_scenario(p)) || ext == "map" || ext == "tps" || host.backend_for(p).is_some()
+    (ext == "toml" && is_scenario(p)) || ext == "map" || ext == "tps" || ext == "bt" || host.backend_for(p).is_some()
 }
 
 /// Whether a `.toml` file met while walking a folder is a scenario: `scenario.toml`, or a table
@@ -353,6 +353,11 @@ pub(crate) fn check_text(
     let name = f.display().to_string();
     match f.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "tps" => check_query_blocks(f, source, colour),
+        // A behaviour tree, with its leaf files (read from disk, relative to it).
+        "bt" => {
+            let (_, diagnostics) = crate::runtime::trees::diagnose(f, source, host, None);
+            diagnostics.iter().map(|d| Finding::diagnostic(&name, source, d, colour)).collect()
+        }
         "tac" => {
             let (_, diagnostics) = tactica_script::check(&name, source, api);
             diagnostics.iter().map(|d| Finding::diagnostic(&name, source, d, colour)).collect()

@@ -185,6 +185,13 @@ impl Server {
 
     /// Every diagnostic of an open document: `tactica check`'s findings for its text.
     pub fn diagnostics(&mut self, uri: &Uri) -> Vec<Diagnostic> {
+        if let Some(doc) = self.docs.get(uri)
+            && doc.ext == "bt"
+        {
+            // A behaviour tree: its leaf files are read from beside it, wherever it is.
+            let findings = check_text(&doc.check_path(), &doc.text, &mut self.host, &self.standard, false);
+            return findings.iter().map(|f| to_lsp(f, doc)).collect();
+        }
         let Some((project, _)) = self.context(uri) else { return Vec::new() };
         let Some(doc) = self.docs.get(uri) else { return Vec::new() };
         let api = project.as_ref().map_or(&self.standard, |p| &p.api);
@@ -198,6 +205,20 @@ impl Server {
     }
 
     fn hover(&mut self, uri: &Uri, pos: Position) -> Value {
+        if let Some(doc) = self.docs.get(uri)
+            && doc.ext == "bt"
+        {
+            let at = doc.index.offset(&doc.text, pos);
+            let Some((word, span)) = word_at(&doc.text, at) else { return Value::Null };
+            let Some(value) = super::trees::hover(&doc.text, word, doc.path.as_deref(), &mut self.host) else {
+                return Value::Null;
+            };
+            return serde_json::to_value(Hover {
+                contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
+                range: Some(doc.index.range(&doc.text, &span)),
+            })
+            .unwrap_or(Value::Null);
+        }
         let Some((project, lang)) = self.context(uri) else { return Value::Null };
         let Some(doc) = self.docs.get(uri) else { return Value::Null };
         let at = doc.index.offset(&doc.text, pos);
@@ -224,6 +245,15 @@ impl Server {
     }
 
     fn completion(&mut self, uri: &Uri, pos: Position) -> Value {
+        if self.docs.get(uri).is_some_and(|d| d.ext == "bt") {
+            let path = self.docs.get(uri).and_then(|d| d.path.clone());
+            let project = path.as_deref().and_then(|p| self.projects.for_script(p));
+            let places: Vec<String> =
+                project.as_ref().map(|p| p.places.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
+            let Some(doc) = self.docs.get(uri) else { return Value::Null };
+            let items = super::trees::completions(&doc.text, doc.path.as_deref(), &mut self.host, &places);
+            return serde_json::to_value(CompletionResponse::Array(items)).unwrap_or(Value::Null);
+        }
         let Some((project, lang)) = self.context(uri) else { return Value::Null };
         let Some(doc) = self.docs.get(uri) else { return Value::Null };
         let at = doc.index.offset(&doc.text, pos);

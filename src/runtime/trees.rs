@@ -18,9 +18,25 @@ use crate::host::{ScriptError, ScriptHost};
 /// the functions of its leaf files (compiled into `host` here), its place arguments against
 /// `world`'s places, regions and characters. The tree names its leaf files as `host` knows them.
 pub(crate) fn build(file: &Path, source: &str, host: &mut ScriptHost, world: &World) -> Result<TreeDef, Vec<ScriptError>> {
-    let name = file.display().to_string();
+    let places = places(world);
+    let (def, diagnostics) = diagnose(file, source, host, Some(&places));
+    match def {
+        Some(def) => Ok(def),
+        None => Err(errors(file, source, &diagnostics)),
+    }
+}
+
+/// Every mistake of the tree file `file` (text `source`), warnings too, with its leaf files
+/// compiled into `host` and its place arguments checked against `places` when given; and the
+/// tree, when there is no error. What `tactica check` and the language server report of a tree.
+pub(crate) fn diagnose(
+    file: &Path,
+    source: &str,
+    host: &mut ScriptHost,
+    places: Option<&[String]>,
+) -> (Option<TreeDef>, Vec<Diagnostic>) {
     let (ast, mut diagnostics) = tactica_script::tree::parse(source);
-    let Some(ast) = ast else { return Err(errors(file, source, &diagnostics)) };
+    let Some(ast) = ast else { return (None, diagnostics) };
     let dir = file.parent().unwrap_or(Path::new("."));
     let mut functions = Vec::new();
     let mut files = Vec::new();
@@ -43,17 +59,11 @@ pub(crate) fn build(file: &Path, source: &str, host: &mut ScriptHost, world: &Wo
             }
         }
     }
-    let places = places(world);
-    let (def, more) = bt::build(source, &ast, &Catalog { functions: Some(&functions), places: Some(&places) });
+    let (def, more) = bt::build(source, &ast, &Catalog { functions: Some(&functions), places });
     diagnostics.extend(more);
     diagnostics.sort_by_key(|d| d.span.start);
-    match def {
-        Some(def) if !diagnostics.iter().any(Diagnostic::is_error) => Ok(def.with_leaf_files(files)),
-        _ => {
-            let _ = name;
-            Err(errors(file, source, &diagnostics))
-        }
-    }
+    let def = def.filter(|_| !diagnostics.iter().any(Diagnostic::is_error)).map(|d| d.with_leaf_files(files));
+    (def, diagnostics)
 }
 
 /// The names a leaf's place argument may take: places, regions and characters.

@@ -778,19 +778,18 @@ impl<'a> Builder<'a> {
                 return None;
             }
             let bound = match (&value.kind, decl.output) {
-                (ArgKind::Name(k), _) => match scope.get(k) {
-                    Some(full) => full.clone(),
-                    None => {
-                        self.unknown_key(k, value.span.clone(), scope, None);
-                        return None;
-                    }
-                },
+                (ArgKind::Name(k), _) if scope.contains_key(k) => scope[k].clone(),
+                (ArgKind::Name(k), true) => {
+                    self.unknown_key(k, value.span.clone(), scope, None);
+                    return None;
+                }
                 (_, true) => {
                     self.error(Code::TreeSubtree, value.span.clone(), format!("the out port `{}` needs a key to write to", port.text), "a constant");
                     return None;
                 }
                 (_, false) => {
-                    // An in port bound to a constant is a key of the subtree's own, set to it.
+                    // An in port bound to a constant (or a word that is no key: a place, a
+                    // query) is a key of the subtree's own, set to it.
                     let full = format!("{prefix}{}", port.text);
                     self.keys.insert(full.clone(), constant(value));
                     full
@@ -817,13 +816,12 @@ impl<'a> Builder<'a> {
             self.may(id as NodeId, &mut memo);
         }
         let mut warnings = Vec::new();
-        for (id, node) in self.nodes.iter().enumerate() {
+        for node in &self.nodes {
             let blocks = match node.kind {
                 NodeKind::Sequence | NodeKind::MemorySequence | NodeKind::ReactiveSequence => |m: May| !m.succeed,
                 NodeKind::Fallback | NodeKind::ReactiveFallback => |m: May| !m.fail,
                 _ => continue,
             };
-            let _ = id;
             for pair in node.children.windows(2) {
                 let before = memo[pair[0] as usize].unwrap_or(May { succeed: true, fail: true });
                 if blocks(before) {
@@ -848,10 +846,12 @@ impl<'a> Builder<'a> {
                     break;
                 }
             }
-            if let NodeKind::Guard { cond: Expr::Const(false), .. } = &node.kind {
+            if let NodeKind::Guard { cond: Expr::Const(false), .. } = &node.kind
+                && let Some(&child) = node.children.first()
+            {
                 warnings.push(Diagnostic::new(
                     Code::TreeUnreachableChild,
-                    self.spans[node.children[0] as usize].clone(),
+                    self.spans[child as usize].clone(),
                     "this child can never run",
                     "its guard's condition is `false`",
                 ));
@@ -866,7 +866,8 @@ impl<'a> Builder<'a> {
         }
         let node = &self.nodes[id as usize];
         let both = May { succeed: true, fail: true };
-        let child = |i: usize, memo: &mut Vec<Option<May>>| self.may(node.children[i], memo);
+        // A node whose child did not build (its mistake is reported) may do anything.
+        let child = |i: usize, memo: &mut Vec<Option<May>>| node.children.get(i).map_or(both, |&c| self.may(c, memo));
         let m = match &node.kind {
             NodeKind::Leaf(Leaf::Succeed | Leaf::Say(_) | Leaf::Signal(..) | Leaf::Wait(_)) | NodeKind::Set { .. } => {
                 May { succeed: true, fail: false }

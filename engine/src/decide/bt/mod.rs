@@ -47,6 +47,7 @@ mod state;
 mod tick;
 mod trees;
 mod watch;
+mod words;
 
 #[cfg(test)]
 mod tests;
@@ -58,3 +59,4 @@ pub use profile::{TreeProfile, TreeTimes};
 pub use state::TreeState;
 pub use tick::MAX_NODE_TICKS;
 pub use trees::{Evaluation, Trees};
+pub use words::{WORDS, Word, word};

@@ -523,3 +523,71 @@ mod generated {
         }
     }
 }
+
+mod hostile {
+    //! Whatever a designer or a modder (`BuildTree`) writes, reading and building a tree never
+    //! panics, and a tree that builds ticks without panicking.
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    const WORDS: &[&str] = &[
+        "tree", "T", "U", "{", "}", "(", ")", ";", ",", "=", "sequence", "fallback", "selector", "reactive",
+        "parallel", "success", "failure", "1", "2", "0", "-1", "99999", "invert", "force", "repeat", "forever",
+        "retry", "timeout", "delay", "cooldown", "guard", "abort", "self", "lower_priority", "both", "check",
+        "set", "subtree", "service", "every", "a", "b", "k", "move_to", "wait", "say", "chase", "flee",
+        "play_pattern", "signal", "wait_signal", "go_to_position", "follow_path", "succeed", "fail",
+        "\"x\"", "blackboard", "leaves", "\"f.lua\"", "\"f.py\"", "in", "out", "true", "not", "and", "==",
+        "<", "with", "memory", "p", "player",
+    ];
+
+    fn tick_a_few(src: &str) {
+        let (def, _) = parse(src, &Catalog::default());
+        let Some(def) = def else { return };
+        let mut world = World::new(Map::open(8, 8), 10, 1);
+        world.add_place("p", glam::Vec2::new(3.5, 3.5));
+        let me = world.spawn(Entity::new("me", "x", IVec2::new(1, 1))).unwrap();
+        world.trees_mut().attach(me, "t", Arc::new(def));
+        for _ in 0..6 {
+            let mut commands = CommandBuffer::default();
+            world.tick_trees(&mut commands, &mut NoScripts, None);
+            world.apply(commands);
+            world.run_actions();
+            world.end_tick();
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn word_soup_never_panics(words in prop::collection::vec(prop::sample::select(WORDS), 0..48)) {
+            let src = words.join(" ");
+            let functions = ["a".to_owned(), "b".to_owned()];
+            let places = ["p".to_owned()];
+            let _ = parse(&src, &Catalog { functions: Some(&functions), places: Some(&places) });
+            tick_a_few(&src);
+        }
+
+        #[test]
+        fn trees_of_every_node_never_panic(body in prop::collection::vec(prop::sample::select(WORDS), 0..40)) {
+            let src = format!("tree T {{ blackboard {{ a = 1; k = true; }} {} }} tree U(in a, out b) {{ set b = a; }}", body.join(" "));
+            tick_a_few(&src);
+        }
+
+        #[test]
+        fn any_text_never_panics(s in "\\PC{0,300}") {
+            let _ = parse(&s, &Catalog::default());
+        }
+    }
+}
+
+#[test]
+fn every_built_in_leaf_and_node_word_is_described() {
+    for name in leaf_names().chain(node_words()) {
+        let w = word(name).unwrap_or_else(|| panic!("`{name}` has no description"));
+        assert!(!w.doc.is_empty() && w.form.contains(name.split('_').next().unwrap()), "{name}");
+    }
+    assert_eq!(word("MOVE_TO").map(|w| w.leaf), Some(true));
+}
