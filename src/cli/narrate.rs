@@ -45,6 +45,7 @@ pub fn narrate(e: &Event) -> String {
         }
         EventKind::Note { name, value } => format!("{who} notes {name} = {value}"),
         EventKind::Print { file, line, text } => format!("{who} prints ({file}:{line}): {text}"),
+        EventKind::Node { tree, name, status, .. } => format!("{who}: {tree} {name} {status}"),
         _ => e.to_json_line(),
     };
     format!("[{:>5}] {text}", e.tick)

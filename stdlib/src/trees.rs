@@ -17,10 +17,7 @@ use crate::api::{HostError, HostFn, HostImpl, Param};
 use crate::context::ScriptCtx;
 use crate::types::Type;
 
-/// How many keys a character's blackboard holds before scripts may add no more: a script that
-/// makes up a key every call (`SetBlackboard("seen" .. n, true)`) would grow the character for the
-/// whole game. Setting a key that exists is always allowed; a new one past this is an error.
-pub const MAX_BLACKBOARD_KEYS: usize = 1_024;
+pub use tactica_engine::world::MAX_BLACKBOARD_KEYS;
 
 /// The longest tree text `BuildTree` reads, in bytes.
 pub const MAX_TREE_TEXT: usize = 64 * 1024;

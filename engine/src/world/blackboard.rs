@@ -11,6 +11,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::value::{Table, Value};
 
+/// How many keys a character's blackboard holds before scripts may add no more: a script that
+/// makes up a key every call (`SetBlackboard("seen" .. n, true)`) would grow the character for
+/// the whole game. Setting a key that exists is always allowed; a host function refuses a new one
+/// past this, and the world drops (with a note) what still reaches it in one tick.
+pub const MAX_BLACKBOARD_KEYS: usize = 1_024;
+
 /// The key/value memory of one character. Reads go through [`Deref`] to the [`Table`]; writes
 /// through [`Blackboard::insert`] and [`Blackboard::remove`], which count the changes.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use glam::{IVec2, Vec2};
 use slotmap::SlotMap;
 
-pub use blackboard::Blackboard;
+pub use blackboard::{Blackboard, MAX_BLACKBOARD_KEYS};
 pub use clock::Clock;
 pub use command::{Command, CommandBuffer, MAX_GLOBALS, MAX_QUEUED_ACTIONS};
 pub use entity::{Entity, EntityId};

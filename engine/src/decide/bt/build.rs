@@ -679,6 +679,12 @@ impl<'a> Builder<'a> {
         let lower = name.text.to_ascii_lowercase();
         let label = self.label(&n.span);
         let Some(&(builtin, counts)) = LEAVES.iter().find(|(l, _)| *l == lower) else {
+            // Script leaves take no arguments: a call with some, unknown to the catalog, is most
+            // likely a built-in leaf misspelt.
+            if self.catalog.functions.is_none() && !args.is_empty() && suggest(&name.text, leaf_names()).is_some() {
+                self.unknown_node(&name.text, name.span.clone(), false);
+                return None;
+            }
             let function = self.function(&name.text, name.span.clone())?;
             if let Some(a) = args.first() {
                 self.error(Code::TreeArguments, a.span.clone(), format!("the script leaf `{}` takes no arguments", name.text), "not passed")
