@@ -412,10 +412,58 @@ where
         })
 }
 
+/// How deep a tree file may nest blocks and wrapping nodes before it is refused unread. The tree
+/// is read into nested nodes, and nodes a million deep would overflow the stack when the tree is
+/// walked or dropped; the engine refuses trees deeper than 128 anyway.
+pub const MAX_NESTING: usize = 256;
+
+/// The words that make a node wrap the next one (a block or one node).
+const WRAPPING: &[&str] = &[
+    "guard", "sequence", "fallback", "selector", "reactive", "parallel", "invert", "force", "repeat", "retry",
+    "timeout", "delay", "cooldown",
+];
+
+/// Where the text nests deeper than [`MAX_NESTING`]: open blocks, plus the wrapping words since
+/// the last `;`, `{` or `}` (each may open one more level), counted without reading the tree.
+fn too_deep(src: &str) -> Option<Span> {
+    let mut blocks = 0usize;
+    let mut run = 0usize;
+    for (tok, span) in crate::lexer::lex(src) {
+        match tok {
+            Token::LBrace => {
+                blocks += 1;
+                run = 0;
+            }
+            Token::RBrace => {
+                blocks = blocks.saturating_sub(1);
+                run = 0;
+            }
+            Token::Semi => run = 0,
+            Token::Repeat => run += 1,
+            Token::Ident(w) if WRAPPING.iter().any(|k| k.eq_ignore_ascii_case(w)) => run += 1,
+            _ => {}
+        }
+        if blocks + run > MAX_NESTING {
+            return Some(span);
+        }
+    }
+    None
+}
+
 /// Parses a tree file. Returns what could be read (with [`NodeKind::Error`] where a node did not
 /// parse) and every lexical and syntax error; never fails. What the nodes mean — which words name
 /// which nodes, which names are leaves and keys — is checked by the engine (`decide::bt`).
 pub fn parse(src: &str) -> (Option<TreeFile>, Vec<Diagnostic>) {
+    if let Some(span) = too_deep(src) {
+        let d = Diagnostic::new(
+            crate::diagnostics::Code::TreeArguments,
+            span,
+            format!("nodes nested more than {MAX_NESTING} deep"),
+            "too deep",
+        )
+        .with_hint("a tree this deep is hard to read: split it into subtrees or flatten it");
+        return (None, vec![d]);
+    }
     front(src, |tokens, eoi| {
         let item = tree()
             .map(Some)
@@ -513,5 +561,18 @@ mod tests {
         assert_eq!(d[0].code, Code::UnterminatedString);
         let (_, d) = parse("");
         assert!(d.is_empty());
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_refused_before_it_is_read() {
+        let deep = format!("tree T {{ {}x(); }}", "guard a ".repeat(100_000));
+        let (file, d) = parse(&deep);
+        assert!(file.is_none());
+        assert_eq!(d[0].message, "nodes nested more than 256 deep");
+        let blocks = format!("tree T {{ {}x();{} }}", "sequence { ".repeat(300), " }".repeat(300));
+        assert_eq!(parse(&blocks).1[0].message, "nodes nested more than 256 deep");
+        // Many siblings are no nesting.
+        let wide = format!("tree T {{ sequence {{ {} }} }}", "guard a x(); ".repeat(10_000));
+        assert!(parse(&wide).1.is_empty());
     }
 }

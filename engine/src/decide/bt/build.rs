@@ -28,6 +28,11 @@ pub struct Catalog<'a> {
     pub places: Option<&'a [String]>,
 }
 
+/// How deep nodes may nest, subtrees included. Ticking, halting and checking a tree walk it
+/// recursively; a designer's tree is a few levels deep, and a text of a million `invert`s must not
+/// overflow the stack.
+pub const MAX_DEPTH: u32 = 128;
+
 /// The built-in leaves, their argument counts, and the arguments that name a place or entity
 /// (checked against the scenario's names when a name is not a key).
 const LEAVES: &[(&str, &[usize])] = &[
@@ -103,6 +108,8 @@ pub fn build(src: &str, file: &TreeFile, catalog: &Catalog<'_>) -> (Option<TreeD
         diagnostics: Vec::new(),
         stack: Vec::new(),
         spans: Vec::new(),
+        depth: 0,
+        too_deep: false,
     };
     for t in &file.trees {
         if let Some(first) = b.trees.get(t.name.text.as_str()) {
@@ -169,6 +176,9 @@ struct Builder<'a> {
     stack: Vec<String>,
     /// Each node's span (for warnings after the build).
     spans: Vec<Span>,
+    /// How deep the node being lowered is, and whether the limit was reported.
+    depth: u32,
+    too_deep: bool,
 }
 
 /// What a node may return, for the unreachable-child warning.
@@ -260,8 +270,29 @@ impl<'a> Builder<'a> {
         if out.chars().count() > 60 { format!("{}…", out.chars().take(59).collect::<String>()) } else { out }
     }
 
+    /// Counts one more level of nesting at `span`; false (with the error, once) past
+    /// [`MAX_DEPTH`].
+    fn deeper(&mut self, span: &Span) -> bool {
+        self.depth += 1;
+        if self.depth <= MAX_DEPTH {
+            return true;
+        }
+        if !self.too_deep {
+            self.too_deep = true;
+            self.error(Code::TreeArguments, span.clone(), format!("nodes nested more than {MAX_DEPTH} deep"), "too deep")
+                .hint = Some("a tree this deep is hard to read: split it into subtrees or flatten it".to_owned());
+        }
+        false
+    }
+
     /// Lowers one node; `parent` is the kind of the node it is a child of.
     fn node(&mut self, n: &'a ast::Node, scope: &Scope, parent: Option<&NodeKind>) -> Option<NodeId> {
+        let id = if self.deeper(&n.span) { self.node_at_depth(n, scope, parent) } else { None };
+        self.depth -= 1;
+        id
+    }
+
+    fn node_at_depth(&mut self, n: &'a ast::Node, scope: &Scope, parent: Option<&NodeKind>) -> Option<NodeId> {
         match &n.kind {
             Ast::Error => None,
             Ast::Header { words, body } => self.header(n, words, 0, body, scope),
@@ -440,7 +471,10 @@ impl<'a> Builder<'a> {
         let label = self.label(&head);
         let id = self.push(decorator, label, &(words[at].span().start..n.span.end));
         let child = if next < words.len() {
-            self.header(n, words, next, body, scope)?
+            let deeper = self.deeper(&words[next].span());
+            let child = if deeper { self.header(n, words, next, body, scope) } else { None };
+            self.depth -= 1;
+            child?
         } else {
             self.one_child(body, scope, "a decorator")?
         };

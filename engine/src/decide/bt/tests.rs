@@ -558,6 +558,26 @@ mod hostile {
         }
     }
 
+    #[test]
+    fn trees_nested_past_the_depth_limit_are_refused_not_overflowed() {
+        for src in [
+            format!("tree T {{ {}wait(1); }}", "invert ".repeat(100_000)),
+            format!("tree T {{ blackboard {{ a = true; }} {}wait(1); }}", "guard a ".repeat(100_000)),
+            format!("tree T {{ {}wait(1);{} }}", "sequence { ".repeat(20_000), " }".repeat(20_000)),
+        ] {
+            let (def, d) = parse(&src, &Catalog::default());
+            assert!(def.is_none());
+            assert!(d.iter().any(|d| d.message.starts_with("nodes nested more than")), "{:?}", &d[..d.len().min(3)]);
+        }
+        // Past the builder's limit but within the reader's: refused by the builder.
+        let src = format!("tree T {{ {}wait(1); }}", "invert ".repeat(200));
+        let (def, d) = parse(&src, &Catalog::default());
+        assert!(def.is_none());
+        assert!(d.iter().any(|d| d.message == "nodes nested more than 128 deep"), "{d:?}");
+        let ok = format!("tree T {{ {}wait(1); }}", "invert ".repeat(100));
+        assert!(parse(&ok, &Catalog::default()).0.is_some());
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
