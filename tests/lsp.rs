@@ -561,7 +561,9 @@ fn a_behaviour_tree_file_has_diagnostics_hover_and_completion() {
     // Completion: node words and leaves, the file's keys and trees, script leaves, places.
     let items = ed.at("textDocument/completion", &u, pos(&text, "report();", 0));
     let labels = labels(&items);
-    for want in ["reactive", "move_to", "wait_signal", "noise", "Patrol", "call_squad", "listen", "report", "post_a", "gate"] {
+    for want in
+        ["reactive", "move_to", "wait_signal", "noise", "Patrol", "call_squad", "listen", "report", "post_a", "gate"]
+    {
         assert!(labels.iter().any(|l| l == want), "{want} in {labels:?}");
     }
 }

@@ -70,14 +70,21 @@ fn the_guard_patrols_investigates_a_noise_takes_cover_when_shot_at_and_calls_its
     // (lower priority) on the same tick, and the guard walks to the noise, looks, and reports
     // (the `.tac` leaf), then goes back to the patrol.
     let says = of_kind(&ev, "say", "text");
-    let said = |who: &str, text: &str| says.iter().filter(|(_, e, t)| e == who && t == text).map(|(t, ..)| *t).collect::<Vec<_>>();
+    let said = |who: &str, text: &str| {
+        says.iter().filter(|(_, e, t)| e == who && t == text).map(|(t, ..)| *t).collect::<Vec<_>>()
+    };
     assert_eq!(said("guard", "What was that?"), [60]);
     assert_eq!(node(&ev, "guard", "move_to(noise_x, noise_y)"), owned(&[(60, "running"), (88, "success")]));
-    assert!(ev.iter().any(|e| e["kind"] == "arrive" && e["entity"] == "guard" && e["cell"] == serde_json::json!([20, 12])));
+    assert!(
+        ev.iter().any(|e| e["kind"] == "arrive" && e["entity"] == "guard" && e["cell"] == serde_json::json!([20, 12]))
+    );
     assert_eq!(node(&ev, "guard", "report()"), owned(&[(99, "success")]));
     assert_eq!(said("guard", "Nothing here. Back to my post."), [99]);
     assert_eq!(of_kind(&ev, "note", "name"), [(99, "guard".to_owned(), "searched".to_owned())]);
-    assert_eq!(node(&ev, "guard", "subtree Patrol"), owned(&[(0, "running"), (60, "halted"), (100, "running"), (200, "halted"), (247, "running")]));
+    assert_eq!(
+        node(&ev, "guard", "subtree Patrol"),
+        owned(&[(0, "running"), (60, "halted"), (100, "running"), (200, "halted"), (247, "running")])
+    );
 
     // Shots at tick 200: the guard calls its squad (the Rhai leaf shouts and signals), takes
     // cover where the sniper cannot see it (a position query), and waits there.
@@ -97,7 +104,10 @@ fn the_guard_patrols_investigates_a_noise_takes_cover_when_shot_at_and_calls_its
     }
 
     // The whole trace, byte for byte (node events included).
-    assert_eq!(tactica::runtime::trace_hash(&rt.trace()), "5fe419162d863168a9ca2bfb09b895da197d638f48b8b602eff61e8eef486920");
+    assert_eq!(
+        tactica::runtime::trace_hash(&rt.trace()),
+        "5fe419162d863168a9ca2bfb09b895da197d638f48b8b602eff61e8eef486920"
+    );
 }
 
 #[test]
@@ -132,7 +142,11 @@ fn the_profiler_lists_time_per_tree_and_per_node() {
     let root = nodes.iter().find(|r| r.name == "Guard #0 fallback").expect("the guard's root");
     // Event-driven: the root is ticked on the ticks something changed, not on all 50.
     assert!(root.calls > 0 && root.calls < 50, "{}", root.calls);
-    assert!(nodes.iter().any(|r| r.name == "Guard #18 wait(15)"), "{:?}", nodes.iter().map(|r| &r.name).collect::<Vec<_>>());
+    assert!(
+        nodes.iter().any(|r| r.name == "Guard #18 wait(15)"),
+        "{:?}",
+        nodes.iter().map(|r| &r.name).collect::<Vec<_>>()
+    );
     let report = profile.report();
     assert!(report.contains("behaviour trees (per tick; calls = character-ticks)"), "{report}");
     assert!(report.contains("Guard #0 fallback"), "{report}");
@@ -201,7 +215,8 @@ fn a_tree_reloaded_while_a_leaf_runs_halts_it_starts_the_new_tree_and_keeps_the_
         "the running leaf and its branch are halted and the new tree starts, on the first tick after the reload"
     );
     assert!(ev.iter().any(|e| e["kind"] == "reload" && e["ok"] == true && e["file"] == "trees/guard.bt"));
-    let says: Vec<&str> = ev.iter().filter(|e| e["kind"] == "say" && e["tick"] == 70).filter_map(|e| e["text"].as_str()).collect();
+    let says: Vec<&str> =
+        ev.iter().filter(|e| e["kind"] == "say" && e["tick"] == 70).filter_map(|e| e["text"].as_str()).collect();
     assert_eq!(says, ["Reloaded: holding the line."]);
     // The walk to the noise was dropped from the queue: the guard sleeps where it stood.
     let e = rt.world().entity(guard).unwrap();
@@ -214,7 +229,17 @@ fn a_tree_reloaded_while_a_leaf_runs_halts_it_starts_the_new_tree_and_keeps_the_
     assert!(report.message().contains("E0110"), "{}", report.message());
     assert!(report.message().contains("did you mean `sequence`?"), "{}", report.message());
     rt.run(2);
-    assert!(rt.world().trees().get(guard).unwrap().running().iter().any(|&id| rt.world().trees().get(guard).unwrap().def().node(id).label == "wait(30)"));
+    assert!(
+        rt.world().trees().get(guard).unwrap().running().iter().any(|&id| rt
+            .world()
+            .trees()
+            .get(guard)
+            .unwrap()
+            .def()
+            .node(id)
+            .label
+            == "wait(30)")
+    );
 }
 
 /// A scenario (its folder named `name`) whose one character runs a script of `language`.
@@ -222,12 +247,14 @@ fn builder(name: &str, language: &str, script: &str) -> Runtime {
     let scenario = format!(
         "map = \"map.txt\"\nticks = 12\n[[entities]]\nname = \"scout\"\nkind = \"human\"\nat = [1, 1]\nscripts = [\"scout.{language}\"]\n"
     );
-    let path = common::folder(&format!("trees-{name}-{language}"), &scenario, &[(&format!("scout.{language}"), script)]);
+    let path =
+        common::folder(&format!("trees-{name}-{language}"), &scenario, &[(&format!("scout.{language}"), script)]);
     common::play(&path)
 }
 
 /// The tree every language builds: a script leaf of the builder's own file, a wait, a line.
-const GREETER: &str = "tree Greeter { blackboard { greeted = 0; } sequence { greet(); check greeted == 1; wait(3); say('Done.'); } }";
+const GREETER: &str =
+    "tree Greeter { blackboard { greeted = 0; } sequence { greet(); check greeted == 1; wait(3); say('Done.'); } }";
 
 #[test]
 fn trees_built_and_run_from_tac_lua_and_rhai_trace_alike() {
@@ -249,8 +276,11 @@ fn trees_built_and_run_from_tac_lua_and_rhai_trace_alike() {
     assert_eq!(traces[0], traces[1], "Lua");
     assert_eq!(traces[0], traces[2], "Rhai");
     let ev: Vec<serde_json::Value> = traces[0].lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let says: Vec<(u64, &str)> =
-        ev.iter().filter(|e| e["kind"] == "say").map(|e| (e["tick"].as_u64().unwrap(), e["text"].as_str().unwrap())).collect();
+    let says: Vec<(u64, &str)> = ev
+        .iter()
+        .filter(|e| e["kind"] == "say")
+        .map(|e| (e["tick"].as_u64().unwrap(), e["text"].as_str().unwrap()))
+        .collect();
     // Built and run on tick 0, the tree starts on tick 1; the leaf's write is read back by the
     // `check` in the same tick; the wait of 3 ticks ends on tick 5; it runs again from tick 6
     // (the leaf's `Say` keeps the say cooldown, so its line is not repeated).
@@ -262,7 +292,9 @@ fn trees_built_and_run_from_tac_lua_and_rhai_trace_alike() {
 #[test]
 fn a_failing_script_leaf_is_reported_and_the_tree_goes_on() {
     let tree = "tree T { fallback { boom(); say('Fallback.'); } }";
-    let lua = format!("function on_spawn()\n  RunTree(BuildTree(\"{tree}\"))\nend\nfunction boom()\n  error('kaboom')\nend\n");
+    let lua = format!(
+        "function on_spawn()\n  RunTree(BuildTree(\"{tree}\"))\nend\nfunction boom()\n  error('kaboom')\nend\n"
+    );
     let rt = builder("kaboom", "lua", &lua);
     let ev = events(&rt);
     let errors = of_kind(&ev, "script_error", "message");
@@ -270,7 +302,8 @@ fn a_failing_script_leaf_is_reported_and_the_tree_goes_on() {
     assert!(errors.len() >= 10, "once a tick: {errors:?}");
     assert_eq!(of_kind(&ev, "say", "text").len(), 11, "the fallback goes on every tick");
     // A leaf that returns no status is an error of its own.
-    let lua = format!("function on_spawn()\n  RunTree(BuildTree(\"{tree}\"))\nend\nfunction boom()\n  return 42\nend\n");
+    let lua =
+        format!("function on_spawn()\n  RunTree(BuildTree(\"{tree}\"))\nend\nfunction boom()\n  return 42\nend\n");
     let rt = builder("forty-two", "lua", &lua);
     let errors = of_kind(&events(&rt), "script_error", "message");
     assert!(errors[0].2.contains("returned 42; a leaf returns"), "{errors:?}");
@@ -283,7 +316,8 @@ fn build_tree_refuses_a_broken_tree_with_its_line_column_and_code() {
     let errors = of_kind(&events(&rt), "script_error", "message");
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
-        errors[0].2.contains("line 2, column 14: [E0110] unknown leaf `mvoe_to`") && errors[0].2.contains("did you mean `move_to`?"),
+        errors[0].2.contains("line 2, column 14: [E0110] unknown leaf `mvoe_to`")
+            && errors[0].2.contains("did you mean `move_to`?"),
         "{errors:?}"
     );
     let rhai = "fn on_spawn() { run_tree(\"nothing\"); }\n";
@@ -311,10 +345,18 @@ fn the_blackboard_is_shared_by_scripts_and_trees_and_holds_at_most_1024_keys() {
     // and went with the dropped ones. From tick 1 the script hears of the cap.
     let errors = of_kind(&ev, "script_error", "message");
     assert_eq!(errors.len(), 11, "every think from tick 1: {errors:?}");
-    assert!(errors[0].2.contains("`SetBlackboard` argument 1: expected a key the blackboard has (it holds 1024 keys already), got `late`"), "{errors:?}");
+    assert!(
+        errors[0].2.contains(
+            "`SetBlackboard` argument 1: expected a key the blackboard has (it holds 1024 keys already), got `late`"
+        ),
+        "{errors:?}"
+    );
     let board = &rt.world().entity(rt.world().find("scout").unwrap()).unwrap().blackboard;
     // `k1 = 0` is tick 0's think's (the call did not fail); the failing calls after changed nothing.
-    assert_eq!((board.len(), board.get("k1"), board.get("k1024"), board.get("k1025")), (1024, Some(&Value::Int(0)), Some(&Value::Int(1024)), None));
+    assert_eq!(
+        (board.len(), board.get("k1"), board.get("k1024"), board.get("k1025")),
+        (1024, Some(&Value::Int(0)), Some(&Value::Int(1024)), None)
+    );
 }
 
 /// `tactica check FILE` run in `dir`, without colour: the report.
@@ -376,7 +418,8 @@ fn every_row_of_the_conformance_table_is_a_test() {
     let tests = std::fs::read_to_string("engine/src/decide/bt/tests.rs").unwrap();
     let table = &doc[doc.find("## Conformance").expect("the section")..];
     let table = &table[..table[3..].find("\n## ").map_or(table.len(), |i| i + 3)];
-    let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| node") && !l.starts_with("| ---")).collect();
+    let rows: Vec<&str> =
+        table.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| node") && !l.starts_with("| ---")).collect();
     assert!(rows.len() >= 20, "{rows:?}");
     for row in rows {
         let cell = row.trim_end_matches('|').rsplit('|').next().unwrap().trim();

@@ -46,7 +46,14 @@ const SIDE: i32 = 100;
 /// A world of `n` workers on a 160 × 120 map with the tree's places, near their own cells.
 fn world(n: usize) -> World {
     let mut w = World::new(Map::open(160, 120), 10, 3);
-    for (name, x, y) in [("shelter", 2, 2), ("bell", 150, 5), ("kitchen", 5, 110), ("bed", 150, 110), ("field_a", 80, 10), ("field_b", 80, 100)] {
+    for (name, x, y) in [
+        ("shelter", 2, 2),
+        ("bell", 150, 5),
+        ("kitchen", 5, 110),
+        ("bed", 150, 110),
+        ("field_a", 80, 10),
+        ("field_b", 80, 100),
+    ] {
         w.add_place(name, Vec2::new(x as f32 + 0.5, y as f32 + 0.5));
     }
     for i in 0..n as i32 {
@@ -120,7 +127,9 @@ impl Native {
         let Some(e) = w.entity(me) else { return };
         if !self.seeded {
             self.seeded = true;
-            for (key, value) in [("alarm", false), ("enemy", false), ("hungry", false), ("task", true), ("tired", false)] {
+            for (key, value) in
+                [("alarm", false), ("enemy", false), ("hungry", false), ("task", true), ("tired", false)]
+            {
                 if !e.blackboard.contains_key(key) {
                     let value = if key == "task" { Value::Int(0) } else { Value::Bool(value) };
                     out.push(Command::SetBlackboard { entity: me, key: key.to_owned(), value });
@@ -176,7 +185,15 @@ impl Native {
     }
 
     /// The fallback from child `from`: the first guard that holds, else the work.
-    fn start(&mut self, w: &World, me: EntityId, from: usize, now: u64, out: &mut CommandBuffer, cond: &dyn Fn(&str) -> bool) {
+    fn start(
+        &mut self,
+        w: &World,
+        me: EntityId,
+        from: usize,
+        now: u64,
+        out: &mut CommandBuffer,
+        cond: &dyn Fn(&str) -> bool,
+    ) {
         for b in from..4 {
             let held = cond(GUARDS[b]);
             if b < 3 {
@@ -201,7 +218,9 @@ impl Native {
         let Some(b) = self.branch else { return };
         while let Some(&step) = BRANCHES[b].get(self.step) {
             match step {
-                Step::Say(text) => out.push(Command::Perform { entity: me, action: Action::Say { text: text.to_owned() } }),
+                Step::Say(text) => {
+                    out.push(Command::Perform { entity: me, action: Action::Say { text: text.to_owned() } })
+                }
                 Step::Move(place) => {
                     let Some(p) = w.place(place) else {
                         self.start(w, me, b + 1, now, out, cond);
@@ -307,7 +326,11 @@ fn def() -> Arc<TreeDef> {
 
 /// The three issue the same commands, tick for tick.
 fn validate(def: &Arc<TreeDef>) {
-    let mut runs = [Run::new(2000, def, Some(Evaluation::EventDriven)), Run::new(2000, def, Some(Evaluation::Full)), Run::new(2000, def, None)];
+    let mut runs = [
+        Run::new(2000, def, Some(Evaluation::EventDriven)),
+        Run::new(2000, def, Some(Evaluation::Full)),
+        Run::new(2000, def, None),
+    ];
     let mut issued = 0;
     for t in 0..300 {
         let out: Vec<String> = runs.iter_mut().map(|r| format!("{:?}", r.step().1.as_slice())).collect();
@@ -324,7 +347,9 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("trees");
     group.sample_size(30);
     let mut medians = Vec::new();
-    for (name, evaluation) in [("event_driven", Some(Evaluation::EventDriven)), ("full", Some(Evaluation::Full)), ("native", None)] {
+    for (name, evaluation) in
+        [("event_driven", Some(Evaluation::EventDriven)), ("full", Some(Evaluation::Full)), ("native", None)]
+    {
         let mut run = Run::new(10_000, &def, evaluation);
         for _ in 0..60 {
             run.step();

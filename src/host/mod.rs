@@ -233,7 +233,8 @@ impl ScriptHost {
         // The state is copied on the call's first write only: most calls write none.
         let (rng_before, mut state_before) = (rng.clone(), None);
         let state = StateMut::journaled(&mut inst.state, &mut state_before);
-        let mut call = ScriptCall { world, rng, entity: inst.entity, state, commands, trigger, events, blackboard: None };
+        let mut call =
+            ScriptCall { world, rng, entity: inst.entity, state, commands, trigger, events, blackboard: None };
         let result = match inst.backend {
             Some(b) => self.backends[b].run(inst.program, &mut call),
             None => self.native.run(inst.program, &mut call),

@@ -269,7 +269,9 @@ impl Runtime {
                     let call_start = calls.as_ref().map(|_| std::time::Instant::now());
                     let issued = commands.len();
                     let result = host.run(i, world, rng, t, events, &mut commands);
-                    if result.is_ok() && commands.as_slice()[issued..].iter().any(|c| matches!(c, Command::DefineTree { .. })) {
+                    if result.is_ok()
+                        && commands.as_slice()[issued..].iter().any(|c| matches!(c, Command::DefineTree { .. }))
+                    {
                         let builder = host.instances()[i].file.clone();
                         for e in trees::name_builder(&mut commands, issued, &builder, scripts_dir, host) {
                             failures.push((entity, e));

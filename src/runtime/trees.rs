@@ -17,7 +17,12 @@ use crate::host::{ScriptError, ScriptHost};
 /// Builds the tree of `file` (its text `source`) with everything checked: its leaves against
 /// the functions of its leaf files (compiled into `host` here), its place arguments against
 /// `world`'s places, regions and characters. The tree names its leaf files as `host` knows them.
-pub(crate) fn build(file: &Path, source: &str, host: &mut ScriptHost, world: &World) -> Result<TreeDef, Vec<ScriptError>> {
+pub(crate) fn build(
+    file: &Path,
+    source: &str,
+    host: &mut ScriptHost,
+    world: &World,
+) -> Result<TreeDef, Vec<ScriptError>> {
     let places = places(world);
     let (def, diagnostics) = diagnose(file, source, host, Some(&places));
     match def {
@@ -53,8 +58,13 @@ pub(crate) fn diagnose(
             Err(errs) => {
                 let why = errs.first().map_or_else(String::new, |e| format!(": {}", e.message));
                 diagnostics.push(
-                    Diagnostic::new(Code::TreeLeafFile, span, format!("the leaf file `{leaf_file}` cannot be used{why}"), "here")
-                        .with_hint("fix the file (`tactica check` it); its path is relative to the tree file"),
+                    Diagnostic::new(
+                        Code::TreeLeafFile,
+                        span,
+                        format!("the leaf file `{leaf_file}` cannot be used{why}"),
+                        "here",
+                    )
+                    .with_hint("fix the file (`tactica check` it); its path is relative to the tree file"),
                 );
             }
         }
@@ -91,7 +101,11 @@ fn errors(file: &Path, source: &str, diagnostics: &[Diagnostic]) -> Vec<ScriptEr
 
 /// Builds every tree model of `world` with its leaf files (replacing what the scenario loaded,
 /// which could not see them), then attaches each character's tree.
-pub(crate) fn load(world: &mut World, host: &mut ScriptHost, attach: &[(EntityId, String)]) -> Result<(), Vec<ScriptError>> {
+pub(crate) fn load(
+    world: &mut World,
+    host: &mut ScriptHost,
+    attach: &[(EntityId, String)],
+) -> Result<(), Vec<ScriptError>> {
     let mut errors = Vec::new();
     let trees: Vec<(String, String)> = world
         .models
@@ -127,7 +141,11 @@ pub(crate) fn load(world: &mut World, host: &mut ScriptHost, attach: &[(EntityId
 /// Reloads the tree models that came from `file` (absolute): `None` when none did, else the
 /// characters that run them (by name) and whether the new tree was taken. Every character
 /// running one swaps at its next tick.
-pub(crate) fn reload(world: &mut World, host: &mut ScriptHost, file: &Path) -> Option<(Vec<String>, Result<(), Vec<ScriptError>>)> {
+pub(crate) fn reload(
+    world: &mut World,
+    host: &mut ScriptHost,
+    file: &Path,
+) -> Option<(Vec<String>, Result<(), Vec<ScriptError>>)> {
     let key = crate::scenario::models::source_key(file);
     let names: Vec<String> =
         world.models.names_from(&key).into_iter().filter(|n| world.models.tree(n).is_some()).collect();

@@ -215,9 +215,16 @@ impl Builder<'_> {
             }
             if let Some(tree) = &spec.tree {
                 if world.models.tree(tree.get_ref()).is_none() {
-                    let trees: Vec<&str> =
-                        world.models.iter().filter(|(_, e)| e.model.kind() == ModelKind::Tree).map(|(n, _)| n).collect();
-                    let err = self.err(tree, format!("`{}` runs the tree `{}`, which [models] does not declare", spec.name, tree.get_ref()));
+                    let trees: Vec<&str> = world
+                        .models
+                        .iter()
+                        .filter(|(_, e)| e.model.kind() == ModelKind::Tree)
+                        .map(|(n, _)| n)
+                        .collect();
+                    let err = self.err(
+                        tree,
+                        format!("`{}` runs the tree `{}`, which [models] does not declare", spec.name, tree.get_ref()),
+                    );
                     let err = if trees.is_empty() {
                         err.hint("declare it: `[models] guard = { tree = \"guard.bt\" }`")
                     } else {

@@ -125,7 +125,12 @@ pub fn set_blackboard(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, 
 pub fn build_tree(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let text = str_arg("BuildTree", args, 0)?;
     if text.len() > MAX_TREE_TEXT {
-        return Err(bad("BuildTree", 0, format!("a tree of at most {MAX_TREE_TEXT} bytes"), format!("{} bytes", text.len())));
+        return Err(bad(
+            "BuildTree",
+            0,
+            format!("a tree of at most {MAX_TREE_TEXT} bytes"),
+            format!("{} bytes", text.len()),
+        ));
     }
     let world = ctx.world;
     let mut places: Vec<String> = world.places().keys().cloned().collect();
@@ -161,7 +166,8 @@ pub fn run_tree(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostEr
     let name = str_arg("RunTree", args, 0)?;
     ctx.me().ok_or(HostError::NoSelf)?;
     if !tree_known(ctx, name) {
-        let trees: Vec<&str> = ctx.world.models.iter().filter(|(_, e)| e.model.kind() == bt_kind()).map(|(n, _)| n).collect();
+        let trees: Vec<&str> =
+            ctx.world.models.iter().filter(|(_, e)| e.model.kind() == bt_kind()).map(|(n, _)| n).collect();
         let expected = match crate::names::suggest(name, trees.iter().copied()) {
             Some(s) => format!("a tree model (did you mean `{s}`?)"),
             None if trees.is_empty() => "a tree model (the scenario declares none; `BuildTree` builds one)".to_owned(),

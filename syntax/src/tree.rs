@@ -309,7 +309,9 @@ where
         let service = kw("service")
             .ignore_then(ident())
             .then(args().or_not())
-            .then(kw("every").ignore_then(select! { Token::Int(n) => n }.map_with(|n, e| (n, range(e.span())))).or_not())
+            .then(
+                kw("every").ignore_then(select! { Token::Int(n) => n }.map_with(|n, e| (n, range(e.span())))).or_not(),
+            )
             .then_ignore(semi.clone())
             .map_with(|((name, args), every), e| Service {
                 name,
@@ -379,9 +381,8 @@ fn tree<'t, 's: 't, I>() -> impl Parser<'t, I, TreeDecl, Extra<'t, 's>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
-    let port = choice((kw("in").to(false), kw("out").to(true)))
-        .then(ident())
-        .map(|(output, name)| Port { output, name });
+    let port =
+        choice((kw("in").to(false), kw("out").to(true))).then(ident()).map(|(output, name)| Port { output, name });
     let ports = port
         .separated_by(just(Token::Comma))
         .allow_trailing()

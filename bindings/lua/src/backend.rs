@@ -395,7 +395,8 @@ fn run_call(
             };
             meter.last_line.set(f.info().line_defined.and_then(|l| u32::try_from(l).ok()).unwrap_or(0));
             let returned = f.call::<LuaValue>(())?;
-            *out = from_lua(&returned, limits, 0).map_err(|e| mlua::Error::runtime(format!("`{name}` returned {e}")))?;
+            *out =
+                from_lua(&returned, limits, 0).map_err(|e| mlua::Error::runtime(format!("`{name}` returned {e}")))?;
             with_lent(|c: &mut ScriptCtx<'_>| c.flush_pattern());
             return Ok(());
         }

@@ -11,12 +11,12 @@ use std::sync::Arc;
 use super::DecideError;
 use super::adaptive::AdaptiveSpec;
 use super::bayes::Network;
+use super::bt::TreeDef;
 use super::crowd::{Planner, Schedule, ScriptLibrary};
 use super::fsm::StateMachine;
 use super::fuzzy::FuzzySystem;
 use super::learn::{GeneticSpec, NamedNetwork};
 use super::rules::RuleSet;
-use super::bt::TreeDef;
 use super::utility::Brain;
 
 /// The kinds of model a scenario can declare, by the key it uses (`guard = { fsm = "guard.toml" }`).

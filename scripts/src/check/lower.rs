@@ -462,8 +462,13 @@ impl Checker<'_> {
             StmtKind::Return(e) => {
                 if !self.in_leaf {
                     self.diags.push(
-                        Diagnostic::new(Code::ReturnOutsideLeaf, span.clone(), "`return` outside a leaf", "nothing to return to")
-                            .with_hint("`return` ends a `leaf NAME { … }` that a behaviour tree calls; handlers just end"),
+                        Diagnostic::new(
+                            Code::ReturnOutsideLeaf,
+                            span.clone(),
+                            "`return` outside a leaf",
+                            "nothing to return to",
+                        )
+                        .with_hint("`return` ends a `leaf NAME { … }` that a behaviour tree calls; handlers just end"),
                     );
                 }
                 let ty = self.expr(e);

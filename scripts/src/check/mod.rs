@@ -800,7 +800,9 @@ impl HintIfNone for Diagnostic {
 fn always_returns(stmts: &[crate::ast::Stmt]) -> bool {
     stmts.iter().any(|s| match &s.kind {
         crate::ast::StmtKind::Return(_) => true,
-        crate::ast::StmtKind::If { then, otherwise: Some(otherwise), .. } => always_returns(then) && always_returns(otherwise),
+        crate::ast::StmtKind::If { then, otherwise: Some(otherwise), .. } => {
+            always_returns(then) && always_returns(otherwise)
+        }
         _ => false,
     })
 }

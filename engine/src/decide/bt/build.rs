@@ -113,8 +113,13 @@ pub fn build(src: &str, file: &TreeFile, catalog: &Catalog<'_>) -> (Option<TreeD
     };
     for t in &file.trees {
         if let Some(first) = b.trees.get(t.name.text.as_str()) {
-            let d = Diagnostic::new(Code::TreeDuplicate, t.name.span.clone(), format!("a second tree `{}`", t.name.text), "this name is taken")
-                .with_note(first.name.span.clone(), "first declared here");
+            let d = Diagnostic::new(
+                Code::TreeDuplicate,
+                t.name.span.clone(),
+                format!("a second tree `{}`", t.name.text),
+                "this name is taken",
+            )
+            .with_note(first.name.span.clone(), "first declared here");
             b.diagnostics.push(d);
             continue;
         }
@@ -130,7 +135,8 @@ pub fn build(src: &str, file: &TreeFile, catalog: &Catalog<'_>) -> (Option<TreeD
     if root.is_none() || diagnostics.iter().any(Diagnostic::is_error) {
         return (None, diagnostics);
     }
-    let mut def = TreeDef { name: main.name.text.clone(), nodes, keys, functions, leaf_files, services, pure: Vec::new() };
+    let mut def =
+        TreeDef { name: main.name.text.clone(), nodes, keys, functions, leaf_files, services, pure: Vec::new() };
     def.pure = (0..def.nodes.len() as NodeId).map(|id| is_pure(&def, id)).collect();
     (Some(def), diagnostics)
 }
@@ -189,7 +195,13 @@ struct May {
 }
 
 impl<'a> Builder<'a> {
-    fn error(&mut self, code: Code, span: Span, message: impl Into<String>, label: impl Into<String>) -> &mut Diagnostic {
+    fn error(
+        &mut self,
+        code: Code,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> &mut Diagnostic {
         self.diagnostics.push(Diagnostic::new(code, span, message, label));
         self.diagnostics.last_mut().expect("just pushed")
     }
@@ -223,8 +235,13 @@ impl<'a> Builder<'a> {
                     for (f, span) in files {
                         let ext = std::path::Path::new(f).extension().and_then(|e| e.to_str()).unwrap_or("");
                         if !["tac", "lua", "rhai"].contains(&ext) {
-                            self.error(Code::TreeLeafFile, span.clone(), format!("`{f}` is not a `.tac`, Lua or Rhai file"), "cannot hold leaves")
-                                .hint = Some("script leaves are functions of `.tac`, `.lua` or `.rhai` files".to_owned());
+                            self.error(
+                                Code::TreeLeafFile,
+                                span.clone(),
+                                format!("`{f}` is not a `.tac`, Lua or Rhai file"),
+                                "cannot hold leaves",
+                            )
+                            .hint = Some("script leaves are functions of `.tac`, `.lua` or `.rhai` files".to_owned());
                         }
                     }
                 }
@@ -233,13 +250,19 @@ impl<'a> Builder<'a> {
         }
         let root = match roots.as_slice() {
             [] => {
-                self.error(Code::TreeArguments, t.name.span.clone(), format!("the tree `{}` has no root node", t.name.text), "a tree needs one node")
-                    .hint = Some("write its root after the blackboard, e.g. `sequence { … }`".to_owned());
+                self.error(
+                    Code::TreeArguments,
+                    t.name.span.clone(),
+                    format!("the tree `{}` has no root node", t.name.text),
+                    "a tree needs one node",
+                )
+                .hint = Some("write its root after the blackboard, e.g. `sequence { … }`".to_owned());
                 None
             }
             [root] => self.node(root, &scope, None),
             [first, second, ..] => {
-                let d = self.error(Code::TreeArguments, second.span.clone(), "a tree has one root node", "a second root");
+                let d =
+                    self.error(Code::TreeArguments, second.span.clone(), "a tree has one root node", "a second root");
                 d.notes.push((first.span.clone(), "the root".to_owned()));
                 d.hint = Some("put the nodes in a `sequence { … }` or `fallback { … }`".to_owned());
                 self.node(first, &scope, None)
@@ -279,8 +302,13 @@ impl<'a> Builder<'a> {
         }
         if !self.too_deep {
             self.too_deep = true;
-            self.error(Code::TreeArguments, span.clone(), format!("nodes nested more than {MAX_DEPTH} deep"), "too deep")
-                .hint = Some("a tree this deep is hard to read: split it into subtrees or flatten it".to_owned());
+            self.error(
+                Code::TreeArguments,
+                span.clone(),
+                format!("nodes nested more than {MAX_DEPTH} deep"),
+                "too deep",
+            )
+            .hint = Some("a tree this deep is hard to read: split it into subtrees or flatten it".to_owned());
         }
         false
     }
@@ -306,8 +334,16 @@ impl<'a> Builder<'a> {
                         "both" => Abort::Both,
                         other => {
                             let near = suggest(other, ["none", "self", "lower_priority", "both"]);
-                            self.error(Code::TreeAbort, w.span.clone(), format!("unknown abort mode `{}`", w.text), "not an abort mode")
-                                .hint = Some(near.map_or_else(|| "the abort modes are `none`, `self`, `lower_priority` and `both`".to_owned(), |s| format!("did you mean `{s}`?")));
+                            self.error(
+                                Code::TreeAbort,
+                                w.span.clone(),
+                                format!("unknown abort mode `{}`", w.text),
+                                "not an abort mode",
+                            )
+                            .hint = Some(near.map_or_else(
+                                || "the abort modes are `none`, `self`, `lower_priority` and `both`".to_owned(),
+                                |s| format!("did you mean `{s}`?"),
+                            ));
                             Abort::None
                         }
                     },
@@ -325,7 +361,11 @@ impl<'a> Builder<'a> {
                 let cond = self.condition(cond, scope);
                 let head = n.span.start..body_start(body);
                 let label = self.label(&head);
-                let id = self.push(NodeKind::Guard { cond: cond.unwrap_or(Expr::Const(false)), abort: mode }, label, &n.span);
+                let id = self.push(
+                    NodeKind::Guard { cond: cond.unwrap_or(Expr::Const(false)), abort: mode },
+                    label,
+                    &n.span,
+                );
                 let child = self.one_child(body, scope, "a guard")?;
                 self.nodes[id as usize].children.push(child);
                 Some(id)
@@ -380,13 +420,23 @@ impl<'a> Builder<'a> {
                     Some(v as u32)
                 }
                 Some(_) => {
-                    this.error(Code::TreeArguments, words[*next].span(), format!("`{first}` needs a positive {what}"), "at least 1");
+                    this.error(
+                        Code::TreeArguments,
+                        words[*next].span(),
+                        format!("`{first}` needs a positive {what}"),
+                        "at least 1",
+                    );
                     None
                 }
                 None => {
                     let span = words.get(*next).map_or_else(|| words[at].span(), Word::span);
-                    this.error(Code::TreeArguments, span, format!("`{first}` needs a {what}"), format!("expected {what} here"))
-                        .hint = Some(format!("write `{first} 3 …`"));
+                    this.error(
+                        Code::TreeArguments,
+                        span,
+                        format!("`{first}` needs a {what}"),
+                        format!("expected {what} here"),
+                    )
+                    .hint = Some(format!("write `{first} 3 …`"));
                     None
                 }
             }
@@ -412,7 +462,12 @@ impl<'a> Builder<'a> {
                     Some(NodeKind::ReactiveFallback)
                 }
                 _ => {
-                    self.error(Code::TreeArguments, words[at].span(), "`reactive` goes before `sequence` or `fallback`", "reactive what?");
+                    self.error(
+                        Code::TreeArguments,
+                        words[at].span(),
+                        "`reactive` goes before `sequence` or `fallback`",
+                        "reactive what?",
+                    );
                     return None;
                 }
             },
@@ -430,8 +485,16 @@ impl<'a> Builder<'a> {
         };
         if let Some(kind) = composite {
             if next < words.len() {
-                self.error(Code::TreeArguments, words[next].span(), format!("`{}` takes no more words", self.label(&(words[at].span().start..words[next - 1].span().end))), "unexpected here")
-                    .hint = Some("a composite's children go in its `{ … }` block".to_owned());
+                self.error(
+                    Code::TreeArguments,
+                    words[next].span(),
+                    format!(
+                        "`{}` takes no more words",
+                        self.label(&(words[at].span().start..words[next - 1].span().end))
+                    ),
+                    "unexpected here",
+                )
+                .hint = Some("a composite's children go in its `{ … }` block".to_owned());
                 return None;
             }
             return self.composite(n, kind, words, at, body, scope);
@@ -448,7 +511,12 @@ impl<'a> Builder<'a> {
                     NodeKind::ForceFailure
                 }
                 _ => {
-                    self.error(Code::TreeArguments, words[at].span(), "`force` goes before `success` or `failure`", "force what?");
+                    self.error(
+                        Code::TreeArguments,
+                        words[at].span(),
+                        "`force` goes before `success` or `failure`",
+                        "force what?",
+                    );
                     return None;
                 }
             },
@@ -500,8 +568,13 @@ impl<'a> Builder<'a> {
             Body::One(c) => (&[], vec![&**c]),
         };
         if children.is_empty() {
-            self.error(Code::TreeArguments, span.clone(), format!("`{}` has no children", self.nodes[id as usize].label), "nothing to run")
-                .hint = Some("a composite runs its children: give it at least one".to_owned());
+            self.error(
+                Code::TreeArguments,
+                span.clone(),
+                format!("`{}` has no children", self.nodes[id as usize].label),
+                "nothing to run",
+            )
+            .hint = Some("a composite runs its children: give it at least one".to_owned());
             return None;
         }
         for s in services {
@@ -524,10 +597,18 @@ impl<'a> Builder<'a> {
                 self.error(Code::TreeArguments, span.clone(), "a parallel has at most 64 children", "too many");
             }
             if success > count || failure > count {
-                self.error(Code::TreeArguments, head.clone(), format!("a threshold larger than the {count} children"), "can never be reached")
-                    .hint = Some("`parallel success N failure M { … }` counts children: N and M at most their number".to_owned());
+                self.error(
+                    Code::TreeArguments,
+                    head.clone(),
+                    format!("a threshold larger than the {count} children"),
+                    "can never be reached",
+                )
+                .hint = Some(
+                    "`parallel success N failure M { … }` counts children: N and M at most their number".to_owned(),
+                );
             }
-            self.nodes[id as usize].kind = NodeKind::Parallel { success: success.min(count).max(1), failure: failure.min(count).max(1) };
+            self.nodes[id as usize].kind =
+                NodeKind::Parallel { success: success.min(count).max(1), failure: failure.min(count).max(1) };
         }
         self.nodes[id as usize].children = kids;
         ok.then_some(id)
@@ -539,8 +620,14 @@ impl<'a> Builder<'a> {
             Body::One(c) => self.node(c, scope, None),
             Body::Block { services, children, span } => {
                 if let Some(s) = services.first() {
-                    self.error(Code::TreeArguments, s.span.clone(), format!("{what} has no services"), "services belong to composites")
-                        .hint = Some("declare the service in the `sequence { … }` or `fallback { … }` it serves".to_owned());
+                    self.error(
+                        Code::TreeArguments,
+                        s.span.clone(),
+                        format!("{what} has no services"),
+                        "services belong to composites",
+                    )
+                    .hint =
+                        Some("declare the service in the `sequence { … }` or `fallback { … }` it serves".to_owned());
                 }
                 match children.as_slice() {
                     [one] => self.node(one, scope, None),
@@ -549,8 +636,13 @@ impl<'a> Builder<'a> {
                         None
                     }
                     [_, second, ..] => {
-                        self.error(Code::TreeArguments, second.span.clone(), format!("{what} takes one child"), "a second child")
-                            .hint = Some("wrap the children in `sequence { … }` (or `fallback { … }`)".to_owned());
+                        self.error(
+                            Code::TreeArguments,
+                            second.span.clone(),
+                            format!("{what} takes one child"),
+                            "a second child",
+                        )
+                        .hint = Some("wrap the children in `sequence { … }` (or `fallback { … }`)".to_owned());
                         None
                     }
                 }
@@ -561,8 +653,16 @@ impl<'a> Builder<'a> {
     fn service(&mut self, s: &ast::Service) -> Option<Service> {
         let function = self.function(&s.name.text, s.name.span.clone())?;
         if let Some(a) = s.args.first() {
-            self.error(Code::TreeArguments, a.span.clone(), "a service takes no arguments", "it reads the blackboard")
-                .hint = Some("the service function reads what it needs with `GetBlackboard` and writes with `SetBlackboard`".to_owned());
+            self.error(
+                Code::TreeArguments,
+                a.span.clone(),
+                "a service takes no arguments",
+                "it reads the blackboard",
+            )
+            .hint = Some(
+                "the service function reads what it needs with `GetBlackboard` and writes with `SetBlackboard`"
+                    .to_owned(),
+            );
         }
         let every = match &s.every {
             Some((n, _)) if *n >= 1 && *n <= i64::from(u32::MAX) => *n as u32,
@@ -571,8 +671,8 @@ impl<'a> Builder<'a> {
                 return None;
             }
             None => {
-                self.error(Code::TreeArguments, s.span.clone(), "a service needs its interval", "how often?")
-                    .hint = Some(format!("write `service {}() every 5;`", s.name.text));
+                self.error(Code::TreeArguments, s.span.clone(), "a service needs its interval", "how often?").hint =
+                    Some(format!("write `service {}() every 5;`", s.name.text));
                 return None;
             }
         };
@@ -625,11 +725,19 @@ impl<'a> Builder<'a> {
         let candidates = scope.keys().map(String::as_str).chain(places.unwrap_or_default().iter().map(String::as_str));
         let near = suggest(name, candidates).map(str::to_owned);
         let what = if places.is_some() { "blackboard key or place" } else { "blackboard key" };
-        let d = self.error(Code::TreeUnknownKey, span, format!("unknown {what} `{name}`"), "not declared in the tree's `blackboard { … }`");
+        let d = self.error(
+            Code::TreeUnknownKey,
+            span,
+            format!("unknown {what} `{name}`"),
+            "not declared in the tree's `blackboard { … }`",
+        );
         d.hint = Some(match near {
             Some(s) => format!("did you mean `{s}`?"),
             None if scope.is_empty() => format!("declare it: `blackboard {{ {name} = false; }}`"),
-            None => format!("declare it in `blackboard {{ … }}` (declared: {})", scope.keys().cloned().collect::<Vec<_>>().join(", ")),
+            None => format!(
+                "declare it in `blackboard {{ … }}` (declared: {})",
+                scope.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
         });
     }
 
@@ -659,7 +767,9 @@ impl<'a> Builder<'a> {
         match c {
             Condition::Const(b) => Condition::Const(*b),
             Condition::Fact(n) => Condition::Fact(fact(self, n)),
-            Condition::Compare { fact: f, op, value } => Condition::Compare { fact: fact(self, f), op: *op, value: value.clone() },
+            Condition::Compare { fact: f, op, value } => {
+                Condition::Compare { fact: fact(self, f), op: *op, value: value.clone() }
+            }
             Condition::Not(inner) => Condition::Not(Box::new(self.rename(inner, scope, ok))),
             Condition::And(cs) => Condition::And(cs.iter().map(|c| self.rename(c, scope, ok)).collect()),
             Condition::Or(cs) => Condition::Or(cs.iter().map(|c| self.rename(c, scope, ok)).collect()),
@@ -709,7 +819,13 @@ impl<'a> Builder<'a> {
         Some(self.arg(a, scope))
     }
 
-    fn call(&mut self, n: &'a ast::Node, name: &tactica_syntax::ast::Name, args: &'a [ast::Arg], scope: &Scope) -> Option<NodeId> {
+    fn call(
+        &mut self,
+        n: &'a ast::Node,
+        name: &tactica_syntax::ast::Name,
+        args: &'a [ast::Arg],
+        scope: &Scope,
+    ) -> Option<NodeId> {
         let lower = name.text.to_ascii_lowercase();
         let label = self.label(&n.span);
         let Some(&(builtin, counts)) = LEAVES.iter().find(|(l, _)| *l == lower) else {
@@ -721,20 +837,32 @@ impl<'a> Builder<'a> {
             }
             let function = self.function(&name.text, name.span.clone())?;
             if let Some(a) = args.first() {
-                self.error(Code::TreeArguments, a.span.clone(), format!("the script leaf `{}` takes no arguments", name.text), "not passed")
-                    .hint = Some("script leaves read what they need from the blackboard (`GetBlackboard`)".to_owned());
+                self.error(
+                    Code::TreeArguments,
+                    a.span.clone(),
+                    format!("the script leaf `{}` takes no arguments", name.text),
+                    "not passed",
+                )
+                .hint = Some("script leaves read what they need from the blackboard (`GetBlackboard`)".to_owned());
                 return None;
             }
             return Some(self.push(NodeKind::Script { function }, label, &n.span));
         };
         if !counts.contains(&args.len()) {
             let want = counts.iter().map(ToString::to_string).collect::<Vec<_>>().join(" or ");
-            self.error(Code::TreeArguments, n.span.clone(), format!("`{builtin}` takes {want} argument{}", if want == "1" { "" } else { "s" }), format!("{} given", args.len()));
+            self.error(
+                Code::TreeArguments,
+                n.span.clone(),
+                format!("`{builtin}` takes {want} argument{}", if want == "1" { "" } else { "s" }),
+                format!("{} given", args.len()),
+            );
             return None;
         }
         let text = |this: &mut Self, a: &ast::Arg| this.arg(a, scope);
         let leaf = match builtin {
-            "move_to" if args.len() == 2 => Leaf::MoveTo(Target::Cell(self.number_arg(&args[0], scope)?, self.number_arg(&args[1], scope)?)),
+            "move_to" if args.len() == 2 => {
+                Leaf::MoveTo(Target::Cell(self.number_arg(&args[0], scope)?, self.number_arg(&args[1], scope)?))
+            }
             "move_to" => Leaf::MoveTo(Target::One(self.place_arg(&args[0], scope)?)),
             "follow_path" => match &args[0].kind {
                 ArgKind::Name(k) if scope.contains_key(k) => Leaf::FollowPath(self.arg(&args[0], scope)),
@@ -743,7 +871,12 @@ impl<'a> Builder<'a> {
                     return None;
                 }
                 _ => {
-                    self.error(Code::TreeArguments, args[0].span.clone(), "`follow_path` walks the list of cells a key holds", "not a key");
+                    self.error(
+                        Code::TreeArguments,
+                        args[0].span.clone(),
+                        "`follow_path` walks the list of cells a key holds",
+                        "not a key",
+                    );
                     return None;
                 }
             },
@@ -766,8 +899,13 @@ impl<'a> Builder<'a> {
                             && !scope.contains_key(s)
                             && !["squad", "team", "world"].contains(&s.to_ascii_lowercase().as_str())
                         {
-                            self.error(Code::TreeArguments, a.span.clone(), format!("unknown signal scope `{s}`"), "not a scope")
-                                .hint = Some("a signal's scope is `squad`, `team` or `world`".to_owned());
+                            self.error(
+                                Code::TreeArguments,
+                                a.span.clone(),
+                                format!("unknown signal scope `{s}`"),
+                                "not a scope",
+                            )
+                            .hint = Some("a signal's scope is `squad`, `team` or `world`".to_owned());
                             return None;
                         }
                         Some(text(self, a))
@@ -792,13 +930,26 @@ impl<'a> Builder<'a> {
     ) -> Option<NodeId> {
         let Some(&t) = self.trees.get(name.text.as_str()) else {
             let near = suggest(&name.text, self.trees.keys().copied()).map(str::to_owned);
-            self.error(Code::TreeSubtree, name.span.clone(), format!("no tree `{}` in this file", name.text), "unknown subtree")
-                .hint = Some(near.map_or_else(|| "a subtree is another `tree NAME { … }` of the same file".to_owned(), |s| format!("did you mean `{s}`?")));
+            self.error(
+                Code::TreeSubtree,
+                name.span.clone(),
+                format!("no tree `{}` in this file", name.text),
+                "unknown subtree",
+            )
+            .hint = Some(near.map_or_else(
+                || "a subtree is another `tree NAME { … }` of the same file".to_owned(),
+                |s| format!("did you mean `{s}`?"),
+            ));
             return None;
         };
         if self.stack.iter().any(|s| s == &t.name.text) {
-            self.error(Code::TreeSubtree, name.span.clone(), format!("the tree `{}` calls itself", t.name.text), "a cycle")
-                .hint = Some(format!("the calls go {} → {}", self.stack.join(" → "), t.name.text));
+            self.error(
+                Code::TreeSubtree,
+                name.span.clone(),
+                format!("the tree `{}` calls itself", t.name.text),
+                "a cycle",
+            )
+            .hint = Some(format!("the calls go {} → {}", self.stack.join(" → "), t.name.text));
             return None;
         }
         let prefix = format!("{}.", t.name.text);
@@ -806,15 +957,30 @@ impl<'a> Builder<'a> {
         for (port, value) in bindings {
             let Some(decl) = t.ports.iter().find(|p| p.name.text == port.text) else {
                 let near = suggest(&port.text, t.ports.iter().map(|p| p.name.text.as_str())).map(str::to_owned);
-                self.error(Code::TreeSubtree, port.span.clone(), format!("`{}` has no port `{}`", t.name.text, port.text), "unknown port")
-                    .hint = Some(near.map_or_else(
-                        || format!("its ports: {}", t.ports.iter().map(|p| p.name.text.as_str()).collect::<Vec<_>>().join(", ")),
-                        |s| format!("did you mean `{s}`?"),
-                    ));
+                self.error(
+                    Code::TreeSubtree,
+                    port.span.clone(),
+                    format!("`{}` has no port `{}`", t.name.text, port.text),
+                    "unknown port",
+                )
+                .hint = Some(near.map_or_else(
+                    || {
+                        format!(
+                            "its ports: {}",
+                            t.ports.iter().map(|p| p.name.text.as_str()).collect::<Vec<_>>().join(", ")
+                        )
+                    },
+                    |s| format!("did you mean `{s}`?"),
+                ));
                 return None;
             };
             if ports.contains_key(&port.text) {
-                self.error(Code::TreeDuplicate, port.span.clone(), format!("the port `{}` is bound twice", port.text), "bound again");
+                self.error(
+                    Code::TreeDuplicate,
+                    port.span.clone(),
+                    format!("the port `{}` is bound twice", port.text),
+                    "bound again",
+                );
                 return None;
             }
             let bound = match (&value.kind, decl.output) {
@@ -824,7 +990,12 @@ impl<'a> Builder<'a> {
                     return None;
                 }
                 (_, true) => {
-                    self.error(Code::TreeSubtree, value.span.clone(), format!("the out port `{}` needs a key to write to", port.text), "a constant");
+                    self.error(
+                        Code::TreeSubtree,
+                        value.span.clone(),
+                        format!("the out port `{}` needs a key to write to", port.text),
+                        "a constant",
+                    );
                     return None;
                 }
                 (_, false) => {
@@ -838,8 +1009,13 @@ impl<'a> Builder<'a> {
             ports.insert(port.text.clone(), bound);
         }
         if let Some(missing) = t.ports.iter().find(|p| !ports.contains_key(&p.name.text)) {
-            self.error(Code::TreeSubtree, n.span.clone(), format!("the port `{}` of `{}` is not bound", missing.name.text, t.name.text), "every port needs a key or value")
-                .hint = Some(format!("write `subtree {}({} = some_key)`", t.name.text, missing.name.text));
+            self.error(
+                Code::TreeSubtree,
+                n.span.clone(),
+                format!("the port `{}` of `{}` is not bound", missing.name.text, t.name.text),
+                "every port needs a key or value",
+            )
+            .hint = Some(format!("write `subtree {}({} = some_key)`", t.name.text, missing.name.text));
             return None;
         }
         let label = format!("subtree {}", t.name.text);
@@ -928,7 +1104,9 @@ impl<'a> Builder<'a> {
                 May { succeed: false, fail: c.succeed || c.fail }
             }
             NodeKind::Repeat { times: None } => May { succeed: false, fail: child(0, memo).fail },
-            NodeKind::Repeat { .. } | NodeKind::Retry { .. } | NodeKind::Subtree { .. } | NodeKind::Delay { .. } => child(0, memo),
+            NodeKind::Repeat { .. } | NodeKind::Retry { .. } | NodeKind::Subtree { .. } | NodeKind::Delay { .. } => {
+                child(0, memo)
+            }
             NodeKind::Timeout { .. } | NodeKind::Cooldown { .. } => May { succeed: child(0, memo).succeed, fail: true },
             NodeKind::Guard { cond, .. } => {
                 let c = child(0, memo);

@@ -125,7 +125,9 @@ pub(crate) fn start(t: &mut Ticker<'_, '_, '_>, id: NodeId, leaf: &Leaf) -> Stat
                 return Status::Failure;
             }
             let until = match ticks.as_ref().map(|a| t.arg(a)) {
-                Some(v) => Some(t.env.now + v.as_f64().filter(|x| x.is_finite()).unwrap_or(0.0).clamp(0.0, 1e12) as u64),
+                Some(v) => {
+                    Some(t.env.now + v.as_f64().filter(|x| x.is_finite()).unwrap_or(0.0).clamp(0.0, 1e12) as u64)
+                }
                 None => None,
             };
             t.env.commands.push(Command::Steer { entity: me, order: SteerOrder::RunPattern(name.clone()) });

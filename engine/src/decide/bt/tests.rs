@@ -208,8 +208,9 @@ fn guard_abort_none_reads_its_condition_only_when_entered() {
 
 #[test]
 fn guard_abort_lower_priority_cuts_a_lower_branch_short_when_the_condition_comes_to_hold() {
-    let mut r =
-        Rig::new("tree T { blackboard { shot = false; } fallback { guard shot abort lower_priority cover(); patrol(); } }");
+    let mut r = Rig::new(
+        "tree T { blackboard { shot = false; } fallback { guard shot abort lower_priority cover(); patrol(); } }",
+    );
     r.steps(3);
     assert_eq!(r.calls("patrol"), [0, 1, 2]);
     r.set("shot", true);
@@ -306,8 +307,7 @@ fn delay_starts_its_child_after_n_ticks() {
 
 #[test]
 fn cooldown_fails_without_ticking_its_child_until_the_time_is_up() {
-    let mut r =
-        Rig::new("tree T { blackboard { a_says = \"success\"; } fallback { cooldown 3 a(); idle(); } }");
+    let mut r = Rig::new("tree T { blackboard { a_says = \"success\"; } fallback { cooldown 3 a(); idle(); } }");
     r.steps(6);
     assert_eq!(r.calls("a"), [0], "the fallback succeeded at tick 0 and ran again from tick 1");
     // From tick 1 the fallback runs `idle`, resumed; `a` is not tried again while idle runs.
@@ -318,7 +318,9 @@ fn cooldown_fails_without_ticking_its_child_until_the_time_is_up() {
 
 #[test]
 fn services_run_when_their_branch_starts_and_then_every_n_ticks_while_it_runs() {
-    let mut r = Rig::new("tree T { blackboard { go = true; } guard go abort self sequence { service listen() every 3; work(); } }");
+    let mut r = Rig::new(
+        "tree T { blackboard { go = true; } guard go abort self sequence { service listen() every 3; work(); } }",
+    );
     r.steps(7);
     assert_eq!(r.calls("listen"), [0, 3, 6]);
     r.set("go", false);
@@ -408,7 +410,8 @@ fn a_runaway_repeat_is_stopped_by_the_node_budget() {
     let mut r = Rig::new("tree T { repeat 1000000 succeed(); }");
     r.step();
     assert_eq!(r.root(), Some(Status::Failure));
-    let noted = r.world.log().events().iter().any(|e| matches!(&e.kind, EventKind::Note { name, .. } if name == "tree_budget"));
+    let noted =
+        r.world.log().events().iter().any(|e| matches!(&e.kind, EventKind::Note { name, .. } if name == "tree_budget"));
     assert!(noted);
 }
 
@@ -533,13 +536,77 @@ mod hostile {
     use super::*;
 
     const WORDS: &[&str] = &[
-        "tree", "T", "U", "{", "}", "(", ")", ";", ",", "=", "sequence", "fallback", "selector", "reactive",
-        "parallel", "success", "failure", "1", "2", "0", "-1", "99999", "invert", "force", "repeat", "forever",
-        "retry", "timeout", "delay", "cooldown", "guard", "abort", "self", "lower_priority", "both", "check",
-        "set", "subtree", "service", "every", "a", "b", "k", "move_to", "wait", "say", "chase", "flee",
-        "play_pattern", "signal", "wait_signal", "go_to_position", "follow_path", "succeed", "fail",
-        "\"x\"", "blackboard", "leaves", "\"f.lua\"", "\"f.py\"", "in", "out", "true", "not", "and", "==",
-        "<", "with", "memory", "p", "player",
+        "tree",
+        "T",
+        "U",
+        "{",
+        "}",
+        "(",
+        ")",
+        ";",
+        ",",
+        "=",
+        "sequence",
+        "fallback",
+        "selector",
+        "reactive",
+        "parallel",
+        "success",
+        "failure",
+        "1",
+        "2",
+        "0",
+        "-1",
+        "99999",
+        "invert",
+        "force",
+        "repeat",
+        "forever",
+        "retry",
+        "timeout",
+        "delay",
+        "cooldown",
+        "guard",
+        "abort",
+        "self",
+        "lower_priority",
+        "both",
+        "check",
+        "set",
+        "subtree",
+        "service",
+        "every",
+        "a",
+        "b",
+        "k",
+        "move_to",
+        "wait",
+        "say",
+        "chase",
+        "flee",
+        "play_pattern",
+        "signal",
+        "wait_signal",
+        "go_to_position",
+        "follow_path",
+        "succeed",
+        "fail",
+        "\"x\"",
+        "blackboard",
+        "leaves",
+        "\"f.lua\"",
+        "\"f.py\"",
+        "in",
+        "out",
+        "true",
+        "not",
+        "and",
+        "==",
+        "<",
+        "with",
+        "memory",
+        "p",
+        "player",
     ];
 
     fn tick_a_few(src: &str) {

@@ -540,10 +540,7 @@ pub(crate) fn read<'v>(
     overlay: &'v Table,
     key: &str,
 ) -> Option<&'v Value> {
-    overlay
-        .get(key)
-        .or_else(|| world.entity(me).and_then(|e| e.blackboard.get(key)))
-        .or_else(|| def.keys.get(key))
+    overlay.get(key).or_else(|| world.entity(me).and_then(|e| e.blackboard.get(key))).or_else(|| def.keys.get(key))
 }
 
 /// The status a pure node returns (conditions, constants and the logic over them: no time, no

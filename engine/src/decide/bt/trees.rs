@@ -8,8 +8,8 @@ use std::time::Instant;
 use slotmap::SecondaryMap;
 
 use crate::value::Table;
-use crate::world::{EntityId, World, WorldRng};
 use crate::world::{Command, CommandBuffer};
+use crate::world::{EntityId, World, WorldRng};
 
 use super::def::TreeDef;
 use super::host::{LeafHost, Status};
