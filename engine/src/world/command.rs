@@ -335,6 +335,13 @@ impl CommandBuffer {
         &self.commands
     }
 
+    /// Puts `commands` before the ones issued since the buffer had `len` of them: a behaviour
+    /// tree's halts, which must take effect before what its tick started.
+    pub fn insert_at(&mut self, len: usize, commands: impl IntoIterator<Item = Command>) {
+        let at = len.min(self.commands.len());
+        self.commands.splice(at..at, commands);
+    }
+
     /// The commands issued since the buffer had `len` of them, to amend (a host naming the
     /// script a tree was built by).
     pub fn since_mut(&mut self, len: usize) -> &mut [Command] {

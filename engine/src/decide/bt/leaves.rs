@@ -160,7 +160,7 @@ pub(crate) fn stop(t: &mut Ticker<'_, '_, '_>, id: NodeId) {
         Waiting::Queue { .. } => Command::ClearActions { entity: me },
         Waiting::Chase { .. } | Waiting::Pattern { .. } => Command::Steer { entity: me, order: SteerOrder::Stop },
     };
-    t.env.commands.push(command);
+    t.halt_command(command);
 }
 
 /// What a running leaf's action has come to, read from the world alone.

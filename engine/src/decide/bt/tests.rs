@@ -329,6 +329,32 @@ fn services_run_when_their_branch_starts_and_then_every_n_ticks_while_it_runs() 
 }
 
 #[test]
+fn a_service_of_a_composite_that_starts_again_and_again_still_runs_every_n_ticks() {
+    let mut r = Rig::new("tree T { sequence { service listen() every 3; fail(); } }");
+    r.steps(7);
+    assert_eq!(r.calls("listen"), [0, 3, 6], "the root fails and starts again every tick");
+}
+
+#[test]
+fn a_reactive_node_that_starts_an_earlier_leaf_keeps_its_action_when_it_halts_the_later_one() {
+    // Found in a designer's trial: `go` comes to hold while the second move runs; the reactive
+    // fallback starts the first move, then halts the second. The halt takes back the second
+    // move's action, not the one the tick just asked for.
+    let mut r = Rig::new(
+        "tree T { blackboard { go = false; } reactive fallback { sequence { check go; move_to(1, 10); } move_to(15, 15); } }",
+    );
+    r.steps(2);
+    r.set("go", true);
+    r.step();
+    assert_eq!(r.status_of("move_to(15, 15)"), [(0, "running"), (2, "halted")]);
+    let front = r.world.entity(r.me).unwrap().actions.front().cloned();
+    assert_eq!(front, Some(crate::coord::Action::MoveTo { target: glam::Vec2::new(1.5, 10.5) }));
+    r.steps(2);
+    assert_eq!(r.status_of("move_to(1, 10)")[0], (2, "running"));
+    assert_eq!(r.status_of("move_to(1, 10)").len(), 1, "still on its way, not failed");
+}
+
+#[test]
 fn subtree_ports_are_remapped_onto_the_callers_keys() {
     let mut r = Rig::new(
         "tree Main { blackboard { target = 3; got = 0; } sequence { subtree Double(x = target, y = got); check got == 3; } }\n\

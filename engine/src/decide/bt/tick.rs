@@ -40,19 +40,49 @@ pub(crate) struct Ticker<'s, 'a, 'w> {
     pub(crate) st: &'s mut TreeState,
     pub(crate) env: &'s mut Env<'a, 'w>,
     budget: u32,
+    /// Where this tick's commands start in the buffer.
+    mark: usize,
+    /// What halting leaves takes back (their actions, their steering), put before everything
+    /// the tick issues: a reactive node that starts an earlier leaf and then halts the later one
+    /// must not have the halt drop what it just started.
+    halts: Vec<Command>,
 }
 
 impl<'s, 'a, 'w> Ticker<'s, 'a, 'w> {
     pub(crate) fn new(def: &'s TreeDef, st: &'s mut TreeState, env: &'s mut Env<'a, 'w>) -> Self {
-        Ticker { def, st, env, budget: MAX_NODE_TICKS }
+        let mark = env.commands.len();
+        Ticker { def, st, env, budget: MAX_NODE_TICKS, mark, halts: Vec::new() }
+    }
+
+    /// Puts the tick's halts before the rest of its commands.
+    fn flush_halts(&mut self) {
+        if !self.halts.is_empty() {
+            self.env.commands.insert_at(self.mark, self.halts.drain(..));
+        }
+    }
+
+    /// Halts everything running (a reload swapping the tree, a tree stopped).
+    pub(crate) fn halt_everything(&mut self) {
+        self.halt_tree(0);
+        self.flush_halts();
+    }
+
+    /// A command that takes back what a halted leaf started.
+    pub(crate) fn halt_command(&mut self, command: Command) {
+        self.halts.push(command);
     }
 
     /// Ticks the root. When the tick ran out of budget, everything running is halted and the
     /// tree starts afresh next tick.
     pub(crate) fn tick_root(&mut self) -> Status {
         let status = self.tick(0);
+        self.finish_root(status)
+    }
+
+    fn finish_root(&mut self, status: Status) -> Status {
         if self.budget == 0 {
             self.halt_tree(0);
+            self.flush_halts();
             let value = Value::from(format!(
                 "the tree `{}` ticked more than {MAX_NODE_TICKS} nodes in one tick (a `repeat` around leaves that \
                  finish at once?); it was halted and starts again next tick",
@@ -65,6 +95,7 @@ impl<'s, 'a, 'w> Ticker<'s, 'a, 'w> {
             });
             return Status::Failure;
         }
+        self.flush_halts();
         status
     }
 
@@ -123,7 +154,7 @@ impl<'s, 'a, 'w> Ticker<'s, 'a, 'w> {
         if entering {
             self.enter(id);
         }
-        self.run_services(id, entering);
+        self.run_services(id);
         let status = self.behave(id, entering);
         self.report(id, status);
         if let (Some(t0), Some(p)) = (started, self.env.profile.as_deref_mut()) {
@@ -155,9 +186,10 @@ impl<'s, 'a, 'w> Ticker<'s, 'a, 'w> {
         }
     }
 
-    /// A composite's services that are due: all of them when it starts, then each every
-    /// `every` ticks while it runs.
-    fn run_services(&mut self, id: NodeId, entering: bool) {
+    /// A composite's services that are due: when it starts (unless the service ran fewer than
+    /// `every` ticks ago, for a composite that starts again and again), then every `every` ticks
+    /// while it runs.
+    fn run_services(&mut self, id: NodeId) {
         let node = self.node(id);
         if node.services.is_empty() {
             return;
@@ -165,7 +197,7 @@ impl<'s, 'a, 'w> Ticker<'s, 'a, 'w> {
         let now = self.env.now;
         for s in &node.services {
             let due = &mut self.st.services[s.slot as usize];
-            if entering || now >= *due {
+            if now >= *due {
                 *due = now + u64::from(s.every.max(1));
                 self.call_script(id, s.function, false);
             }
@@ -493,8 +525,8 @@ impl<'s, 'a, 'w> Ticker<'s, 'a, 'w> {
             NodeKind::Script { function } => {
                 let me = self.env.me;
                 if self.state(id).flags & QUEUED_ACTIONS != 0 {
-                    self.env.commands.push(Command::ClearActions { entity: me });
-                    self.env.commands.push(Command::Steer { entity: me, order: crate::steer::SteerOrder::Stop });
+                    self.halt_command(Command::ClearActions { entity: me });
+                    self.halt_command(Command::Steer { entity: me, order: crate::steer::SteerOrder::Stop });
                 }
                 let name = &self.def.functions[*function as usize];
                 let mut call = LeafCall {

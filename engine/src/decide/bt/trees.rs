@@ -168,7 +168,7 @@ impl Trees {
                     overlay: &mut *overlay,
                     profile: profile.as_deref_mut(),
                 };
-                Ticker::new(&def, st, &mut env).halt_tree(0);
+                Ticker::new(&def, st, &mut env).halt_everything();
                 match pending {
                     Pending::Swap(model, def) => *st = TreeState::new(model, def),
                     Pending::Stop => {
