@@ -67,7 +67,8 @@ fn main() -> ExitCode {
 }
 
 fn run(out: &Path) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
-    std::fs::create_dir_all(out)?;
+    // Made if missing, and never written through a link (`tactica::output`).
+    let dir = tactica::output::OutputDir::create(out)?;
     // Unit letters are open ground for the map; their positions become influence sources.
     let width = LEVEL.lines().map(str::len).max().unwrap_or(0);
     let text: String = LEVEL.lines().map(|l| format!("{:<width$}\n", l.replace(['b', 'r'], "."))).collect();
@@ -101,10 +102,10 @@ fn run(out: &Path) -> Result<Vec<PathBuf>, Box<dyn std::error::Error>> {
         .collect();
 
     let mut files = Vec::new();
-    let mut save = |name: &str, img: RgbImage| -> Result<(), image::ImageError> {
-        let path = out.join(name);
-        img.save(&path)?;
-        files.push(path);
+    let mut save = |name: &str, img: RgbImage| -> Result<(), Box<dyn std::error::Error>> {
+        let mut bytes = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut bytes, image::ImageFormat::Png)?;
+        files.push(dir.write_file(name, bytes.get_ref())?);
         Ok(())
     };
 

@@ -24,11 +24,16 @@ pub mod editor;
 pub mod host;
 #[cfg(feature = "cli")]
 pub mod lsp;
+pub mod output;
 pub mod reload;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod runtime;
 pub mod scenario;
+pub mod testing;
+#[cfg(feature = "view")]
+pub mod view;
+pub mod walk;
 pub use tactica_stdlib::memory;
 
 /// Every script language built into this runtime: Tactica Script (`.tac`), Lua (`.lua`) and Rhai

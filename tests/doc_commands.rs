@@ -45,9 +45,19 @@ fn run(args: &[String], scratch: &Path) -> (Option<i32>, String) {
     // Outputs go to the scratch folder, not into the repository.
     let mut args: Vec<String> = args.to_vec();
     for i in 1..args.len() {
-        if matches!(args[i - 1].as_str(), "-o" | "--render" | "--trace" | "--paths") {
+        if matches!(
+            args[i - 1].as_str(),
+            "-o" | "--render" | "--trace" | "--paths" | "--profile-json" | "--junit" | "--out"
+        ) {
             let name = Path::new(&args[i]).file_name().map(PathBuf::from).unwrap_or_else(|| "out".into());
             args[i] = scratch.join(name).display().to_string();
+        }
+    }
+    // A file an earlier command of the docs wrote (`--trace run.jsonl`, then `view run.jsonl`)
+    // is read from the scratch folder it went to.
+    for a in args.iter_mut().skip(1) {
+        if !a.starts_with('-') && !Path::new(a.as_str()).exists() && scratch.join(a.as_str()).exists() {
+            *a = scratch.join(a.as_str()).display().to_string();
         }
     }
     let watch = args.iter().any(|a| a == "--watch");

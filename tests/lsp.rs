@@ -540,7 +540,7 @@ fn a_behaviour_tree_file_has_diagnostics_hover_and_completion() {
     ed.change(&u, 2, &typo);
     let diags = ed.diagnostics(&u);
     assert_eq!(diags.len(), 1, "{diags:?}");
-    assert_eq!(diags[0]["code"], "E0110");
+    assert_eq!(diags[0]["code"], "E0120");
     assert_eq!(diags[0]["message"], "unknown leaf `cal_squad`\nhint: did you mean `call_squad`?");
     assert_eq!(diags[0]["range"]["start"], json!({"line": pos(&typo, "cal_squad", 0).0, "character": 6}));
     ed.change(&u, 3, &text);
@@ -566,4 +566,37 @@ fn a_behaviour_tree_file_has_diagnostics_hover_and_completion() {
     {
         assert!(labels.iter().any(|l| l == want), "{want} in {labels:?}");
     }
+    assert_eq!(ed.shut_down(), 0);
+}
+
+#[test]
+fn a_test_file_gets_diagnostics_hover_and_the_scenarios_names() {
+    let mut ed = Editor::start();
+    ed.initialize();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/harbour/harbour.tactest");
+    let file = uri(&path);
+    let good = std::fs::read_to_string(&path).unwrap();
+    ed.open(&file, "tactest", &good);
+    assert_eq!(ed.diagnostics(&file), Vec::<Value>::new(), "the shipped test file is clean");
+    // A misspelt character, as the editor shows it while the designer types.
+    let bad = good.replacen("expect runner reaches warehouse", "expect runer reaches warehouse", 1);
+    ed.change(&file, 2, &bad);
+    let diags = ed.diagnostics(&file);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "E0110");
+    let runer = pos(&bad, "runer reaches", 0);
+    assert_eq!(diags[0]["range"], range(runer, (runer.0, runer.1 + 5)));
+    assert_eq!(diags[0]["message"], "the scenario has no entity named `runer`\nhint: did you mean `runner`?");
+    // Hover over a word of the format and over an event kind.
+    let hover = ed.at("textDocument/hover", &file, pos(&good, "reaches warehouse", 1));
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("stands on the cell, place or region"), "{hover}");
+    let hover = ed.at("textDocument/hover", &file, pos(&good, "script_error", 2));
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("a script failed at run time"), "{hover}");
+    // Completion: the format's words, the event kinds, and the harbour's names.
+    let items = ed.at("textDocument/completion", &file, pos(&good, "runner reaches", 0));
+    let labels = labels(&items);
+    for name in ["expect", "reaches", "script_error", "lookout", "kDock", "warehouse", "GameTime"] {
+        assert!(labels.iter().any(|l| l == name), "{name} is offered: {labels:?}");
+    }
+    assert_eq!(ed.shut_down(), 0);
 }

@@ -226,7 +226,7 @@ fn a_tree_reloaded_while_a_leaf_runs_halts_it_starts_the_new_tree_and_keeps_the_
     // A broken save leaves the running tree alone.
     std::fs::write(&tree, "tree Guard { sequnce { wait(3); } }\n").unwrap();
     let report = rt.reload_file(&tree);
-    assert!(report.message().contains("E0110"), "{}", report.message());
+    assert!(report.message().contains("E0120"), "{}", report.message());
     assert!(report.message().contains("did you mean `sequence`?"), "{}", report.message());
     rt.run(2);
     assert!(
@@ -316,7 +316,7 @@ fn build_tree_refuses_a_broken_tree_with_its_line_column_and_code() {
     let errors = of_kind(&events(&rt), "script_error", "message");
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
-        errors[0].2.contains("line 2, column 14: [E0110] unknown leaf `mvoe_to`")
+        errors[0].2.contains("line 2, column 14: [E0120] unknown leaf `mvoe_to`")
             && errors[0].2.contains("did you mean `move_to`?"),
         "{errors:?}"
     );

@@ -53,13 +53,15 @@ fn codes_of(kind: TextKind, src: &str) -> Vec<Code> {
             tactica_engine::decide::bt::parse(src, &catalog).1.iter().map(|d| d.code).collect()
         }
         TextKind::Lua => unreachable!("the Lua examples are held to their word by the Lua linter's own tests"),
+        TextKind::TestFile => unreachable!("the test-file examples are held to their word by tests/testing.rs"),
     }
 }
 
 /// The codes whose examples this crate can check: all but the Lua linter's, which
-/// `bindings/lua/tests/lint.rs` checks with the linter that gives them.
+/// `bindings/lua/tests/lint.rs` checks with the linter that gives them, and the test files',
+/// which need a scenario loaded (`tests/testing.rs` checks them beside examples/harbour).
 fn tac_front_end_codes() -> impl Iterator<Item = Code> {
-    Code::ALL.iter().copied().filter(|&c| explanation(c).text_kind != TextKind::Lua)
+    Code::ALL.iter().copied().filter(|&c| !matches!(explanation(c).text_kind, TextKind::Lua | TextKind::TestFile))
 }
 
 fn codes(src: &str) -> Vec<Code> {

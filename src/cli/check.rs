@@ -23,12 +23,21 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::
         host.add_backend(b);
     }
     let mut files = Vec::new();
+    let mut walks: HashMap<PathBuf, Vec<Finding>> = HashMap::new();
     for p in paths {
-        collect(p, &host, &mut files);
+        collect(p, &host, &mut files, &mut walks);
     }
+    // A folder listed for what its walk passed over is not a file checked.
+    let walked_only = walks.len();
     let scenario_names = scenario_names(&files);
     let colour = format == Format::Text && output::color();
-    let mut found: Vec<Findings> = files.iter().map(|f| check_file(f, &mut host, &scenario_names, colour)).collect();
+    let mut found: Vec<Findings> = files
+        .iter()
+        .map(|f| match walks.remove(f) {
+            Some(walked) => walked.into(),
+            None => check_file(f, &mut host, &scenario_names, colour),
+        })
+        .collect();
     // Whether a file is ok is its own verdict, taken before the same mistake met twice is
     // printed once.
     let verdicts: Vec<(usize, usize)> = found.iter().map(Findings::counts).collect();
@@ -55,13 +64,13 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::
     match format {
         Format::Text => println!(
             "{}, {}, {}",
-            super::count(files.len() as u64, "file checked", "files checked"),
+            super::count((files.len() - walked_only) as u64, "file checked", "files checked"),
             super::count(errors as u64, "error", "errors"),
             super::count(warnings as u64, "warning", "warnings")
         ),
         Format::Json => output::json_line(&serde_json::json!({
             "type": "summary",
-            "files": files.len(),
+            "files": files.len() - walked_only,
             "errors": errors,
             "warnings": warnings,
         })),
@@ -266,24 +275,46 @@ fn strip_code(message: &str) -> &str {
     }
 }
 
-fn collect(p: &Path, host: &ScriptHost, out: &mut Vec<PathBuf>) {
-    if p.is_dir() {
-        let mut entries: Vec<PathBuf> =
-            std::fs::read_dir(p).into_iter().flatten().flatten().map(|e| e.path()).collect();
-        entries.sort();
-        for e in entries {
-            if e.is_dir() || known(&e, host) {
-                collect(&e, host, out);
-            }
-        }
-    } else {
+/// The files to check under `p`: `p` itself when it is a file; in a folder, every file tactica
+/// knows, by one bounded walk that follows no link into a folder or out of it (hidden folders
+/// and `target` are passed over). What the walk passed over is reported against the folder: a
+/// warning for each link not followed, an error when a bound cut the walk short.
+fn collect(p: &Path, host: &ScriptHost, out: &mut Vec<PathBuf>, walks: &mut HashMap<PathBuf, Vec<Finding>>) {
+    if !p.is_dir() {
         out.push(p.to_path_buf());
+        return;
+    }
+    let walked = crate::walk::walk(p, crate::walk::WalkLimits::CHECK, |dir| {
+        dir.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.') && n != "target")
+    });
+    out.extend(walked.files.into_iter().filter(|f| known(f, host)));
+    let mut notes: Vec<Finding> = walked
+        .skipped
+        .iter()
+        .map(|(link, why)| {
+            let mut f = Finding::plain(link, why.to_string());
+            f.severity = Severity::Warning;
+            f.text = format!("warning: {}: {why}", link.display());
+            f
+        })
+        .collect();
+    if let Some(stop) = walked.stopped {
+        notes.push(Finding::plain(p, stop.to_string()));
+    }
+    if !notes.is_empty() {
+        out.push(p.to_path_buf());
+        walks.entry(p.to_path_buf()).or_default().extend(notes);
     }
 }
 
 fn known(p: &Path, host: &ScriptHost) -> bool {
     let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-    (ext == "toml" && is_scenario(p)) || ext == "map" || ext == "tps" || ext == "bt" || host.backend_for(p).is_some()
+    (ext == "toml" && is_scenario(p))
+        || ext == "map"
+        || ext == "tps"
+        || ext == "bt"
+        || ext == crate::testing::prepare::EXTENSION
+        || host.backend_for(p).is_some()
 }
 
 /// Whether a `.toml` file met while walking a folder is a scenario: `scenario.toml`, or a table
@@ -312,7 +343,7 @@ fn check_file(
     }
     let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
     let found = match ext {
-        "toml" => match scenario::load(f) {
+        "toml" => match scenario::Loader::new().limits(super::load_limits()).load(f) {
             Err(e) => vec![Finding::scenario(&e)],
             Ok(s) => {
                 let mut found = script_warnings_in(&s, host, colour);
@@ -339,8 +370,9 @@ fn check_file(
     found.into()
 }
 
-/// Every problem with a script or query file whose text is `source` (what an editor holds, which
-/// may differ from the disk): `.tps` query blocks, `.tac` checked against `api`, and the host's
+/// Every problem with a script, query or test file whose text is `source` (what an editor holds,
+/// which may differ from the disk): `.tps` query blocks, `.tactest` test files against their
+/// scenario's names, `.tac` checked against `api`, and the host's
 /// other languages compiled and, when they compile, linted against `api`. `tactica check` and
 /// the language server (`tactica lsp`) share it.
 pub(crate) fn check_text(
@@ -358,6 +390,11 @@ pub(crate) fn check_text(
             let (_, diagnostics) = crate::runtime::trees::diagnose(f, source, host, None);
             diagnostics.iter().map(|d| Finding::diagnostic(&name, source, d, colour)).collect()
         }
+        // A test file is checked against its scenario's names (found from the file's path).
+        crate::testing::prepare::EXTENSION => crate::testing::prepare::check_source(f, source)
+            .iter()
+            .map(|d| Finding::diagnostic(&name, source, d, colour))
+            .collect(),
         "tac" => {
             let (_, diagnostics) = tactica_script::check(&name, source, api);
             diagnostics.iter().map(|d| Finding::diagnostic(&name, source, d, colour)).collect()
@@ -374,7 +411,7 @@ pub(crate) fn check_text(
 fn scenario_names(files: &[PathBuf]) -> Vec<(BTreeSet<PathBuf>, tactica_script::Api)> {
     let mut out = Vec::new();
     for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "toml")) {
-        let Ok(s) = scenario::load(f) else { continue };
+        let Ok(s) = scenario::Loader::new().limits(super::load_limits()).load(f) else { continue };
         let mut api = tactica_script::Api::standard();
         api.declare_world_names(&s.world);
         let used = s

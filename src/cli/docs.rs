@@ -26,8 +26,7 @@ pub fn docs(args: &DocsArgs) -> anyhow::Result<ExitCode> {
         },
         None => crate::host::Api::standard(),
     };
-    let written = crate::editor::write_definitions(&api, &args.out)
-        .map_err(|e| anyhow::anyhow!("cannot write into {}: {e}", args.out.display()))?;
+    let written = crate::editor::write_definitions(&api, &args.out)?;
     for path in written {
         println!("wrote {}", path.display());
     }

@@ -2,18 +2,22 @@
 //! its own that turns the library's typed results into text and an exit code.
 //!
 //! Exit codes: 0 all well, 1 errors were found (bad scenario, map or script; warnings only under
-//! `check --deny-warnings`), 2 bad usage.
+//! `check --deny-warnings`; a test that failed; a trace that diverges), 2 bad usage (and for
+//! `test` and `replay`, what could not be loaded).
 
 pub(crate) mod check;
 mod docs;
 mod explain;
 mod lsp;
-mod narrate;
 mod output;
 mod path;
+mod progress;
 mod query;
 mod render;
+mod replay;
 mod run;
+mod test;
+mod view;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -34,6 +38,18 @@ pub struct Cli {
     /// `never`.
     #[arg(long, global = true, value_enum, default_value_t = output::ColorChoice::Auto)]
     pub color: output::ColorChoice,
+    /// Units of load-time work a scenario may ask for before its first tick (default
+    /// 2,000,000,000; docs/scenario.md, "Load limits"). Raise it for a large scenario you trust.
+    #[arg(long, global = true, value_name = "UNITS")]
+    pub load_budget: Option<u64>,
+}
+
+/// The limits every scenario this process loads is held to (set once from the arguments).
+static LOAD_LIMITS: std::sync::OnceLock<scenario::LoadLimits> = std::sync::OnceLock::new();
+
+/// The load limits the command line was given.
+pub(crate) fn load_limits() -> scenario::LoadLimits {
+    LOAD_LIMITS.get().copied().unwrap_or_default()
 }
 
 /// The subcommands.
@@ -62,12 +78,20 @@ pub enum Command {
     Path(path::PathArgs),
     /// Draw a tactical layer of a scenario as a PNG heat map (`--layer list` lists them).
     Render(render::RenderArgs),
+    /// Write the replay viewer: one HTML file with the map and the recorded run, to scrub in a
+    /// browser (docs/viewer.md).
+    View(view::ViewArgs),
     /// Write the script API for editors: a LuaLS definitions file, a Rhai definitions file and the
     /// Markdown reference, with a scenario's names when one is given.
     Docs(docs::DocsArgs),
     /// Serve editors over stdio (the Language Server Protocol): diagnostics as you type, hover
     /// docs, completion and go to definition for `.tac`, Lua and Rhai (docs/editors.md).
     Lsp(lsp::LspArgs),
+    /// Run the AI's tests (`*.tactest`): what the characters must do, on one seed or a sweep of
+    /// many, with a report, JSON or JUnit, shards and goldens (docs/testing.md).
+    Test(test::TestArgs),
+    /// Play a scenario again and compare it with a recorded trace, to the first difference.
+    Replay(replay::ReplayArgs),
 }
 
 /// Parses the arguments and runs the command.
@@ -80,6 +104,11 @@ pub fn main() -> ExitCode {
         }
     };
     output::set_color(cli.color);
+    let mut limits = scenario::LoadLimits::new();
+    if let Some(units) = cli.load_budget {
+        limits = limits.set_work(units);
+    }
+    let _ = LOAD_LIMITS.set(limits);
     let result = match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Check { paths, deny_warnings, format } => check::check(&paths, deny_warnings, format),
@@ -87,8 +116,11 @@ pub fn main() -> ExitCode {
         Command::Query(args) => query::query(&args),
         Command::Path(args) => path::path(&args),
         Command::Render(args) => render::render(&args),
+        Command::View(args) => view::view(&args),
         Command::Docs(args) => docs::docs(&args),
         Command::Lsp(args) => lsp::lsp(&args),
+        Command::Test(args) => test::test(&args),
+        Command::Replay(args) => replay::replay_cli(&args),
     };
     match result {
         Ok(code) => code,
@@ -100,10 +132,15 @@ pub fn main() -> ExitCode {
 }
 
 /// The scenario at `path` (a file, or a folder holding `scenario.toml`); on failure the error is
-/// printed and the exit code is 1.
+/// printed and the exit code is 1. A load that takes a while shows its progress against the
+/// load budget on a terminal.
 fn load_scenario(path: &Path) -> Result<Scenario, ExitCode> {
     let file = if path.is_dir() { path.join("scenario.toml") } else { path.to_path_buf() };
-    scenario::load(&file).map_err(|e| {
+    let bar = progress::LoadBar::new();
+    let mut report = |p: &scenario::LoadProgress<'_>| bar.report(p);
+    let loaded = scenario::Loader::new().limits(load_limits()).progress(&mut report).load(&file);
+    bar.finish();
+    loaded.map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(1)
     })

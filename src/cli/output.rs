@@ -50,6 +50,17 @@ pub fn color() -> bool {
     }
 }
 
+/// Whether text written to stdout is coloured (`tactica test`'s report): as [`color`], for stdout.
+pub fn color_stdout() -> bool {
+    match COLOR.get().copied().unwrap_or_default() {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+        }
+    }
+}
+
 /// Prints one JSON object as a line of stdout.
 pub fn json_line(value: &serde_json::Value) {
     println!("{value}");

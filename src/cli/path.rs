@@ -2,7 +2,6 @@
 //! the file's optimal one. All the work is the engine's (`tactica_engine::path::scen`); this file
 //! only turns arguments into a call and the report into text and an exit code.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -55,7 +54,7 @@ pub fn path(args: &PathArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let mut out = match &args.paths {
-        Some(p) => Some(BufWriter::new(File::create(p).with_context(|| format!("cannot create {}", p.display()))?)),
+        Some(p) => Some(BufWriter::new(crate::output::create_file(p)?)),
         None => None,
     };
     // indicatif draws on stderr only when it is a terminal.
@@ -84,8 +83,9 @@ pub fn path(args: &PathArgs) -> anyhow::Result<ExitCode> {
     if let Some(e) = write_error {
         return Err(e).context("cannot write the paths file");
     }
-    if let Some(w) = out.as_mut() {
-        w.flush().context("cannot write the paths file")?;
+    if let Some(w) = out {
+        let file = w.into_inner().map_err(|e| e.into_error()).context("cannot write the paths file")?;
+        file.finish()?;
     }
     if args.format == Format::Json {
         for r in &report.results {

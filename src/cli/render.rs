@@ -178,11 +178,16 @@ fn render_query(args: &RenderArgs, world: &World, name: &str) -> anyhow::Result<
     Ok(ExitCode::SUCCESS)
 }
 
+/// Writes `img` as a PNG at `out`, never through a link a downloaded folder could hold.
 fn write(img: &image::RgbImage, out: &Path) -> anyhow::Result<()> {
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    img.save_with_format(out, image::ImageFormat::Png).with_context(|| format!("cannot write {}", out.display()))
+    let file = crate::output::create_file(out)?;
+    let mut buffered = std::io::BufWriter::new(file);
+    img.write_with_encoder(image::codecs::png::PngEncoder::new(&mut buffered))
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    let file =
+        buffered.into_inner().map_err(|e| e.into_error()).with_context(|| format!("cannot write {}", out.display()))?;
+    file.finish()?;
+    Ok(())
 }
 
 /// The layer's value at every map cell (decision layers are per area: each cell gets its area's).

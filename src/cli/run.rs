@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 
-use super::narrate::narrate;
 use crate::reload::FileWatcher;
 use crate::render;
 use crate::runtime::Runtime;
+use crate::runtime::narrate::narrate;
 
 /// Arguments of `tactica run`.
 #[derive(Debug, Args)]
@@ -52,6 +52,11 @@ pub struct RunArgs {
     /// tables (and the ticks over budget) at the end (docs/profile.md).
     #[arg(long)]
     pub profile: bool,
+    /// Write the profiler's timeline — every tick, its phases, script calls and host calls — to
+    /// this file in the Chrome trace-event format, which Perfetto and `chrome://tracing` open
+    /// (docs/profile.md).
+    #[arg(long, value_name = "FILE.json")]
+    pub profile_json: Option<PathBuf>,
     /// With `--profile`: the frame budget in milliseconds a tick is listed against (default 16.6).
     #[arg(long, value_name = "MS", value_parser = frame_budget)]
     pub frame_budget: Option<f64>,
@@ -96,7 +101,22 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if args.profile {
         rt.enable_profile();
     }
+    // The timeline streams into a file made as every output file is (never through a link); the
+    // runtime owns the writer while it plays, so the file is put in place from here once closed.
+    let timeline_file = match &args.profile_json {
+        Some(file) => {
+            let shared = SharedOutput(Arc::new(std::sync::Mutex::new(crate::output::create_file(file)?)));
+            rt.profile_timeline(Box::new(std::io::BufWriter::new(shared.clone())));
+            Some(shared)
+        }
+        None => None,
+    };
     let trace_to_stdout = args.trace.as_deref() == Some(Path::new("-"));
+    // Opened before playing, so a place that cannot be written is said at once, not after the run.
+    let trace_file = match &args.trace {
+        Some(file) if !trace_to_stdout => Some(crate::output::create_file(file)?),
+        _ => None,
+    };
     // With the trace on standard output, what people read goes to standard error.
     let mut out: Box<dyn Write> =
         if trace_to_stdout { Box::new(std::io::stderr()) } else { Box::new(std::io::stdout()) };
@@ -144,12 +164,13 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "\ninterrupted after {played} ticks: writing what was played")?;
     }
     let trace = rt.trace();
-    match &args.trace {
-        Some(_) if trace_to_stdout => std::io::stdout().write_all(trace.as_bytes())?,
-        Some(file) => {
-            std::fs::write(file, &trace).with_context(|| format!("cannot write the trace to {}", file.display()))?;
-        }
-        None => {}
+    if trace_to_stdout {
+        std::io::stdout().write_all(trace.as_bytes())?;
+    }
+    if let Some(mut file) = trace_file {
+        file.write_all(trace.as_bytes())
+            .with_context(|| format!("cannot write the trace to {}", file.path().display()))?;
+        file.finish()?;
     }
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for e in rt.world().log().events() {
@@ -180,7 +201,15 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         writeln!(out, "{} frames written to {}", frames.count(), dir.display())?;
     }
     writeln!(out, "trace sha256 {}", crate::runtime::trace_hash(&trace))?;
-    if let Some(profile) = rt.profile() {
+    if let Some(file) = &args.profile_json {
+        rt.finish_profile_timeline()
+            .with_context(|| format!("cannot write the profile timeline to {}", file.display()))?;
+        if let Some(shared) = timeline_file {
+            shared.finish()?;
+        }
+        writeln!(out, "profile timeline written to {} (open it in Perfetto or chrome://tracing)", file.display())?;
+    }
+    if let Some(profile) = rt.profile().filter(|_| args.profile) {
         write!(out, "\n{}", profile.report())?;
     }
     // 130 is what shells report for a program ended by Ctrl-C.
@@ -203,4 +232,30 @@ fn interrupt_flag() -> Arc<AtomicBool> {
         eprintln!("note: Ctrl-C will not save the trace ({e})");
     }
     flag
+}
+
+/// An output file the profile timeline writes to while the runtime holds the writer.
+#[derive(Clone)]
+struct SharedOutput(Arc<std::sync::Mutex<crate::output::OutputFile>>);
+
+impl SharedOutput {
+    /// Puts the file in place; the runtime must have dropped its writer (the timeline finished).
+    fn finish(self) -> anyhow::Result<()> {
+        let file = Arc::try_unwrap(self.0)
+            .map_err(|_| anyhow::anyhow!("the profile timeline is still being written"))?
+            .into_inner()
+            .map_err(|_| anyhow::anyhow!("the profile timeline's writer panicked"))?;
+        file.finish()?;
+        Ok(())
+    }
+}
+
+impl Write for SharedOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.flush()
+    }
 }

@@ -46,13 +46,8 @@ pub fn definition_files(api: &Api) -> [(&'static str, String); 3] {
 }
 
 /// Writes the definition files of `api` into `dir` (made if missing) and returns their paths.
-pub fn write_definitions(api: &Api, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir)?;
-    let mut written = Vec::new();
-    for (name, text) in definition_files(api) {
-        let path = dir.join(name);
-        std::fs::write(&path, text)?;
-        written.push(path);
-    }
-    Ok(written)
+/// Nothing is written through a symbolic link a downloaded folder could hold ([`crate::output`]).
+pub fn write_definitions(api: &Api, dir: &Path) -> Result<Vec<PathBuf>, crate::output::OutputError> {
+    let out = crate::output::OutputDir::create(dir)?;
+    definition_files(api).into_iter().map(|(name, text)| out.write_file(name, text.as_bytes())).collect()
 }

@@ -7,6 +7,10 @@
 //! values and the scenario's places and signals, and "go to definition" of machine states, rules,
 //! facts, roles, signals and places (a place lands on its key in the scenario file).
 //!
+//! Test files (`.tactest`) get the same diagnostics as `tactica check` gives them, hover over
+//! the format's words and event kinds, and completion of them and of their scenario's names
+//! ([`testfile`]).
+//!
 //! Modules: [`transport`] frames JSON-RPC and skips malformed messages; [`server`] keeps the open
 //! documents and answers; [`project`] finds a script's scenario; [`api_docs`] turns the API table
 //! into hover text and completion items; [`trees`] does the same for tree files; [`symbols`]
@@ -17,6 +21,7 @@ pub mod api_docs;
 pub mod project;
 pub mod server;
 pub mod symbols;
+pub mod testfile;
 pub mod text;
 pub mod transport;
 pub mod trees;

@@ -18,6 +18,14 @@ use crate::scenario::files::{MAX_SCENARIO_BYTES, read_text};
 
 /// How many folders above a script are searched for its scenario (`scripts_dir` nests one).
 const FOLDERS_UP: usize = 3;
+/// Each of those folders is read for its own entries only, and at most this many: an editor
+/// opening a script in a huge folder (a download folder, a home) still answers at once. Links
+/// are not followed out of the folder ([`crate::walk`]).
+const SCAN: crate::walk::WalkLimits = crate::walk::WalkLimits { max_depth: 1, max_entries: 4_000 };
+/// At most this many `.toml` files are considered in one search: each may be a scenario, and
+/// loading one is bounded by the load budget, not free (a folder of thousands of them must not
+/// hold the editor).
+const MAX_TOMLS: usize = 64;
 
 /// A scenario that loaded, with what editors need of it.
 #[derive(Debug)]
@@ -61,16 +69,15 @@ impl Projects {
     /// The scenario `script` belongs to, if any.
     pub fn for_script(&mut self, script: &Path) -> Option<Rc<Project>> {
         let canonical = canonical(script);
+        let mut considered = 0;
         for dir in canonical.ancestors().skip(1).take(FOLDERS_UP) {
-            let mut tomls: Vec<PathBuf> = std::fs::read_dir(dir)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-                .collect();
-            tomls.sort();
+            let walked = crate::walk::walk(dir, SCAN, |_| false);
+            let tomls = walked.files.into_iter().filter(|p| p.extension().is_some_and(|e| e == "toml"));
             for toml in tomls {
+                considered += 1;
+                if considered > MAX_TOMLS {
+                    return None;
+                }
                 if let Some(p) = self.get(&toml).filter(|p| p.scripts.contains(&canonical)) {
                     return Some(p);
                 }
@@ -103,7 +110,7 @@ fn load(file: &Path) -> Option<Project> {
     if !crate::cli::check::is_scenario(file) {
         return None;
     }
-    let scenario = crate::scenario::load(file).ok()?;
+    let scenario = crate::scenario::Loader::new().limits(crate::cli::load_limits()).load(file).ok()?;
     let text = read_text(file, MAX_SCENARIO_BYTES).ok()?;
     let mut scripts: BTreeSet<PathBuf> = scenario
         .entity_scripts
@@ -151,5 +158,50 @@ mod tests {
         assert_eq!(names, ["kDock", "my gate", "yard"]);
         assert_eq!(&text[spans[0].1.clone()], "kDock");
         assert_eq!(&text[spans[2].1.clone()], "yard");
+    }
+
+    /// A script's scenario is found beside it through loops of links and a huge folder: the
+    /// search reads each folder's own entries, at most [`SCAN`]'s, and follows no link out.
+    #[cfg(unix)]
+    #[test]
+    fn the_scenario_search_ends_in_looped_and_crowded_folders() {
+        use std::os::unix::fs::symlink;
+        let base = std::env::temp_dir().join(format!("tactica-project-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (root, outside) = (base.join("mod"), base.join("outside"));
+        std::fs::create_dir_all(root.join("scripts")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(root.join("map.txt"), "....\n....\n").unwrap();
+        let scenario = "map = \"map.txt\"\nscripts_dir = \"scripts\"\n[[entities]]\nname = \"g\"\nkind = \"x\"\nat = [1, 1]\nscripts = [\"g.lua\"]\n";
+        std::fs::write(root.join("scenario.toml"), scenario).unwrap();
+        std::fs::write(root.join("scripts/g.lua"), "function on_spawn() end\n").unwrap();
+        symlink(&root, root.join("scripts/up")).unwrap();
+        symlink(root.join("scripts"), root.join("loop")).unwrap();
+        // A scenario outside that lists the script through a link: not this script's scenario.
+        std::fs::write(outside.join("other.toml"), scenario.replace("g.lua", "../mod/scripts/g.lua")).unwrap();
+        symlink(outside.join("other.toml"), root.join("other.toml")).unwrap();
+        let mut projects = Projects::default();
+        let found = projects.for_script(&root.join("scripts/g.lua")).expect("its scenario");
+        assert!(found.file.ends_with("mod/scenario.toml"), "{}", found.file.display());
+        // At most MAX_TOMLS files are considered: 64 others named first hide the scenario.
+        for i in 0..MAX_TOMLS {
+            std::fs::write(root.join(format!("a{i:03}.toml")), "").unwrap();
+        }
+        assert!(Projects::default().for_script(&root.join("scripts/g.lua")).is_none());
+        std::fs::remove_file(root.join("a000.toml")).unwrap();
+        assert!(Projects::default().for_script(&root.join("scripts/g.lua")).is_some(), "63 others: found");
+        for i in 1..MAX_TOMLS {
+            std::fs::remove_file(root.join(format!("a{i:03}.toml"))).unwrap();
+        }
+        // Past the bound, a folder's further entries are not read: the scenario, named last, is
+        // not found, and the search still ends.
+        for i in 0..SCAN.max_entries {
+            std::fs::File::create(root.join(format!("a{i:05}.dat"))).unwrap();
+        }
+        std::fs::rename(root.join("scenario.toml"), root.join("zz.toml")).unwrap();
+        let started = std::time::Instant::now();
+        assert!(Projects::default().for_script(&root.join("scripts/g.lua")).is_none());
+        assert!(started.elapsed().as_secs() < 10);
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

@@ -185,10 +185,9 @@ impl Server {
 
     /// Every diagnostic of an open document: `tactica check`'s findings for its text.
     pub fn diagnostics(&mut self, uri: &Uri) -> Vec<Diagnostic> {
-        if let Some(doc) = self.docs.get(uri)
-            && doc.ext == "bt"
-        {
-            // A behaviour tree: its leaf files are read from beside it, wherever it is.
+        // A behaviour tree (its leaf files are read from beside it, wherever it is) or a test
+        // file (checked against its scenario's names).
+        if let Some(doc) = self.docs.get(uri).filter(|d| d.ext == "bt" || is_test_file(d)) {
             let findings = check_text(&doc.check_path(), &doc.text, &mut self.host, &self.standard, false);
             return findings.iter().map(|f| to_lsp(f, doc)).collect();
         }
@@ -218,6 +217,18 @@ impl Server {
                 range: Some(doc.index.range(&doc.text, &span)),
             })
             .unwrap_or(Value::Null);
+        }
+        if let Some(doc) = self.docs.get(uri).filter(|d| is_test_file(d)) {
+            let at = doc.index.offset(&doc.text, pos);
+            let Some((word, span)) = word_at(&doc.text, at) else { return Value::Null };
+            return match super::testfile::hover(word) {
+                Some(value) => serde_json::to_value(Hover {
+                    contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
+                    range: Some(doc.index.range(&doc.text, &span)),
+                })
+                .unwrap_or(Value::Null),
+                None => Value::Null,
+            };
         }
         let Some((project, lang)) = self.context(uri) else { return Value::Null };
         let Some(doc) = self.docs.get(uri) else { return Value::Null };
@@ -252,6 +263,11 @@ impl Server {
                 project.as_ref().map(|p| p.places.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
             let Some(doc) = self.docs.get(uri) else { return Value::Null };
             let items = super::trees::completions(&doc.text, doc.path.as_deref(), &mut self.host, &places);
+            return serde_json::to_value(CompletionResponse::Array(items)).unwrap_or(Value::Null);
+        }
+        if let Some(doc) = self.docs.get(uri).filter(|d| is_test_file(d)) {
+            let names = crate::testing::prepare::names_for(&doc.check_path(), &doc.text);
+            let items = super::testfile::completions(names.as_ref());
             return serde_json::to_value(CompletionResponse::Array(items)).unwrap_or(Value::Null);
         }
         let Some((project, lang)) = self.context(uri) else { return Value::Null };
@@ -303,6 +319,11 @@ impl Server {
         }
         if found.is_empty() { Value::Null } else { to_value(found) }
     }
+}
+
+/// Whether a document is a test file (`.tactest`).
+fn is_test_file(doc: &Doc) -> bool {
+    doc.ext == crate::testing::prepare::EXTENSION
 }
 
 /// Whether `before` ends with the word `on` (and blanks): `on think`, where `think` is a handler.

@@ -72,7 +72,8 @@ impl Runtime {
                 // next tick; its blackboard stays.
                 return self.finish_reload(file, users, outcome);
             }
-            if let Some(outcome) = crate::scenario::models::reload(&mut self.world_mut().models, &file) {
+            let limits = self.load_limits();
+            if let Some(outcome) = crate::scenario::models::reload(&mut self.world_mut().models, &file, limits) {
                 // A population already evolving keeps evolving; a genetic model new in the file
                 // starts its own.
                 self.world_mut().start_genetics();
@@ -123,15 +124,20 @@ impl Runtime {
                 );
                 Err(vec![ScriptError::new(&file, 0, 0, why)])
             }
-            Ok(map) => {
-                for i in 0..map.len() {
-                    let cell = map.cell_at(i);
-                    if map.passable(cell) != self.world().map().passable(cell) {
-                        self.world_mut().set_blocked(cell, !map.passable(cell));
-                    }
+            Ok(map) => match crate::scenario::charge_map_reload(&map, self.world(), self.load_limits()) {
+                Err(why) => Err(vec![ScriptError::new(&file, 0, 0, format!("{why}; the old map stays"))]),
+                Ok(()) => {
+                    let edits: Vec<(glam::IVec2, bool)> = (0..map.len())
+                        .map(|i| map.cell_at(i))
+                        .filter(|&cell| map.passable(cell) != self.world().map().passable(cell))
+                        .map(|cell| (cell, !map.passable(cell)))
+                        .collect();
+                    // One update of the navigation service for every edit: a map where many walls
+                    // moved is taken in at the cost of one, not one per cell.
+                    self.world_mut().set_blocked_cells(&edits);
+                    Ok(())
                 }
-                Ok(())
-            }
+            },
         };
         self.finish_reload(file, Vec::new(), outcome)
     }

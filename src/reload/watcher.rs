@@ -16,6 +16,12 @@ use notify::{Config, PollWatcher, RecursiveMode};
 /// and renaming it over the old one, which a watch on the old file would lose. It uses the
 /// platform's notifications (inotify, FSEvents, …) and falls back to polling every 100 ms where
 /// those are unavailable (network drives, some containers).
+///
+/// Polling looks at the files themselves, never at their folders: a poll of a folder reads every
+/// entry in it, and the contents of every file, each time, so a folder of a million entries, a
+/// huge file or a link to a device beside the scripts would hold the game. A poll of a path
+/// notices a save by rename as well (it compares what the path holds each time), and its work
+/// is the watched files' own.
 pub struct FileWatcher {
     files: BTreeSet<PathBuf>,
     events: Receiver<notify::Result<notify::Event>>,
@@ -50,8 +56,9 @@ impl FileWatcher {
                 Box::new(PollWatcher::new(tx, config)?)
             }
         };
-        for d in &dirs {
-            watcher.watch(d, RecursiveMode::NonRecursive)?;
+        let watched = if polling { &files } else { &dirs };
+        for p in watched {
+            watcher.watch(p, RecursiveMode::NonRecursive)?;
         }
         Ok(FileWatcher { files, events: rx, _watcher: watcher, polling })
     }

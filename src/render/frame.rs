@@ -1,23 +1,27 @@
-//! Writing numbered PNG frames to a folder.
+//! Writing numbered PNG frames to a folder, never through a symbolic link a downloaded folder
+//! could hold ([`crate::output`]).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use image::RgbImage;
 use thiserror::Error;
 
+use crate::output::{OutputDir, OutputError};
+
 /// Why a frame could not be written.
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum RenderError {
-    /// The output folder could not be created.
-    #[error("cannot create the frame folder {path}: {source}")]
+    /// The output folder could not be created or opened.
+    #[error("cannot open the frame folder: {source}")]
     CreateDir {
         /// The folder.
         path: PathBuf,
         /// The cause.
-        source: std::io::Error,
+        source: OutputError,
     },
-    /// A frame could not be encoded or written.
+    /// A frame could not be encoded.
     #[error("cannot write frame {path}: {source}")]
     Write {
         /// The file.
@@ -25,20 +29,29 @@ pub enum RenderError {
         /// The cause.
         source: image::ImageError,
     },
+    /// A frame's file could not be made or put in place.
+    #[error("cannot write a frame: {source}")]
+    Save {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: OutputError,
+    },
 }
 
 /// Writes `frame_00000.png`, `frame_00001.png`, … into one folder.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct FrameWriter {
-    dir: PathBuf,
+    dir: OutputDir,
     next: u32,
 }
 
 impl FrameWriter {
     /// A writer into `dir`, created if missing.
     pub fn new(dir: impl AsRef<Path>) -> Result<Self, RenderError> {
-        let dir = dir.as_ref().to_path_buf();
-        std::fs::create_dir_all(&dir).map_err(|source| RenderError::CreateDir { path: dir.clone(), source })?;
+        let path = dir.as_ref();
+        let dir =
+            OutputDir::create(path).map_err(|source| RenderError::CreateDir { path: path.to_path_buf(), source })?;
         Ok(FrameWriter { dir, next: 0 })
     }
 
@@ -49,8 +62,20 @@ impl FrameWriter {
 
     /// Writes the next frame and returns its path.
     pub fn write(&mut self, image: &RgbImage) -> Result<PathBuf, RenderError> {
-        let path = self.dir.join(format!("frame_{:05}.png", self.next));
-        image.save(&path).map_err(|source| RenderError::Write { path: path.clone(), source })?;
+        let name = format!("frame_{:05}.png", self.next);
+        let path = self.dir.path().join(&name);
+        let save = |source| RenderError::Save { path: path.clone(), source };
+        let mut out = std::io::BufWriter::new(self.dir.create_file(&name).map_err(save)?);
+        image
+            .write_with_encoder(image::codecs::png::PngEncoder::new(&mut out))
+            .map_err(|source| RenderError::Write { path: path.clone(), source })?;
+        out.flush().map_err(|e| RenderError::Save {
+            path: path.clone(),
+            source: OutputError::Io { path: path.clone(), source: e },
+        })?;
+        let file =
+            out.into_inner().map_err(|e| save(OutputError::Io { path: path.clone(), source: e.into_error() }))?;
+        file.finish().map_err(save)?;
         self.next += 1;
         Ok(path)
     }

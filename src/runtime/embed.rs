@@ -30,6 +30,9 @@ impl Scenario {
             world_scripts: Vec::new(),
             data_files: Vec::new(),
             map_file: None,
+            view_layer_every: None,
+            load_work: 0,
+            load_limits: crate::scenario::LoadLimits::new(),
         }
     }
 }

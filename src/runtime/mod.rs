@@ -2,9 +2,12 @@
 //!
 //! `embed.rs` is the part a game uses that the CLI does not: a world built in code, scripts
 //! from memory; `stream.rs` takes events out as they happen (a drained stream, a bounded log, the
-//! trace written and hashed as it goes).
+//! trace written and hashed as it goes); `narrate.rs` turns events into the sentences `tactica run`
+//! prints.
 
+mod chrome_trace;
 mod embed;
+pub mod narrate;
 pub mod profile;
 mod stream;
 pub(crate) mod trees;
@@ -38,6 +41,8 @@ pub struct Runtime {
     player_says: BTreeMap<u64, Vec<String>>,
     /// Query libraries and model files: watched and reloaded like scripts.
     data_files: Vec<PathBuf>,
+    /// What a reload of a model file or the map may cost (the scenario's load limits).
+    load_limits: crate::scenario::LoadLimits,
     /// The grid map's file, when the scenario came from one.
     map_file: Option<PathBuf>,
     /// The log range of the previous tick's events (what scripts see as "what just happened").
@@ -64,12 +69,14 @@ pub struct Runtime {
 /// The profile and what it needs while a tick runs.
 struct Profiler {
     profile: Profile,
-    /// This tick's script calls: instance, handler, time.
-    calls: Vec<(usize, &'static str, std::time::Duration)>,
+    /// This tick's script calls: instance, handler, start, time.
+    calls: Vec<(usize, &'static str, std::time::Instant, std::time::Duration)>,
     /// This tick's host calls, taken from the stdlib's recorder.
-    host_calls: Vec<(&'static str, std::time::Duration)>,
+    host_calls: Vec<tactica_stdlib::profile::HostCall>,
     /// Each instance's file as the trace names it (filled as instances first run).
     files: Vec<Option<String>>,
+    /// The timeline being written in the Chrome trace-event format, when asked for.
+    timeline: Option<chrome_trace::ChromeTrace>,
 }
 
 impl Runtime {
@@ -125,6 +132,7 @@ impl Runtime {
             encounter_range: scenario.encounter_range,
             player_says: scenario.player_says,
             data_files: scenario.data_files,
+            load_limits: scenario.load_limits,
             map_file: scenario.map_file,
             previous: (0, 0),
             in_range: BTreeSet::new(),
@@ -156,6 +164,17 @@ impl Runtime {
     /// The grid map's file, when the scenario came from one.
     pub fn map_file(&self) -> Option<&Path> {
         self.map_file.as_deref()
+    }
+
+    /// The limits a reload of a model file or the map is held to (the scenario's load limits,
+    /// [`crate::scenario::LoadLimits`]).
+    pub fn load_limits(&self) -> crate::scenario::LoadLimits {
+        self.load_limits
+    }
+
+    /// Holds later reloads to `limits`.
+    pub fn set_load_limits(&mut self, limits: crate::scenario::LoadLimits) {
+        self.load_limits = limits;
     }
 
     /// How many ticks the scenario asks to be played.
@@ -278,7 +297,7 @@ impl Runtime {
                         }
                     }
                     if let (Some(calls), Some(t0)) = (calls.as_mut(), call_start) {
-                        calls.push((i, profile::handler_name(t), t0.elapsed()));
+                        calls.push((i, profile::handler_name(t), t0, t0.elapsed()));
                     }
                     if let Err(e) = result {
                         failures.push((entity, e));
@@ -341,7 +360,7 @@ impl Runtime {
         let Some(mut p) = self.profiler.take() else { return };
         let mut per_language: BTreeMap<&'static str, (std::time::Duration, u64)> = BTreeMap::new();
         let calls = std::mem::take(&mut p.calls);
-        for &(i, handler, took) in &calls {
+        for &(i, handler, _, took) in &calls {
             if p.files.len() <= i {
                 p.files.resize(i + 1, None);
             }
@@ -358,13 +377,51 @@ impl Runtime {
         for (language, (took, n)) in per_language {
             p.profile.add_language_tick(language, took, n);
         }
-        p.calls = calls;
-        p.calls.clear();
         tactica_stdlib::profile::take(&mut p.host_calls);
         p.profile.add_host_calls(&p.host_calls);
+        if let Some(timeline) = &mut p.timeline {
+            let spans: Vec<chrome_trace::CallSpan<'_>> = calls
+                .iter()
+                .map(|&(i, handler, start, took)| chrome_trace::CallSpan {
+                    file: p.files[i].as_deref().unwrap_or_default(),
+                    handler,
+                    language: self.host.language_of(i),
+                    entity: self.host.instances()[i].entity.and_then(|id| self.world.entity(id)).map(|e| &*e.name),
+                    start,
+                    took,
+                })
+                .collect();
+            let over = laps.total() > p.profile.frame_budget();
+            timeline.tick(tick, laps.started(), laps.laps(), &spans, &p.host_calls, over);
+        }
+        p.calls = calls;
+        p.calls.clear();
         p.host_calls.clear();
         p.profile.end_tick(tick, laps, self.script_budget, self.owed.len());
         self.profiler = Some(p);
+    }
+
+    /// Writes the profiler's timeline to `out` in the Chrome trace-event format (Perfetto,
+    /// `chrome://tracing`) as the ticks are played, from the next tick on: every tick, its
+    /// phases, its script calls and their host calls, each a span of its own. Starts the
+    /// profiler if it is off. [`Runtime::finish_profile_timeline`] closes the file.
+    pub fn profile_timeline(&mut self, out: Box<dyn std::io::Write + Send>) {
+        if self.profiler.is_none() {
+            self.enable_profile();
+        }
+        let timeline = chrome_trace::ChromeTrace::new(out, &self.name);
+        if let Some(p) = &mut self.profiler {
+            p.timeline = Some(timeline);
+        }
+    }
+
+    /// Ends the timeline [`Runtime::profile_timeline`] started: closes the JSON and flushes.
+    /// The first write error of the whole timeline, if any, is returned here.
+    pub fn finish_profile_timeline(&mut self) -> std::io::Result<()> {
+        match self.profiler.as_mut().and_then(|p| p.timeline.take()) {
+            Some(t) => t.finish(),
+            None => Ok(()),
+        }
     }
 
     /// Starts the profiler (afresh if it was running): from the next tick on, the time of every
@@ -372,8 +429,13 @@ impl Runtime {
     pub fn enable_profile(&mut self) {
         let mut profile = Profile::new();
         profile.set_frame_budget(self.frame_budget);
-        self.profiler =
-            Some(Box::new(Profiler { profile, calls: Vec::new(), host_calls: Vec::new(), files: Vec::new() }));
+        self.profiler = Some(Box::new(Profiler {
+            profile,
+            calls: Vec::new(),
+            host_calls: Vec::new(),
+            files: Vec::new(),
+            timeline: None,
+        }));
     }
 
     /// Stops the profiler and hands back what it recorded.

@@ -342,9 +342,9 @@ impl Profile {
         self.languages.entry(language).or_default().add(took, calls);
     }
 
-    pub(super) fn add_host_calls(&mut self, calls: &[(&'static str, Duration)]) {
-        for &(name, took) in calls {
-            self.host.entry(name).or_default().add(took, 1);
+    pub(super) fn add_host_calls(&mut self, calls: &[tactica_stdlib::profile::HostCall]) {
+        for c in calls {
+            self.host.entry(c.name).or_default().add(c.took, 1);
         }
     }
 
@@ -478,13 +478,30 @@ pub(super) fn handler_name(t: &crate::host::Trigger) -> &'static str {
 
 /// A tick's phase laps: the clock is read once between phases.
 pub(super) struct PhaseClock {
+    started: Instant,
     last: Instant,
     laps: [Duration; 10],
 }
 
 impl PhaseClock {
     pub(super) fn start() -> Self {
-        PhaseClock { last: Instant::now(), laps: [Duration::ZERO; 10] }
+        let now = Instant::now();
+        PhaseClock { started: now, last: now, laps: [Duration::ZERO; 10] }
+    }
+
+    /// When the tick began (the first phase starts here; each starts where the last ended).
+    pub(super) fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// Each phase's time, in [`Phase::ALL`] order.
+    pub(super) fn laps(&self) -> &[Duration; 10] {
+        &self.laps
+    }
+
+    /// The whole tick's time.
+    pub(super) fn total(&self) -> Duration {
+        self.laps.iter().sum()
     }
 
     /// Ends `phase` now (its time is what passed since the previous lap).

@@ -48,7 +48,7 @@ pub(crate) fn diagnose(
     for (leaf_file, span) in bt::leaf_files(&ast) {
         let path = dir.join(&leaf_file);
         if host.backend_for(&path).is_none() {
-            continue; // E0117 from the build: not a script file
+            continue; // E0127 from the build: not a script file
         }
         match host.load(&path) {
             Ok(()) => {

@@ -87,12 +87,14 @@ impl Place<'_> {
 }
 
 /// Spawns every crowd's members into `world` and returns their scripts. `scripts` resolves and
-/// checks a script name (as for `[[entities]]`); `seed` is the scenario's.
+/// checks a script name (as for `[[entities]]`); `seed` is the scenario's; `charge` charges a
+/// crowd's load-time work to the load budget at its `count` before it is placed.
 pub(super) fn spawn(
     crowds: &[Spanned<CrowdSpec>],
     world: &mut World,
     seed: u64,
     at: &Place<'_>,
+    mut charge: impl FnMut(u64, &str, &Spanned<u32>) -> Result<(), ScenarioError>,
     mut script: impl FnMut(&Spanned<String>) -> Result<PathBuf, ScenarioError>,
 ) -> Result<Vec<EntityScripts>, ScenarioError> {
     let mut out = Vec::new();
@@ -136,6 +138,16 @@ pub(super) fn spawn(
             },
             None => (IVec2::ZERO, IVec2::new(world.map().width() as i32 - 1, world.map().height() as i32 - 1)),
         };
+        // Every member copies what the block says (its name, kind, attributes, tags): at most the
+        // block's text each. The area is read cell by cell.
+        let area = (i64::from(max.x - min.x) + 1).max(0) as u64 * (i64::from(max.y - min.y) + 1).max(0) as u64;
+        let copies = (spanned.span().len() as u64)
+            .saturating_mul(super::cost::PER_BYTE_KEPT)
+            .saturating_add((world.regions().len() as u64).saturating_mul(2));
+        let units = super::cost::crowd(area, u64::from(count), c.scripts.len() as u64)
+            .saturating_add(u64::from(count).saturating_mul(copies));
+        let what = format!("{count} characters of crowd `{}`, placed among {area} cells", c.name.get_ref());
+        charge(units, &what, &c.count)?;
         // Every open cell of the area no one stands in, row by row; then the first `count` of a
         // seeded shuffle.
         let mut free: Vec<IVec2> = Vec::new();

@@ -21,12 +21,14 @@ use std::path::Path;
 use serde::Deserialize;
 use tactica_engine::field::{
     AutomatonRule, AutomatonSpec, Boundary, CoverParams, Falloff, FieldSpec, FilterSpec, Kernel, LayerKind, Metric,
-    TacticalMaps, Threshold,
+    Threshold,
 };
 use tactica_engine::sense::{Hearing, PerceptionSpec, Smell, SoundLevels, VisionCone};
 use tactica_engine::world::World;
 use toml::Spanned;
 
+use super::budget::Budget;
+use super::cost;
 use super::error::{ScenarioError, SourcePos};
 use super::load::with_suggestion;
 
@@ -187,13 +189,9 @@ pub struct ScentSection {
     pub wall_pass: Option<f32>,
 }
 
-/// Turns the section into tactical maps for `world`, checking every name and number.
-pub(super) fn build(
-    text: &str,
-    file: &Path,
-    section: &FieldSection,
-    world: &World,
-) -> Result<TacticalMaps, ScenarioError> {
+/// Turns the section into the declaration of `world`'s tactical maps, checking every name and
+/// number. The maps themselves are made once the work they ask for is charged ([`charge`]).
+pub(super) fn build(text: &str, file: &Path, section: &FieldSection) -> Result<FieldSpec, ScenarioError> {
     let err =
         |span: std::ops::Range<usize>, msg: String| ScenarioError::new(file, SourcePos::of(text, span.start), msg);
     let mut spec = FieldSpec::default();
@@ -302,7 +300,7 @@ pub(super) fn build(
     }
     spec.perception = senses;
     declared_layers(&mut spec, section, &err)?;
-    Ok(TacticalMaps::new(world.map().width(), world.map().height(), spec))
+    Ok(spec)
 }
 
 /// The names of the per-cell layers `spec` keeps (decision layers are per area and cannot be
@@ -423,6 +421,109 @@ fn declared_layers(
             values: a.values.clone(),
         });
         names.push(a.name.get_ref().clone());
+    }
+    Ok(())
+}
+
+/// Charges what the first update of `spec`'s layers on `world` costs (it runs at load, so tick
+/// 0 reads them): the influence every declared team's characters project, the derived, terrain
+/// and exposure layers kept, and each filter and automaton. Each part is charged at the key
+/// that asks for it.
+pub(super) fn charge(
+    section: &FieldSection,
+    spec: &FieldSpec,
+    world: &World,
+    budget: &mut Budget<'_>,
+    text: &str,
+    file: &Path,
+) -> Result<(), ScenarioError> {
+    let map = world.map();
+    let open = cost::open_cells(map);
+    let teams_span = section.teams.first().map_or(0..0, Spanned::span);
+    let at = |span: std::ops::Range<usize>| move || (file.to_path_buf(), SourcePos::of(text, span.start));
+    let layer_span = |kind: LayerKind| {
+        section
+            .layers
+            .iter()
+            .find(|l| LayerKind::parse(l.get_ref()) == Some(kind))
+            .map_or(teams_span.clone(), Spanned::span)
+    };
+    // Every layer kept is a whole-map array, written at least once.
+    let kept = kept_layers(spec).len() as u64 + 3;
+    budget.charge(
+        cost::layers(map, kept),
+        "[field] layers",
+        &format!("{kept} layers over the map"),
+        at(teams_span.clone()),
+    )?;
+    // Influence: each declared team's character writes a square of its radius.
+    let members: Vec<&tactica_engine::world::Entity> =
+        world.entities().map(|(_, e)| e).filter(|e| spec.teams.contains(&e.team)).collect();
+    let own = |e: &&tactica_engine::world::Entity| e.attribute("influence_radius").as_f64().map(|r| r as f32);
+    let (with_own, plain): (Vec<_>, Vec<_>) = members.iter().partition(|e| own(e).is_some());
+    let units = (plain.len() as u64).saturating_mul(cost::influence_source(map, spec.radius));
+    let what = format!("influence of {} characters over a radius of {} cells", plain.len(), spec.radius);
+    let radius_span = section.radius.as_ref().map_or(teams_span.clone(), Spanned::span);
+    budget.charge(units, "radius", &what, at(radius_span))?;
+    if !with_own.is_empty() {
+        let units =
+            with_own.iter().fold(0u64, |sum, e| sum.saturating_add(cost::influence_source(map, own(e).unwrap_or(0.0))));
+        let what = format!("influence of {} characters over their own `influence_radius`", with_own.len());
+        budget.charge(units, "influence_radius", &what, at(teams_span.clone()))?;
+    }
+    if spec.layers.contains(&LayerKind::Cover) {
+        let p = &spec.cover;
+        let span = section.cover.as_ref().map_or_else(|| layer_span(LayerKind::Cover), Spanned::span);
+        let what = format!(
+            "cover: {} directions × {} repeats of rays of {} cells from each of {open} open cells",
+            p.directions, p.repeats, p.radius
+        );
+        budget.charge(cost::cover_layer(map, open, p), "[field.cover]", &what, at(span))?;
+    }
+    if spec.layers.contains(&LayerKind::Visibility) {
+        let units = cost::visibility_layer(map, open, spec.visibility_rays, spec.sight_range);
+        let what = format!(
+            "visibility: {} rays of {} cells from each of {open} open cells",
+            spec.visibility_rays, spec.sight_range
+        );
+        budget.charge(units, "visibility_rays", &what, at(layer_span(LayerKind::Visibility)))?;
+    }
+    if spec.layers.contains(&LayerKind::Exposure) {
+        // Each team is observed by the members of the others.
+        let mut per_team: BTreeMap<&str, u64> = BTreeMap::new();
+        for e in &members {
+            *per_team.entry(e.team.as_str()).or_default() += 1;
+        }
+        let units = spec.teams.iter().fold(0u64, |sum, team| {
+            let observers = members.len() as u64 - per_team.get(team.as_str()).copied().unwrap_or(0);
+            sum.saturating_add(cost::exposure_layer(map, open, observers, spec.sight_range))
+        });
+        let what = format!(
+            "exposure: every open cell against every enemy within {} cells, for {} teams",
+            spec.sight_range,
+            spec.teams.len()
+        );
+        budget.charge(units, "sight_range", &what, at(layer_span(LayerKind::Exposure)))?;
+    }
+    if spec.layers.contains(&LayerKind::Territory) {
+        let what = format!("the territory flood from {} characters", members.len());
+        budget.charge(
+            cost::territory(map, members.len() as u64),
+            "territory",
+            &what,
+            at(layer_span(LayerKind::Territory)),
+        )?;
+    }
+    for (f, written) in spec.filters.iter().zip(&section.filter) {
+        let what =
+            format!("filter `{}`: {} passes of a {}×{} kernel", f.name, f.passes, f.kernel.side(), f.kernel.side());
+        let units = cost::filter(map, f.kernel.side(), f.passes);
+        budget.charge(units, &format!("[[field.filter]] {}", f.name), &what, at(written.span()))?;
+    }
+    for (a, written) in spec.automata.iter().zip(&section.automaton) {
+        let what = format!("automaton `{}`: {} generations over the map", a.name, a.steps);
+        let units = cost::automaton(map, a.thresholds.len(), a.steps);
+        budget.charge(units, &format!("[[field.automaton]] {}", a.name), &what, at(written.span()))?;
     }
     Ok(())
 }

@@ -23,7 +23,7 @@ pub struct ScenarioFile {
     pub tick_rate: Spanned<u32>,
     /// How many ticks `tactica run` plays unless told otherwise.
     #[serde(default = "default_ticks")]
-    pub ticks: u64,
+    pub ticks: Spanned<u64>,
     /// The folder scripts are looked up in, relative to the scenario (default: the scenario's).
     #[serde(default)]
     pub scripts_dir: Option<String>,
@@ -82,13 +82,25 @@ pub struct ScenarioFile {
     /// Tactical waypoints generated from the map (`[waypoints]`, see `tactics.rs`).
     #[serde(default)]
     pub waypoints: Option<super::tactics::WaypointsSection>,
+    /// What `tactica view` records (`[view]`, docs/viewer.md).
+    #[serde(default)]
+    pub view: Option<ViewSection>,
+}
+
+/// `[view]`: what the replay viewer records of this scenario.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ViewSection {
+    /// Record the tactical layers every this many ticks (1 or more).
+    #[serde(default)]
+    pub layer_every: Option<Spanned<u64>>,
 }
 
 fn default_rate() -> Spanned<u32> {
     Spanned::new(0..0, 10)
 }
-fn default_ticks() -> u64 {
-    100
+fn default_ticks() -> Spanned<u64> {
+    Spanned::new(0..0, 100)
 }
 fn default_encounter() -> Spanned<f32> {
     Spanned::new(0..0, 5.0)

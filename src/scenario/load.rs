@@ -1,6 +1,7 @@
 //! Turning a scenario file into a ready world.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use glam::{IVec2, Vec2};
@@ -10,6 +11,8 @@ use tactica_engine::grid::{self, Map};
 use tactica_engine::world::{Entity, EntityId, Region, World};
 use toml::Spanned;
 
+use super::budget::{Budget, LoadLimits, ProgressFn, grouped};
+use super::cost;
 use super::error::{ScenarioError, SourcePos};
 use super::file::{ActionSpec, Position, ScenarioFile};
 use super::files::{Folders, MAX_SCENARIO_BYTES, read_text};
@@ -41,6 +44,13 @@ pub struct Scenario {
     pub data_files: Vec<PathBuf>,
     /// The grid map's file (none for a world built in code).
     pub map_file: Option<PathBuf>,
+    /// `[view] layer_every`: how often `tactica view` records the tactical layers.
+    pub view_layer_every: Option<u64>,
+    /// Units of load-time work the load was charged ([`LoadLimits::work`]).
+    pub load_work: u64,
+    /// The limits it was loaded under: what reloads while it plays (a model file, the map) are
+    /// held to as well.
+    pub load_limits: LoadLimits,
 }
 
 /// The scripts attached to one entity.
@@ -84,9 +94,10 @@ pub fn parse(text: &str, file: &Path) -> Result<ScenarioFile, ScenarioError> {
 }
 
 /// Loads a scenario file: parses it, loads its map, checks every position, place, region and
-/// script path, spawns the entities and queues their first actions.
+/// script path, spawns the entities and queues their first actions — under the default
+/// [`LoadLimits`] (see [`Loader`] to set others).
 pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
-    load_on(path, None)
+    Loader::new().load(path)
 }
 
 /// Loads a scenario file as [`load`] does, but on `map` instead of the map the file names (a
@@ -94,60 +105,215 @@ pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
 /// file's `map` key is not read; every position, place and region is checked against `map`, and
 /// crowds are placed on its open cells. The scenario has no map file then (no map reloads).
 pub fn load_with_map(path: &Path, map: Map) -> Result<Scenario, ScenarioError> {
-    let mut scenario = load_on(path, Some(map))?;
-    scenario.map_file = None;
-    Ok(scenario)
+    Loader::new().map(map).load(path)
 }
 
-fn load_on(path: &Path, map: Option<Map>) -> Result<Scenario, ScenarioError> {
-    let text = read_text(path, MAX_SCENARIO_BYTES)
-        .map_err(|why| ScenarioError::new(path, SourcePos::default(), format!("the scenario {why}")))?;
-    let parsed = parse(&text, path)?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut folders = Folders::new(dir);
-    for folder in &parsed.allow_folders {
-        folders.allow(dir, folder.get_ref()).map_err(|why| {
-            ScenarioError::new(path, SourcePos::of(&text, folder.span().start), why)
-                .hint("folders are relative to the scenario's own")
-        })?;
+/// Loads a scenario file as [`load`] does, after `edit` changed what the file says (a test moving
+/// a character's start, setting a global, leaving an entity out): everything is checked as if
+/// the file said it. What `edit` writes carries the spans of what it replaced, so an error it
+/// causes points at the entry it changed.
+pub fn load_with(path: &Path, edit: impl FnOnce(&mut ScenarioFile)) -> Result<Scenario, ScenarioError> {
+    Loader::new().edit(edit).load(path)
+}
+
+/// Loads scenarios with limits, a map of the game's own, or a progress report: what [`load`]
+/// does, configured.
+///
+/// ```no_run
+/// use tactica::scenario::{LoadLimits, Loader};
+///
+/// let mut report = |p: &tactica::scenario::LoadProgress<'_>| eprintln!("{}: {} units", p.what, p.units);
+/// let scenario = Loader::new()
+///     .limits(LoadLimits::new().set_work(500_000_000))
+///     .progress(&mut report)
+///     .load(std::path::Path::new("mods/siege/scenario.toml"))?;
+/// # Ok::<(), tactica::scenario::ScenarioError>(())
+/// ```
+#[derive(Default)]
+pub struct Loader<'p> {
+    limits: LoadLimits,
+    map: Option<Map>,
+    progress: Option<ProgressFn<'p>>,
+    edit: Option<EditFn<'p>>,
+}
+
+/// A change to what a scenario file says, made before anything is checked (see [`load_with`]).
+type EditFn<'p> = Box<dyn FnOnce(&mut ScenarioFile) + 'p>;
+
+impl std::fmt::Debug for Loader<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Loader").field("limits", &self.limits).field("map", &self.map.is_some()).finish_non_exhaustive()
     }
-    Builder { text: &text, file: path, dir, folders, map }.build(parsed)
 }
 
-struct Builder<'a> {
+impl<'p> Loader<'p> {
+    /// The default limits, the file's own map, no progress report.
+    pub fn new() -> Self {
+        Loader::default()
+    }
+
+    /// Loads under `limits`.
+    #[must_use]
+    pub fn limits(mut self, limits: LoadLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Plays on `map` instead of the map the file names (see [`load_with_map`]).
+    #[must_use]
+    pub fn map(mut self, map: Map) -> Self {
+        self.map = Some(map);
+        self
+    }
+
+    /// Calls `report` before each piece of charged work (a progress bar for long loads).
+    #[must_use]
+    pub fn progress(mut self, report: ProgressFn<'p>) -> Self {
+        self.progress = Some(report);
+        self
+    }
+
+    /// Changes what the file says before it is checked (see [`load_with`]).
+    #[must_use]
+    pub fn edit(mut self, edit: impl FnOnce(&mut ScenarioFile) + 'p) -> Self {
+        self.edit = Some(Box::new(edit));
+        self
+    }
+
+    /// Loads the scenario file at `path`.
+    pub fn load(self, path: &Path) -> Result<Scenario, ScenarioError> {
+        let text = read_text(path, MAX_SCENARIO_BYTES)
+            .map_err(|why| ScenarioError::new(path, SourcePos::default(), format!("the scenario {why}")))?;
+        let mut parsed = parse(&text, path)?;
+        if let Some(edit) = self.edit {
+            edit(&mut parsed);
+        }
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut folders = Folders::new(dir);
+        for folder in &parsed.allow_folders {
+            folders.allow(dir, folder.get_ref()).map_err(|why| {
+                ScenarioError::new(path, SourcePos::of(&text, folder.span().start), why)
+                    .hint("folders are relative to the scenario's own")
+            })?;
+        }
+        let given_map = self.map.is_some();
+        let builder = Builder {
+            text: &text,
+            file: path,
+            dir,
+            folders,
+            map: self.map,
+            budget: RefCell::new(Budget::new(self.limits, self.progress)),
+            compiled: RefCell::new(BTreeSet::new()),
+        };
+        let mut scenario = builder.build(parsed)?;
+        if given_map {
+            scenario.map_file = None;
+        }
+        Ok(scenario)
+    }
+}
+
+struct Builder<'a, 'p> {
     text: &'a str,
     file: &'a Path,
     dir: &'a Path,
     folders: Folders,
     /// A map given in place of the file's (see [`load_with_map`]).
     map: Option<Map>,
+    budget: RefCell<Budget<'p>>,
+    /// Script files already charged for compiling (each is compiled once, however many use it).
+    compiled: RefCell<BTreeSet<PathBuf>>,
 }
 
-impl Builder<'_> {
+impl Builder<'_, '_> {
     fn err<T>(&self, spanned: &Spanned<T>, message: impl Into<String>) -> ScenarioError {
         ScenarioError::new(self.file, SourcePos::of(self.text, spanned.span().start), message)
     }
 
+    /// Charges `units` for `what`, asked for by `key` written at `at`.
+    fn charge<T>(&self, units: u64, key: &str, what: &str, at: &Spanned<T>) -> Result<(), ScenarioError> {
+        let pos = SourcePos::of(self.text, at.span().start);
+        self.budget.borrow_mut().charge(units, key, what, || (self.file.to_path_buf(), pos))
+    }
+
     fn build(&self, f: ScenarioFile) -> Result<Scenario, ScenarioError> {
+        let max_ticks = self.budget.borrow().limits().ticks;
+        if *f.ticks.get_ref() > max_ticks {
+            return Err(self
+                .err(
+                    &f.ticks,
+                    format!(
+                        "`ticks` asks a run to play {} ticks, past the {} the load limits allow",
+                        grouped(*f.ticks.get_ref()),
+                        grouped(max_ticks)
+                    ),
+                )
+                .hint(
+                    "a longer run is asked for where it is played (`tactica run --ticks N`); a game sets                      `LoadLimits::ticks`",
+                ));
+        }
         let map = match &self.map {
-            Some(map) => map.clone(),
+            Some(map) => {
+                self.charge(cost::map_cells(map.len() as u64), "map", "the map the game gave, cell by cell", &f.map)?;
+                map.clone()
+            }
             None => self.load_map(&f.map)?,
         };
         let rate = *f.tick_rate.get_ref();
         if !(1..=1000).contains(&rate) {
             return Err(self.err(&f.tick_rate, format!("tick_rate must be 1 to 1000, not {rate}")));
         }
-        let mut world = World::new(map, rate, f.seed);
+        let nav = super::nav::nav_config(f.navigation.as_ref(), self.text, self.file)?;
+        let hierarchy = super::nav::charge_hierarchy(
+            &nav,
+            f.navigation.as_ref(),
+            &f.map,
+            &map,
+            &mut self.budget.borrow_mut(),
+            self.text,
+            self.file,
+        )?;
+        let mut world = World::with_nav(map, rate, f.seed, nav);
         world.globals = f.globals.clone();
-        if let Some(section) = &f.navigation {
-            super::nav::install_navigation(section, &mut world, self.text, self.file)?;
+        if let Some(graph) = f.navigation.as_ref().and_then(|n| n.graph.as_ref()) {
+            super::nav::install_graph(graph, &mut world, &mut self.budget.borrow_mut(), self.text, self.file)?;
         }
-        super::nav::install_doors(&f.doors, &mut world, self.text, self.file)?;
-        super::tactics::install_hidespots(&f.hidespots, f.waypoints.as_ref(), &mut world, self.text, self.file)?;
+        super::nav::install_doors(
+            &f.doors,
+            &mut world,
+            hierarchy,
+            &mut self.budget.borrow_mut(),
+            self.text,
+            self.file,
+        )?;
+        super::tactics::install_hidespots(
+            &f.hidespots,
+            f.waypoints.as_ref(),
+            &mut world,
+            &mut self.budget.borrow_mut(),
+            self.text,
+            self.file,
+        )?;
         if let Some(section) = &f.queries {
-            super::tactics::install_queries(section, &mut world, self.text, self.file, self.dir, &self.folders)?;
+            super::tactics::install_queries(
+                section,
+                &mut world,
+                &mut self.budget.borrow_mut(),
+                self.text,
+                self.file,
+                self.dir,
+                &self.folders,
+            )?;
         }
-        world.models = super::models::load(&f.models, self.text, self.file, self.dir, &self.folders)?;
+        world.models = super::models::load(
+            &f.models,
+            &mut self.budget.borrow_mut(),
+            self.text,
+            self.file,
+            self.dir,
+            &self.folders,
+        )?;
         world.start_genetics();
         for (name, at) in &f.places {
             let cell = IVec2::from_array(*at.get_ref());
@@ -178,6 +344,16 @@ impl Builder<'_> {
             world.add_region(name.clone(), region);
         }
         let scripts_dir = f.scripts_dir.as_deref().map_or_else(|| self.dir.to_path_buf(), |d| self.dir.join(d));
+        if let Some(first) = f.entities.first() {
+            // What each character keeps is written in the file itself; what grows is the
+            // instances its scripts get and the regions each spawn is checked against.
+            let scripts: u64 = f.entities.iter().map(|e| e.get_ref().scripts.len() as u64).sum();
+            let units = cost::characters(f.entities.len() as u64, 0)
+                .saturating_add(scripts.saturating_mul(cost::PER_INSTANCE))
+                .saturating_add((f.entities.len() as u64).saturating_mul(f.regions.len() as u64 * 2));
+            let what = format!("{} characters with {scripts} scripts", f.entities.len());
+            self.charge(units, "[[entities]]", &what, first)?;
+        }
         let mut entity_scripts = Vec::new();
         let mut entity_trees = Vec::new();
         for spanned in &f.entities {
@@ -236,8 +412,10 @@ impl Builder<'_> {
             }
         }
         let place = super::crowd::Place { text: self.text, file: self.file };
-        entity_scripts
-            .extend(super::crowd::spawn(&f.crowd, &mut world, f.seed, &place, |s| self.script(&scripts_dir, s))?);
+        let charge = |units: u64, what: &str, at: &Spanned<u32>| self.charge(units, "count", what, at);
+        entity_scripts.extend(super::crowd::spawn(&f.crowd, &mut world, f.seed, &place, charge, |s| {
+            self.script(&scripts_dir, s)
+        })?);
         let world_scripts = f.scripts.iter().map(|s| self.script(&scripts_dir, s)).collect::<Result<Vec<_>, _>>()?;
         let player = match &f.player {
             Some(p) => Some(world.find(p.get_ref()).ok_or_else(|| {
@@ -249,7 +427,7 @@ impl Builder<'_> {
         };
         world.set_player(player);
         if let Some(steering) = &f.steering {
-            super::steer::install(steering, &mut world, self.text, self.file)?;
+            super::steer::install(steering, &mut world, &mut self.budget.borrow_mut(), self.text, self.file)?;
         }
         let mut player_says: BTreeMap<u64, Vec<String>> = BTreeMap::new();
         for entry in &f.timeline {
@@ -272,7 +450,10 @@ impl Builder<'_> {
             }
         }
         if let Some(section) = &f.field {
-            world.set_tactical(super::field::build(self.text, self.file, section, &world)?);
+            let spec = super::field::build(self.text, self.file, section)?;
+            super::field::charge(section, &spec, &world, &mut self.budget.borrow_mut(), self.text, self.file)?;
+            let (width, height) = (world.map().width(), world.map().height());
+            world.set_tactical(tactica_engine::field::TacticalMaps::new(width, height, spec));
             // The layers stand as the world starts, so tick 0's scripts and plans read them.
             world.update_tactical();
         }
@@ -291,11 +472,20 @@ impl Builder<'_> {
         let name = f.name.clone().unwrap_or_else(|| {
             self.file.file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned())
         });
+        let view_layer_every = match f.view.as_ref().and_then(|v| v.layer_every.as_ref()) {
+            Some(every) if *every.get_ref() == 0 => {
+                return Err(self
+                    .err(every, "`layer_every` is a number of ticks: 1 or more")
+                    .hint("1 records the layers every tick; leave it out to let `tactica view` choose"));
+            }
+            every => every.map(|e| *e.get_ref()),
+        };
         Ok(Scenario {
             file: self.file.to_path_buf(),
             name,
             world,
-            ticks: f.ticks,
+            ticks: *f.ticks.get_ref(),
+            view_layer_every,
             player,
             encounter_range: *f.encounter_range.get_ref(),
             player_says,
@@ -304,6 +494,8 @@ impl Builder<'_> {
             world_scripts,
             data_files,
             map_file: Some(self.dir.join(f.map.get_ref())),
+            load_work: self.budget.borrow().spent(),
+            load_limits: self.budget.borrow().limits(),
         })
     }
 
@@ -343,6 +535,10 @@ impl Builder<'_> {
             });
         }
         self.folders.confine(&path).map_err(|why| self.outside(map, why))?;
+        // A map holds at most a cell per byte of its file: charged before the file is read.
+        let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+        let what = format!("a map file of {} bytes, cell by cell", grouped(bytes));
+        self.charge(cost::map_file(bytes), "map", &what, map)?;
         let loaded = if path.extension().is_some_and(|e| e == "map") {
             grid::load_movingai(&path)
         } else {
@@ -398,6 +594,13 @@ impl Builder<'_> {
             });
         }
         self.folders.confine(&path).map_err(|why| self.outside(name, why))?;
+        // Each script file is compiled once when the run starts, however many characters use it.
+        if self.compiled.borrow_mut().insert(path.clone()) {
+            // A file past the size cap is refused when it is read, with that reason.
+            let bytes = std::fs::metadata(&path).map_or(0, |m| m.len()).min(super::files::MAX_SOURCE_BYTES);
+            let what = format!("compiling `{}` ({} bytes)", name.get_ref(), grouped(bytes));
+            self.charge(cost::script_file(bytes), "scripts", &what, name)?;
+        }
         Ok(path)
     }
 

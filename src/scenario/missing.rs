@@ -4,10 +4,14 @@
 
 use std::path::{Path, PathBuf};
 
-/// How deep below the scenario's folder the search for a file of the same name goes, and how
-/// many entries it reads at most, so a scenario kept in a huge folder still loads at once.
-const DEPTH: usize = 3;
-const MAX_ENTRIES: usize = 4_000;
+use crate::walk::{WalkLimits, WalkStop, walk};
+
+/// How deep below the scenario's folder the search for a file of the same name goes (folders
+/// entered), and how many entries it reads at most, so a scenario kept in a huge folder still
+/// loads at once. The walk follows no link into a folder ([`crate::walk`]).
+const SEARCH: WalkLimits = WalkLimits { max_depth: 4, max_entries: 4_000 };
+/// The typo search reads one folder.
+const BESIDE: WalkLimits = WalkLimits { max_depth: 1, max_entries: 4_000 };
 
 /// The hint for a script `name` that is not in `dir` (`scripts_dir`, or the scenario's folder
 /// `root` when none is set).
@@ -40,36 +44,24 @@ pub(super) fn map_hint(root: &Path, name: &str) -> Option<String> {
 }
 
 /// A file under `root` (not `root/name` itself) with `name`'s file name, as a path from `root`:
-/// the shallowest, and the first in name order among those.
+/// the shallowest, and the first in name order among those. Hidden folders and `target` are not
+/// searched; a search cut short by its bound gives no answer rather than a wrong one.
 fn same_name_under(root: &Path, name: &str) -> Option<PathBuf> {
     let file_name = Path::new(name).file_name()?;
-    let mut level = vec![PathBuf::new()];
-    let mut read = 0;
-    for _ in 0..=DEPTH {
-        let mut next = Vec::new();
-        for rel in &level {
-            let Ok(entries) = std::fs::read_dir(root.join(rel)) else { continue };
-            let mut entries: Vec<_> = entries.filter_map(Result::ok).take(MAX_ENTRIES - read).collect();
-            read += entries.len();
-            entries.sort_by_key(std::fs::DirEntry::file_name);
-            for entry in entries {
-                let path = rel.join(entry.file_name());
-                let hidden = entry.file_name().to_string_lossy().starts_with('.') || entry.file_name() == "target";
-                match entry.file_type() {
-                    Ok(t) if t.is_dir() && !hidden => next.push(path),
-                    Ok(t) if t.is_file() && entry.file_name() == file_name && path != Path::new(name) => {
-                        return Some(path);
-                    }
-                    _ => {}
-                }
-            }
-            if read >= MAX_ENTRIES {
-                return None;
-            }
-        }
-        level = next;
+    let walked = walk(root, SEARCH, |dir| {
+        dir.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.') && n != "target")
+    });
+    if matches!(walked.stopped, Some(WalkStop::TooMany { .. })) {
+        return None;
     }
-    None
+    walked
+        .files
+        .iter()
+        .filter(|f| f.file_name() == Some(file_name))
+        .filter_map(|f| f.strip_prefix(root).ok())
+        .filter(|rel| *rel != Path::new(name))
+        .min_by_key(|rel| (rel.components().count(), rel.to_path_buf()))
+        .map(Path::to_path_buf)
 }
 
 /// A file beside where `dir.join(name)` would be whose name is close to `name`'s (a typo), with
@@ -78,12 +70,10 @@ fn close_name(dir: &Path, name: &str) -> Option<String> {
     let wanted = Path::new(name);
     let (file_name, ext) = (wanted.file_name()?.to_string_lossy(), wanted.extension());
     let folder = dir.join(wanted.parent().unwrap_or(Path::new("")));
-    let names: Vec<String> = std::fs::read_dir(folder)
-        .ok()?
-        .filter_map(Result::ok)
-        .take(MAX_ENTRIES)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| PathBuf::from(e.file_name()))
+    let names: Vec<String> = walk(&folder, BESIDE, |_| false)
+        .files
+        .iter()
+        .filter_map(|f| f.file_name().map(PathBuf::from))
         .filter(|p| p.extension() == ext)
         .map(|p| p.to_string_lossy().into_owned())
         .collect();

@@ -6,6 +6,8 @@
 //! format is documented in `docs/scenario.md`; unknown keys and bad values are errors with the
 //! file, line and column.
 
+mod budget;
+mod cost;
 mod crowd;
 mod error;
 mod field;
@@ -18,10 +20,12 @@ mod nav;
 mod steer;
 mod tactics;
 
+pub use budget::{LoadLimits, LoadProgress, ProgressFn};
 pub use crowd::{CrowdSpec, MAX_CROWD};
 pub use error::{ScenarioError, SourcePos};
 pub use field::{CoverSection, FieldSection, HearingSection, ScentSection, VisionSection};
 pub use file::{ActionSpec, EntitySpec, Position, RegionSpec, ScenarioFile, TimelineEntry};
-pub use load::{EntityScripts, Scenario, load, load_with_map, parse};
+pub use load::{EntityScripts, Loader, Scenario, load, load_with, load_with_map, parse};
+pub(crate) use nav::charge_map_reload;
 pub use steer::{AgentEntry, FlockEntry, FormationEntry, PatternEntry, SteeringSection, StepEntry};
 pub use tactics::load_query_file;

@@ -30,6 +30,7 @@ pub type ModelsSection = BTreeMap<String, Spanned<ModelDecl>>;
 /// Loads every declared model; `text`/`file` are the scenario's (for positions), `dir` its folder.
 pub(crate) fn load(
     section: &ModelsSection,
+    budget: &mut super::budget::Budget<'_>,
     text: &str,
     file: &Path,
     dir: &Path,
@@ -57,6 +58,10 @@ pub(crate) fn load(
         let source = folders.read(&resolved).map_err(|why| {
             ScenarioError::new(file, at(path.span().start), format!("model `{name}`: the file {why}"))
         })?;
+        let what = format!("reading model `{name}` ({} bytes)", source.len());
+        let pos = at(path.span().start);
+        budget.charge(super::cost::data_file(source.len() as u64), "[models]", &what, || (file.to_path_buf(), pos))?;
+        charge_model_work(kind, name, &source, &resolved, budget)?;
         let model = match kind {
             ModelKind::Tree => tree_model(&resolved, &source)?,
             _ => Model::parse(kind, &source).map_err(|e| model_error(&resolved, &source, &e))?,
@@ -86,6 +91,64 @@ fn tree_model(file: &Path, source: &str) -> Result<Model, ScenarioError> {
                 None => err,
             })
         }
+    }
+}
+
+/// The sizes of a network file that its load-time training grows with.
+#[derive(serde::Deserialize)]
+struct NetSize {
+    inputs: Vec<serde::de::IgnoredAny>,
+    outputs: Vec<serde::de::IgnoredAny>,
+    hidden: Spanned<u64>,
+    train: Option<TrainSize>,
+}
+
+#[derive(serde::Deserialize)]
+struct TrainSize {
+    rows: Vec<serde::de::IgnoredAny>,
+    max_epochs: Spanned<u64>,
+}
+
+/// The sizes of a genetic model's population.
+#[derive(serde::Deserialize)]
+struct PopulationSize {
+    genes: Vec<serde::de::IgnoredAny>,
+    size: Spanned<u64>,
+}
+
+/// Charges what parsing a model does beyond reading it: a network's training, a genetic
+/// model's population. The error stands at the key in the model's own file. A file whose sizes
+/// do not read is charged nothing here: parsing it reports why.
+fn charge_model_work(
+    kind: ModelKind,
+    name: &str,
+    source: &str,
+    path: &Path,
+    budget: &mut super::budget::Budget<'_>,
+) -> Result<(), ScenarioError> {
+    let at = |span: std::ops::Range<usize>| (path.to_path_buf(), SourcePos::of(source, span.start));
+    match kind {
+        ModelKind::Nn => {
+            let Ok(net) = toml::from_str::<NetSize>(source) else { return Ok(()) };
+            let (inputs, outputs) = (net.inputs.len() as u64, net.outputs.len() as u64);
+            let hidden = *net.hidden.get_ref();
+            let units = super::cost::network(inputs, hidden, outputs);
+            let what = format!("network `{name}`: {inputs} inputs, {hidden} hidden, {outputs} outputs");
+            budget.charge(units, "hidden", &what, || at(net.hidden.span()))?;
+            let Some(train) = net.train else { return Ok(()) };
+            let epochs = *train.max_epochs.get_ref();
+            let units = super::cost::training(inputs, hidden, outputs, train.rows.len() as u64, epochs);
+            let what = format!("training network `{name}`: {epochs} epochs over {} rows", train.rows.len());
+            budget.charge(units, "max_epochs", &what, || at(train.max_epochs.span()))
+        }
+        ModelKind::Genetic => {
+            let Ok(p) = toml::from_str::<PopulationSize>(source) else { return Ok(()) };
+            let size = *p.size.get_ref();
+            let units = super::cost::population(size, p.genes.len() as u64);
+            let what = format!("a population of {size} with {} genes for `{name}`", p.genes.len());
+            budget.charge(units, "size", &what, || at(p.size.span()))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -131,15 +194,29 @@ pub fn is_model_file(models: &Models, file: &Path) -> bool {
 
 /// Reloads the models that came from `file` (already made absolute): `None` when no model did,
 /// else the names swapped or why the file was refused (the old definitions keep running).
-pub fn reload(models: &mut Models, file: &Path) -> Option<Result<Vec<String>, ScriptError>> {
+pub fn reload(
+    models: &mut Models,
+    file: &Path,
+    limits: super::budget::LoadLimits,
+) -> Option<Result<Vec<String>, ScriptError>> {
     let key = source_key(file);
     if !models.has_source(&key) {
         return None;
     }
-    let text = match std::fs::read_to_string(file) {
+    let text = match super::files::read_text(file, super::files::MAX_SOURCE_BYTES) {
         Ok(t) => t,
-        Err(e) => return Some(Err(ScriptError::new(file, 0, 0, format!("cannot read the model file: {e}")))),
+        Err(why) => return Some(Err(ScriptError::new(file, 0, 0, format!("the model file {why}")))),
     };
+    // A reload does the work a load does (a network trains again), under the scenario's limits.
+    let mut budget = super::budget::Budget::new(limits, None);
+    let kinds: Vec<(String, ModelKind)> =
+        models.iter().filter(|(_, e)| e.source == key).map(|(n, e)| (n.to_owned(), e.model.kind())).collect();
+    for (name, kind) in kinds {
+        if let Err(e) = charge_model_work(kind, &name, &text, file, &mut budget) {
+            let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);
+            return Some(Err(ScriptError::new(e.file, n(e.pos.line), n(e.pos.column), e.message)));
+        }
+    }
     Some(models.reload(&key, &text).map_err(|e| {
         let e = model_error(&PathBuf::from(file), &text, &e);
         let n = |x: usize| u32::try_from(x).unwrap_or(u32::MAX);

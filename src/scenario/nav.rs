@@ -28,6 +28,8 @@ use tactica_engine::path::WaypointGraph;
 use tactica_engine::world::World;
 use toml::Spanned;
 
+use super::budget::Budget;
+use super::cost;
 use super::error::{ScenarioError, SourcePos};
 use super::load::with_suggestion;
 
@@ -132,14 +134,10 @@ fn err<T>(text: &str, file: &Path, at: &Spanned<T>, message: String) -> Scenario
     ScenarioError::new(file, SourcePos::of(text, at.span().start), message)
 }
 
-/// Sets the world's search limits from `[navigation]`.
-pub fn install_navigation(
-    section: &NavigationSection,
-    world: &mut World,
-    text: &str,
-    file: &Path,
-) -> Result<(), ScenarioError> {
+/// The world's search limits from `[navigation]` (the defaults without one).
+pub fn nav_config(section: Option<&NavigationSection>, text: &str, file: &Path) -> Result<NavConfig, ScenarioError> {
     let mut config = NavConfig::default();
+    let Some(section) = section else { return Ok(config) };
     let take = |value: &Option<Spanned<i64>>, key: &str, max: i64, slot: &mut usize| {
         if let Some(v) = value {
             let n = *v.get_ref();
@@ -173,16 +171,41 @@ pub fn install_navigation(
             }
         };
     }
-    world.set_nav_config(config);
-    if let Some(graph) = &section.graph {
-        install_graph(graph, world, text, file)?;
-    }
-    Ok(())
+    Ok(config)
+}
+
+/// Charges building the hierarchy `config` asks for on `map`: at `[navigation] hierarchy` when
+/// the scenario sets it, else at `map` (a map this large is planned through HPA* by default).
+pub(super) fn charge_hierarchy(
+    config: &NavConfig,
+    section: Option<&NavigationSection>,
+    map_key: &Spanned<String>,
+    map: &tactica_engine::grid::Map,
+    budget: &mut Budget<'_>,
+    text: &str,
+    file: &Path,
+) -> Result<u64, ScenarioError> {
+    let Some(cluster) = config.hierarchy.cluster_for(map.len()) else { return Ok(0) };
+    let units = cost::hierarchy(map, cluster);
+    let what = format!("the HPA* hierarchy of a {}×{} map in clusters of {cluster}", map.width(), map.height());
+    let set = section.and_then(|s| s.hierarchy.as_ref());
+    let (key, span) = match set {
+        Some(h) => ("hierarchy", h.span()),
+        None => ("map", map_key.span()),
+    };
+    budget.charge(units, key, &what, || (file.to_path_buf(), SourcePos::of(text, span.start)))?;
+    Ok(units)
 }
 
 /// Builds the waypoint graph of `[navigation.graph]`: every node on an open cell, every edge
 /// between declared nodes and walkable in a straight line on the map as loaded.
-fn install_graph(section: &GraphSection, world: &mut World, text: &str, file: &Path) -> Result<(), ScenarioError> {
+pub(super) fn install_graph(
+    section: &GraphSection,
+    world: &mut World,
+    budget: &mut Budget<'_>,
+    text: &str,
+    file: &Path,
+) -> Result<(), ScenarioError> {
     let mut graph = WaypointGraph::new();
     let names: Vec<String> = section.nodes.keys().cloned().collect();
     for (name, at) in &section.nodes {
@@ -195,6 +218,24 @@ fn install_graph(section: &GraphSection, world: &mut World, text: &str, file: &P
         graph.add_node(cell.as_vec2() + Vec2::splat(0.5));
     }
     let known: Vec<&str> = names.iter().map(String::as_str).collect();
+    if let Some(first) = section.edges.first() {
+        // Each edge is walked on the map: its length, at most the map's.
+        let cell = |n: &str| section.nodes.get(n).map(|at| IVec2::from_array(*at.get_ref()));
+        let lengths = section.edges.iter().map(|e| {
+            let (a, b) = match e.get_ref() {
+                EdgeSpec::Weighted(a, b, _) | EdgeSpec::Plain(a, b) => (a, b),
+            };
+            match (cell(a), cell(b)) {
+                (Some(a), Some(b)) => u64::from((a - b).abs().max_element().unsigned_abs()),
+                _ => 0,
+            }
+        });
+        let units = cost::graph_edges(lengths);
+        let what = format!("{} waypoint edges walked on the map", section.edges.len());
+        budget.charge(units, "[navigation.graph] edges", &what, || {
+            (file.to_path_buf(), SourcePos::of(text, first.span().start))
+        })?;
+    }
     let id = |name: &str, edge: &Spanned<EdgeSpec>| {
         names.binary_search_by(|n| n.as_str().cmp(name)).map_err(|_| {
             with_suggestion(err(text, file, edge, format!("the edge names no node `{name}`")), name, &known)
@@ -224,13 +265,17 @@ fn install_graph(section: &GraphSection, world: &mut World, text: &str, file: &P
     Ok(())
 }
 
-/// Declares the scenario's doors on the world's map.
+/// Declares the scenario's doors on the world's map; `hierarchy` is what building the map's
+/// hierarchy cost (0 without one), a door rebuilding the part it touches.
 pub fn install_doors(
     doors: &BTreeMap<String, Spanned<DoorSpec>>,
     world: &mut World,
+    hierarchy: u64,
+    budget: &mut Budget<'_>,
     text: &str,
     file: &Path,
 ) -> Result<(), ScenarioError> {
+    let cluster = world.nav().config().hierarchy.cluster_for(world.map().len()).unwrap_or(2);
     for (name, spec) in doors {
         let d = spec.get_ref();
         if d.cells.is_empty() {
@@ -239,9 +284,35 @@ pub fn install_doors(
             );
         }
         let cells: Vec<IVec2> = d.cells.iter().map(|&c| IVec2::from_array(c)).collect();
+        let units = cost::door(world.map(), &cells, hierarchy, cluster);
+        let what = format!("door `{name}`: the map's areas labelled again and the hierarchy rebuilt where it stands");
+        budget.charge(units, &format!("[doors.{name}]"), &what, || {
+            (file.to_path_buf(), SourcePos::of(text, spec.span().start))
+        })?;
         world
             .add_door(name.clone(), cells, d.open)
             .map_err(|e| err(text, file, spec, format!("door `{name}`: {e}")))?;
+    }
+    Ok(())
+}
+
+/// Whether taking in `map` as the new map of `world` (a reloaded map file) fits `limits`: its
+/// cells labelled again and, when the world plans through a hierarchy, the hierarchy rebuilt over
+/// it — the work loading a scenario on it would be charged. The error is a sentence.
+pub(crate) fn charge_map_reload(
+    map: &tactica_engine::grid::Map,
+    world: &World,
+    limits: super::budget::LoadLimits,
+) -> Result<(), String> {
+    let hierarchy = world.nav().config().hierarchy.cluster_for(map.len()).map_or(0, |c| cost::hierarchy(map, c));
+    let units = cost::map_cells(map.len() as u64).saturating_add(hierarchy);
+    if units > limits.work {
+        return Err(format!(
+            "the new map asks for {} units of load-time work (its cells, and the hierarchy rebuilt over them), past \
+             the load budget of {} units",
+            super::budget::grouped(units),
+            super::budget::grouped(limits.work)
+        ));
     }
     Ok(())
 }

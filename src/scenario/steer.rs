@@ -274,6 +274,7 @@ impl Ctx<'_> {
 pub(super) fn install(
     section: &SteeringSection,
     world: &mut World,
+    budget: &mut super::budget::Budget<'_>,
     text: &str,
     file: &Path,
 ) -> Result<(), ScenarioError> {
@@ -295,6 +296,13 @@ pub(super) fn install(
                 .err(segments, format!("tile grid `{name}`: ({}, {}) is off the map", c.x, c.y))
                 .hint("a pattern grid's segments run between cells of the map"));
         }
+        // Each grid covers the whole map; its segments are drawn cell by cell.
+        let longest = lines.iter().map(|&(a, b)| u64::from((a - b).abs().max_element().unsigned_abs()) + 1).max();
+        let units = super::cost::tile_grid(world.map(), lines.len() as u64, longest.unwrap_or(0));
+        let what = format!("tile grid `{name}`: a pattern grid over the whole map");
+        budget.charge(units, &format!("[steering.tile_grids] {name}"), &what, || {
+            (file.to_path_buf(), super::error::SourcePos::of(text, segments.span().start))
+        })?;
         let (w, h) = (world.map().width(), world.map().height());
         world.steering_mut().add_tile_grid(name.clone(), w, h, &lines);
     }

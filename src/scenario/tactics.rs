@@ -25,6 +25,8 @@ use tactica_engine::world::World;
 use tactica_engine::world::WorldRng;
 use toml::Spanned;
 
+use super::budget::Budget;
+use super::cost;
 use super::error::{ScenarioError, SourcePos};
 use super::load::with_suggestion;
 
@@ -46,7 +48,7 @@ pub struct QueriesSection {
 #[serde(deny_unknown_fields)]
 pub struct WaypointsSection {
     /// Generate waypoints: a dense grid evaluated by ray sampling, then condensed per property.
-    pub generate: bool,
+    pub generate: Spanned<bool>,
     /// The dense grid's spacing in cells (default 1).
     pub spacing: Option<Spanned<u32>>,
     /// How far visibility rays and exposure samples reach, in cells (default 12).
@@ -93,6 +95,7 @@ pub fn install_hidespots(
     spots: &[Spanned<HidespotSpec>],
     generated: Option<&WaypointsSection>,
     world: &mut World,
+    budget: &mut Budget<'_>,
     text: &str,
     file: &Path,
 ) -> Result<(), ScenarioError> {
@@ -125,7 +128,7 @@ pub fn install_hidespots(
         }
         db.add(w);
     }
-    if let Some(g) = generated.filter(|g| g.generate) {
+    if let Some(g) = generated.filter(|g| *g.generate.get_ref()) {
         let mut params = GenerateParams::default();
         let positive = |v: &Option<Spanned<f32>>, key: &str, max: f32, slot: &mut f32| {
             if let Some(v) = v {
@@ -146,6 +149,15 @@ pub fn install_hidespots(
             }
             params.spacing = *sp.get_ref();
         }
+        let map = world.map();
+        let units = cost::waypoints(map, cost::open_cells(map), &params);
+        let what = format!(
+            "tactical waypoints sampled every {} cells, rays of {} cells, condensed within {} cells",
+            params.spacing, params.range, params.neighbourhood
+        );
+        budget.charge(units, "[waypoints]", &what, || {
+            (file.to_path_buf(), SourcePos::of(text, g.generate.span().start))
+        })?;
         let mut rng = WorldRng::new(g.seed);
         let made = generate(world.map(), &params, &mut rng).map_err(|e| {
             ScenarioError::new(file, SourcePos::default(), format!("the waypoints cannot be generated: {e}"))
@@ -162,6 +174,7 @@ pub fn install_hidespots(
 pub fn install_queries(
     section: &QueriesSection,
     world: &mut World,
+    budget: &mut Budget<'_>,
     text: &str,
     file: &Path,
     dir: &Path,
@@ -177,6 +190,10 @@ pub fn install_queries(
     for name in &section.files {
         let path = dir.join(name.get_ref());
         let src = folders.read(&path).map_err(|why| err(text, file, name, format!("the query file {why}")))?;
+        let what = format!("reading the query file `{}` ({} bytes)", name.get_ref(), src.len());
+        budget.charge(cost::data_file(src.len() as u64), "[queries] files", &what, || {
+            (file.to_path_buf(), SourcePos::of(text, name.span().start))
+        })?;
         load_query_file(&mut world.queries, &path, &src).map_err(|why| {
             err(text, file, name, format!("the query file `{}` does not compile: {why}", name.get_ref()))
         })?;

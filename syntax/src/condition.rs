@@ -123,7 +123,8 @@ pub fn from_expr(e: &Expr) -> Result<Condition, Diagnostic> {
     lower(e)
 }
 
-fn lower(e: &Expr) -> Result<Condition, Diagnostic> {
+/// The condition an expression is, or why it cannot be one (a call, arithmetic).
+pub(crate) fn lower(e: &Expr) -> Result<Condition, Diagnostic> {
     match &e.kind {
         ExprKind::Bool(b) => Ok(Condition::Const(*b)),
         ExprKind::Name(n) => Ok(Condition::Fact(n.clone())),

@@ -102,16 +102,26 @@ codes! {
     RuntimeType = "E0102", Error, "A value of the wrong type reached an operator at run time.";
     RuntimeDivision = "E0103", Error, "Division by zero at run time.";
     NoSuchSequence = "E0104", Error, "The host asked for a sequence or role the script does not have.";
-    TreeUnknownNode = "E0110", Error, "A behaviour tree names a node that does not exist: not a node kind (`sequence`, `fallback`, `repeat` …), not a built-in leaf (`move_to`, `wait`, `say` …) and not a function of the tree's `leaves` files; the hint names the closest.";
-    TreeUnknownKey = "E0111", Error, "A behaviour tree reads or writes a blackboard key it does not declare in its `blackboard { … }` section (or, for a leaf's place argument, names no key and no place of the scenario); the hint names the closest.";
-    TreeUnreachableChild = "E0112", Warning, "A child of a behaviour tree can never run: the child before it in a fallback always succeeds, or the child before it in a sequence always fails, or never finishes.";
-    TreeArguments = "E0113", Error, "A behaviour-tree node got parameters or arguments it does not take: a wrong count, a number where a name is needed, a decorator without its one child, a composite without children, a parallel threshold larger than its children.";
-    TreeAbort = "E0114", Error, "`abort lower_priority` and `abort both` watch the children after a guard in a fallback; a guard anywhere else has nothing of lower priority to abort (Unreal allows these aborts under selectors only). The abort modes are `none`, `self`, `lower_priority` and `both`.";
-    TreeSubtree = "E0115", Error, "A subtree call names no tree of the file, binds a port the subtree does not declare or leaves one unbound, or a tree calls itself (directly or through others).";
-    TreeDuplicate = "E0116", Error, "Two trees of a file, two keys of a blackboard, two ports of a subtree or two leaves of a `.tac` file have the same name.";
-    TreeLeafFile = "E0117", Error, "A behaviour tree's `leaves` file cannot be read, is not a `.tac`, Lua or Rhai file, or does not compile, so its functions cannot be leaves.";
-    ReturnOutsideLeaf = "E0118", Error, "`return` ends a `leaf` of a behaviour tree with its status; handlers, rules, machines and top-level statements have nothing to return to.";
-    LeafWithoutReturn = "E0119", Error, "A `leaf` must end with `return success;`, `return failure;` or `return running;` on every path, so the tree always learns how it went.";
+    UnknownEntity = "E0110", Error, "A test names an entity its scenario does not have (or one the test removes).";
+    UnknownTarget = "E0111", Error, "A test names a place or region its scenario does not declare.";
+    UnknownEventKind = "E0112", Error, "A test names an event kind the trace does not have (`say`, `arrive`, `blocked`, `script_error` …; docs/trace.md lists them).";
+    UndeclaredGlobal = "E0113", Warning, "A test's condition reads a global its scenario does not declare; unless a script sets it, it reads as nothing.";
+    TickOutOfRun = "E0114", Error, "A tick the test never plays, or a window whose end comes before its start.";
+    EmptyTest = "E0115", Error, "A test states nothing that must hold, so it could never fail.";
+    DuplicateTest = "E0116", Error, "Two tests of one file have the same name, so a failure or a replay command could not say which.";
+    TestSetting = "E0117", Error, "A test's setting is given twice or takes a value it cannot have (`ticks 0`, a second `scenario` line, `at least 3` with `at most 1`).";
+    BadPattern = "E0118", Error, "A `matching` pattern is not a valid regular expression.";
+    NoScenario = "E0119", Error, "The test file's scenario cannot be found, or it does not load.";
+    TreeUnknownNode = "E0120", Error, "A behaviour tree names a node that does not exist: not a node kind (`sequence`, `fallback`, `repeat` …), not a built-in leaf (`move_to`, `wait`, `say` …) and not a function of the tree's `leaves` files; the hint names the closest.";
+    TreeUnknownKey = "E0121", Error, "A behaviour tree reads or writes a blackboard key it does not declare in its `blackboard { … }` section (or, for a leaf's place argument, names no key and no place of the scenario); the hint names the closest.";
+    TreeUnreachableChild = "E0122", Warning, "A child of a behaviour tree can never run: the child before it in a fallback always succeeds, or the child before it in a sequence always fails, or never finishes.";
+    TreeArguments = "E0123", Error, "A behaviour-tree node got parameters or arguments it does not take: a wrong count, a number where a name is needed, a decorator without its one child, a composite without children, a parallel threshold larger than its children.";
+    TreeAbort = "E0124", Error, "`abort lower_priority` and `abort both` watch the children after a guard in a fallback; a guard anywhere else has nothing of lower priority to abort (Unreal allows these aborts under selectors only). The abort modes are `none`, `self`, `lower_priority` and `both`.";
+    TreeSubtree = "E0125", Error, "A subtree call names no tree of the file, binds a port the subtree does not declare or leaves one unbound, or a tree calls itself (directly or through others).";
+    TreeDuplicate = "E0126", Error, "Two trees of a file, two keys of a blackboard, two ports of a subtree or two leaves of a `.tac` file have the same name.";
+    TreeLeafFile = "E0127", Error, "A behaviour tree's `leaves` file cannot be read, is not a `.tac`, Lua or Rhai file, or does not compile, so its functions cannot be leaves.";
+    ReturnOutsideLeaf = "E0128", Error, "`return` ends a `leaf` of a behaviour tree with its status; handlers, rules, machines and top-level statements have nothing to return to.";
+    LeafWithoutReturn = "E0129", Error, "A `leaf` must end with `return success;`, `return failure;` or `return running;` on every path, so the tree always learns how it went.";
 }
 
 impl fmt::Display for Code {

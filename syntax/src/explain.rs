@@ -39,6 +39,8 @@ pub enum TextKind {
     /// defined `investigate`, `listen` and `call_squad` and the scenario had the places `post_a`,
     /// `post_b` and `gate`.
     Tree,
+    /// A test file (`.tactest`) beside `examples/harbour/scenario.toml`, whose names it uses.
+    TestFile,
 }
 
 impl TextKind {
@@ -49,6 +51,7 @@ impl TextKind {
             TextKind::QueryBlocks => " (a `.tps` query file)",
             TextKind::Lua => " (a Lua script; Rhai is checked the same way)",
             TextKind::Tree => " (a behaviour-tree file, `.bt`)",
+            TextKind::TestFile => " (a `.tactest` file beside examples/harbour/scenario.toml)",
         }
     }
 }
@@ -99,6 +102,16 @@ pub fn explanation(code: Code) -> Explanation {
         | Code::TreeSubtree
         | Code::TreeDuplicate
         | Code::TreeLeafFile => TextKind::Tree,
+        Code::UnknownEntity
+        | Code::UnknownTarget
+        | Code::UnknownEventKind
+        | Code::UndeclaredGlobal
+        | Code::TickOutOfRun
+        | Code::EmptyTest
+        | Code::DuplicateTest
+        | Code::TestSetting
+        | Code::BadPattern
+        | Code::NoScenario => TextKind::TestFile,
         _ => TextKind::Tac,
     };
     Explanation { code, text, wrong, right, text_kind }
@@ -478,6 +491,76 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
              follow them.",
             "leaf look {\n  if (DistanceToPlayer() < 5) return success;\n}\n",
             "leaf look {\n  if (DistanceToPlayer() < 5) return success;\n  return failure;\n}\n",
+        ),
+        Code::UnknownEntity => (
+            "A test speaks of the characters of its scenario by the names the scenario gives them (a \
+             crowd's members are `NAME-1`, `NAME-2` …, written in quotes). A name the scenario does not \
+             have, or one the test itself removes with `remove`, could never be seen in the run, so the \
+             expectation would fail for a reason that has nothing to do with the AI.",
+            "scenario \"scenario.toml\";\n\ntest \"the runner gets in\" {\n    expect runer reaches warehouse by 150;\n}\n",
+            "scenario \"scenario.toml\";\n\ntest \"the runner gets in\" {\n    expect runner reaches warehouse by 150;\n}\n",
+        ),
+        Code::UnknownTarget => (
+            "`reaches` and `start … at` take a cell `(x, y)`, or a place or region the scenario declares \
+             (`[places]`, `[regions]`); a region counts as reached when the character stands anywhere in \
+             it.",
+            "scenario \"scenario.toml\";\n\ntest \"the fisherman goes fishing\" {\n    expect fisherman reaches kDok by 120;\n}\n",
+            "scenario \"scenario.toml\";\n\ntest \"the fisherman goes fishing\" {\n    expect fisherman reaches kDock by 120;\n}\n",
+        ),
+        Code::UnknownEventKind => (
+            "Counts, orders, `never` and `eventually` watch the trace, whose events each have a kind: `say`, \
+             `move`, `arrive`, `blocked`, `enter`, `signal`, `script_error` and the others docs/trace.md \
+             lists. A kind the trace does not have would never be seen.",
+            "scenario \"scenario.toml\";\n\ntest \"nobody is stuck\" {\n    never blockd;\n}\n",
+            "scenario \"scenario.toml\";\n\ntest \"nobody is stuck\" {\n    never blocked;\n}\n",
+        ),
+        Code::UndeclaredGlobal => (
+            "In a test's condition a bare name is a world global. One the scenario does not declare (in \
+             `[globals]` or its timeline) reads as nothing until a script sets it, which is usually a typo; \
+             a character's facts are written with its name in front: `guard.health`, `guard.x`, \
+             `guard.patrol` (a machine's state).",
+            "scenario \"scenario.toml\";\n\ntest \"night falls\" {\n    expect (GameTme == kNight) at 130;\n}\n",
+            "scenario \"scenario.toml\";\n\ntest \"night falls\" {\n    expect (GameTime == kNight) at 130;\n}\n",
+        ),
+        Code::TickOutOfRun => (
+            "A test plays ticks 0 to one less than its `ticks` (the scenario's `ticks` unless the test \
+             sets its own). An expectation about a later tick could never be checked, and a window \
+             `between A and B` needs A no later than B.",
+            "scenario \"scenario.toml\";\n\ntest \"night falls\" {\n    expect (GameTime == kNight) at 230;\n}\n",
+            "scenario \"scenario.toml\";\n\ntest \"night falls\" {\n    ticks 240;\n    expect (GameTime == kNight) at 230;\n}\n",
+        ),
+        Code::EmptyTest => (
+            "A test passes when every expectation in it holds; one with none would pass whatever the \
+             characters did. Say what must hold: an arrival, a line, a count, an order, a condition, a \
+             distance or a golden file.",
+            "scenario \"scenario.toml\";\n\ntest \"the harbour at dusk\" {\n    seed 7;\n}\n",
+            "scenario \"scenario.toml\";\n\ntest \"the harbour at dusk\" {\n    seed 7;\n    never script_error;\n}\n",
+        ),
+        Code::DuplicateTest => (
+            "A failure names its test, and the command that replays it picks the test by name, so the \
+             names of one file's tests must differ.",
+            "scenario \"scenario.toml\";\n\ntest \"night\" {\n    expect (GameTime == kNight) at 130;\n}\n\ntest \"night\" {\n    never script_error;\n}\n",
+            "scenario \"scenario.toml\";\n\ntest \"night\" {\n    expect (GameTime == kNight) at 130;\n}\n\ntest \"no errors\" {\n    never script_error;\n}\n",
+        ),
+        Code::TestSetting => (
+            "A test sets its `seed` and `ticks` once each, plays at least one tick, and a file plays one \
+             scenario. A count of events needs its least number no larger than its greatest.",
+            "scenario \"scenario.toml\";\n\ntest \"quiet\" {\n    seed 7;\n    seed 8;\n    never script_error;\n}\n",
+            "scenario \"scenario.toml\";\n\ntest \"quiet\" {\n    seed 8;\n    never script_error;\n}\n",
+        ),
+        Code::BadPattern => (
+            "`says matching \"…\"` takes a regular expression (the `regex` crate's syntax) that the line \
+             must contain somewhere; `^` and `$` anchor it. A pattern that does not read would match \
+             nothing. To expect the exact line, leave `matching` out.",
+            "scenario \"scenario.toml\";\n\ntest \"the guard reports\" {\n    expect guard says matching \"(quiet\" by 150;\n}\n",
+            "scenario \"scenario.toml\";\n\ntest \"the guard reports\" {\n    expect guard says matching \"quiet\" by 150;\n}\n",
+        ),
+        Code::NoScenario => (
+            "A test file plays the scenario its `scenario \"…\";` line names, relative to the test file; \
+             without one, the `scenario.toml` in its folder or the folder above. The scenario must load \
+             (`tactica check` says why when it does not).",
+            "scenario \"scenaro.toml\";\n\ntest \"quiet\" {\n    never script_error;\n}\n",
+            "scenario \"scenario.toml\";\n\ntest \"quiet\" {\n    never script_error;\n}\n",
         ),
         Code::BudgetExceeded => (
             "Every call runs under a step budget (`ScriptLimits::max_ops`, 100 000 by default), so a script \

@@ -10,9 +10,11 @@
 //! - **position-query blocks** ([`blocks::parse`]): the `query name { option { Generation { … } } }`
 //!   files a scenario's `[queries]` lists;
 //! - **behaviour trees** ([`tree::parse`]): the `.bt` files a scenario's `[models]` declares with
-//!   `tree = …`, whose conditions are model conditions.
+//!   `tree = …`, whose conditions are model conditions;
+//! - **test files** ([`testfile::parse`], [`testfile::check`]): what a scenario's characters must
+//!   do (`expect runner reaches warehouse by 150;`), which `tactica test` checks.
 //!
-//! All four use one [`lexer`] (logos: case-insensitive keywords, `//`, `#` and `--` comments,
+//! All of them use one [`lexer`] (logos: case-insensitive keywords, `//`, `#` and `--` comments,
 //! `"…"` or `'…'` strings), chumsky parsers that recover and report every mistake, and one
 //! [`Diagnostic`] type with stable [`Code`]s that `tactica explain` knows, rendered by ariadne
 //! ([`render`]). Front-end functions never panic on any input.
@@ -40,6 +42,7 @@ pub mod explain;
 pub mod lexer;
 mod parser;
 mod tac;
+pub mod testfile;
 pub mod tree;
 
 pub use diagnostics::{Code, Diagnostic, Level, line_col, offset_of, render};

@@ -42,7 +42,7 @@ where
 }
 
 /// A possibly dotted name: `creature.state`.
-fn dotted<'t, 's: 't, I>() -> impl Parser<'t, I, Name, Extra<'t, 's>> + Clone
+pub(crate) fn dotted<'t, 's: 't, I>() -> impl Parser<'t, I, Name, Extra<'t, 's>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {
@@ -52,7 +52,7 @@ where
     })
 }
 
-fn semi<'t, 's: 't, I>() -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone
+pub(crate) fn semi<'t, 's: 't, I>() -> impl Parser<'t, I, (), Extra<'t, 's>> + Clone
 where
     I: ValueInput<'t, Token = Token<'s>, Span = SimpleSpan>,
 {

@@ -30,6 +30,22 @@ pub(crate) fn front<'s, T, F>(src: &'s str, run: F) -> (Option<T>, Vec<Diagnosti
 where
     F: for<'t> FnOnce(&'t Tokens<'s>, SimpleSpan) -> (Option<T>, Vec<ParseError<'t, 's>>),
 {
+    front_with(src, &KEYWORDS, true, run)
+}
+
+/// [`front`] for a kind of text with keywords of its own: a word one edit away from one of
+/// `keywords` where the parser stumbled is reported as that keyword misspelt — the word the
+/// parser stopped at, and with `look_back` the word before it too (a misspelt `.tac` keyword
+/// parses as a name, so the parser stops a token later).
+pub(crate) fn front_with<'s, T, F>(
+    src: &'s str,
+    keywords: &[&'static str],
+    look_back: bool,
+    run: F,
+) -> (Option<T>, Vec<Diagnostic>)
+where
+    F: for<'t> FnOnce(&'t Tokens<'s>, SimpleSpan) -> (Option<T>, Vec<ParseError<'t, 's>>),
+{
     let mut diagnostics = Vec::new();
     let mut tokens = Vec::new();
     // Syntax errors at or after this offset follow from an error already reported.
@@ -63,7 +79,7 @@ where
         if closers_explained && matches!(e.found(), Some(Token::RBrace | Token::End)) {
             continue;
         }
-        let (d, explains_closers) = syntax_error(e, &tokens);
+        let (d, explains_closers) = syntax_error(e, &tokens, keywords, look_back);
         closers_explained |= explains_closers;
         if !diagnostics.iter().any(|o: &Diagnostic| o.span == d.span && o.message == d.message) {
             diagnostics.push(d);
@@ -166,18 +182,23 @@ fn plain_lex_error(text: &str, span: std::ops::Range<usize>) -> Diagnostic {
 /// Words a designer means as keywords, and what they likely meant.
 const KEYWORDS: [&str; 9] = ["else", "end", "begin", "if", "while", "repeat", "then", "when", "once"];
 
-/// The keyword `word` is a near miss of (`els` → `else`), if any.
-fn near_keyword(word: &str) -> Option<&'static str> {
+/// The keyword of `keywords` that `word` is a near miss of (`els` → `else`), if any.
+fn near_keyword(word: &str, keywords: &[&'static str]) -> Option<&'static str> {
     let lower = word.to_ascii_lowercase();
-    if KEYWORDS.contains(&lower.as_str()) {
+    if keywords.contains(&lower.as_str()) {
         return None;
     }
-    KEYWORDS.into_iter().find(|k| strsim::damerau_levenshtein(&lower, k) == 1 && lower.len() >= 3)
+    keywords.iter().copied().find(|k| strsim::damerau_levenshtein(&lower, k) == 1 && lower.len() >= 3)
 }
 
 /// The diagnostic for a parse error, and whether it explains a later unexpected `}`/`END`.
-fn syntax_error(e: &ParseError<'_, '_>, tokens: &[(Token<'_>, SimpleSpan)]) -> (Diagnostic, bool) {
-    match keyword_error(e, tokens) {
+fn syntax_error(
+    e: &ParseError<'_, '_>,
+    tokens: &[(Token<'_>, SimpleSpan)],
+    keywords: &[&'static str],
+    look_back: bool,
+) -> (Diagnostic, bool) {
+    match keyword_error(e, tokens, keywords, look_back) {
         Some(d) => (d, true),
         None => {
             let mut d = plain_syntax_error(e);
@@ -195,14 +216,19 @@ fn syntax_error(e: &ParseError<'_, '_>, tokens: &[(Token<'_>, SimpleSpan)]) -> (
 }
 
 /// A misspelt keyword, `then`, or `=` for `==`: the mistakes with a fix to name.
-fn keyword_error(e: &ParseError<'_, '_>, tokens: &[(Token<'_>, SimpleSpan)]) -> Option<Diagnostic> {
+fn keyword_error(
+    e: &ParseError<'_, '_>,
+    tokens: &[(Token<'_>, SimpleSpan)],
+    keywords: &[&'static str],
+    look_back: bool,
+) -> Option<Diagnostic> {
     let span = e.span().into_range();
     // A misspelt keyword (`els`, `whle`) parses as a name, and the error comes a token later.
     let at = tokens.iter().position(|(_, s)| s.start >= span.start).unwrap_or(tokens.len());
-    let candidates = [at.checked_sub(1), Some(at)];
+    let candidates = [at.checked_sub(1).filter(|_| look_back), Some(at)];
     for (tok, s) in candidates.into_iter().flatten().filter_map(|i| tokens.get(i)) {
         if let Token::Ident(word) = tok
-            && let Some(keyword) = near_keyword(word)
+            && let Some(keyword) = near_keyword(word, keywords)
         {
             return Some(
                 Diagnostic::new(

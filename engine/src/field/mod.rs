@@ -68,8 +68,8 @@ pub use layer::{Combine, Layer};
 pub use learning::FragMap;
 pub use live::{FieldSpec, LayerKind, TacticalMaps};
 pub use terrain::{
-    Cover, CoverParams, Direction, Light, Ruggedness, brightness_at, cover_at, cover_layers, difficulty_layer,
-    exposure_layer, ray_length, shadow_at, visibility_layer,
+    Cover, CoverParams, Direction, Light, Ruggedness, WalkScratch, brightness_at, cover_at, cover_at_with,
+    cover_layers, difficulty_layer, exposure_layer, ray_length, shadow_at, visibility_layer,
 };
 
 /// A map drawn in the ASCII legend, for tests.

@@ -97,13 +97,33 @@ fn binomial(rng: &mut WorldRng) -> f32 {
     (rng.range(0.0, 1.0) - rng.range(0.0, 1.0)) as f32
 }
 
-/// Walking distances (4-connected steps) from `from`, up to `limit`, into `dist` (reused).
-fn walk_within(map: &Map, from: IVec2, limit: u32, dist: &mut Vec<u32>, queue: &mut std::collections::VecDeque<IVec2>) {
-    dist.clear();
-    dist.resize(map.len(), u32::MAX);
+/// What a walk reuses from cell to cell: the distance per map cell, the queue, and the cells the
+/// last walk reached. Pass one to [`cover_at_with`] for cell after cell of the same map.
+#[derive(Debug, Default)]
+pub struct WalkScratch {
+    dist: Vec<u32>,
+    queue: std::collections::VecDeque<IVec2>,
+    reached: Vec<usize>,
+}
+
+/// Walking distances (4-connected steps) from `from`, up to `limit`, into `s.dist`. Only the
+/// cells the last walk reached are reset: clearing the whole map for every cell made a cover
+/// layer cost the square of the map's size.
+fn walk_within(map: &Map, from: IVec2, limit: u32, s: &mut WalkScratch) {
+    let WalkScratch { dist, queue, reached } = s;
+    if dist.len() == map.len() {
+        for &j in reached.iter() {
+            dist[j] = u32::MAX;
+        }
+    } else {
+        dist.clear();
+        dist.resize(map.len(), u32::MAX);
+    }
+    reached.clear();
     queue.clear();
     let Some(i) = map.index(from) else { return };
     dist[i] = 0;
+    reached.push(i);
     queue.push_back(from);
     while let Some(c) = queue.pop_front() {
         let d = dist[map.index(c).unwrap_or(0)];
@@ -116,6 +136,7 @@ fn walk_within(map: &Map, from: IVec2, limit: u32, dist: &mut Vec<u32>, queue: &
                 && dist[j] == u32::MAX
             {
                 dist[j] = d + 1;
+                reached.push(j);
                 queue.push_back(n);
             }
         }
@@ -126,18 +147,27 @@ fn walk_within(map: &Map, from: IVec2, limit: u32, dist: &mut Vec<u32>, queue: &
 /// towards it (L178-308). `None` when the cell is blocked or no origin was valid (the chapter's
 /// `hits / valid` is undefined then).
 pub fn cover_at(map: &Map, cell: IVec2, params: &CoverParams, rng: &mut WorldRng) -> Option<Cover> {
-    let mut scratch = (Vec::new(), std::collections::VecDeque::new());
-    cover_with(map, cell, params, rng, &mut scratch)
+    cover_with(map, cell, params, rng, &mut WalkScratch::default())
 }
 
-type WalkScratch = (Vec<u32>, std::collections::VecDeque<IVec2>);
+/// [`cover_at`] for many cells in turn: `scratch` keeps the walk's buffers, so each cell costs
+/// its own neighbourhood rather than a pass over the whole map.
+pub fn cover_at_with(
+    map: &Map,
+    cell: IVec2,
+    params: &CoverParams,
+    rng: &mut WorldRng,
+    scratch: &mut WalkScratch,
+) -> Option<Cover> {
+    cover_with(map, cell, params, rng, scratch)
+}
 
 fn cover_with(map: &Map, cell: IVec2, p: &CoverParams, rng: &mut WorldRng, scratch: &mut WalkScratch) -> Option<Cover> {
     if !map.passable(cell) || p.validate().is_err() {
         return None;
     }
     let limit = (p.room_reach * (p.radius + p.jitter)).ceil() as u32;
-    walk_within(map, cell, limit, &mut scratch.0, &mut scratch.1);
+    walk_within(map, cell, limit, scratch);
     let angle = std::f32::consts::TAU / p.directions as f32;
     let (mut hits, mut valid) = ([0u32; 4], [0u32; 4]);
     let centre = cell.as_vec2();
@@ -146,7 +176,7 @@ fn cover_with(map: &Map, cell: IVec2, p: &CoverParams, rng: &mut WorldRng, scrat
         let offset = Vec2::new(theta.cos(), theta.sin()) * p.radius;
         let jitter = Vec2::new(binomial(rng), binomial(rng)) * p.jitter;
         let from = (centre + offset + jitter).round().as_ivec2();
-        let in_room = map.index(from).is_some_and(|j| scratch.0[j] != u32::MAX);
+        let in_room = map.index(from).is_some_and(|j| scratch.dist[j] != u32::MAX);
         if !in_room || from == cell {
             continue;
         }
@@ -174,7 +204,7 @@ pub fn cover_layers(map: &Map, params: &CoverParams, rng: &mut WorldRng) -> Resu
     let (w, h) = (map.width(), map.height());
     let mut overall = Layer::new(w, h);
     let mut dirs = [(); 4].map(|()| Layer::new(w, h));
-    let mut scratch = (Vec::new(), std::collections::VecDeque::new());
+    let mut scratch = WalkScratch::default();
     for i in 0..map.len() {
         let c = map.cell_at(i);
         if let Some(cov) = cover_with(map, c, params, rng, &mut scratch) {

@@ -214,6 +214,98 @@ pub enum EventKind {
     },
 }
 
+impl EventKind {
+    /// Every kind as the trace names it, with when it happens (`docs/trace.md` has the table).
+    pub const KINDS: &[(&str, &str)] = &[
+        ("spawn", "an entity comes into the world"),
+        ("despawn", "an entity leaves the world"),
+        ("move", "an entity's cell changes"),
+        ("arrive", "a `move_to` or `follow_path` reaches its end"),
+        ("blocked", "a move cannot go on: its goal is walled off, blocked or off the map"),
+        ("path", "a move's path was found"),
+        ("cell", "a script or the game blocked or opened a cell"),
+        ("door", "a door opened or closed"),
+        ("say", "a line is said"),
+        ("trigger", "a trigger fires (traps, expositions, doors)"),
+        ("sound", "a sound is played"),
+        ("signal", "a signal is sent in a scope"),
+        ("wait", "an entity starts waiting for a signal not yet sent"),
+        ("release", "a wait ends because its signal was sent"),
+        ("enter", "an entity steps into a region"),
+        ("exit", "an entity steps out of a region"),
+        ("attribute", "an attribute changes"),
+        ("global", "a world global changes"),
+        ("state", "a state machine changes state"),
+        ("action", "a long action starts"),
+        ("script_error", "a script failed at run time and was stopped for that tick"),
+        ("watchdog", "the wall-clock watchdog stopped a script call"),
+        ("reload", "a script file was reloaded while running"),
+        ("note", "anything else a script or model reports"),
+        ("print", "a script's debug line"),
+        ("node", "a behaviour-tree node starts running, succeeds, fails or is halted"),
+    ];
+
+    /// The kind as the trace names it (`"say"`, `"script_error"` …), one of [`EventKind::KINDS`].
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventKind::Spawn { .. } => "spawn",
+            EventKind::Despawn => "despawn",
+            EventKind::Move { .. } => "move",
+            EventKind::Arrive { .. } => "arrive",
+            EventKind::Blocked { .. } => "blocked",
+            EventKind::Path { .. } => "path",
+            EventKind::Cell { .. } => "cell",
+            EventKind::Door { .. } => "door",
+            EventKind::Say { .. } => "say",
+            EventKind::Trigger { .. } => "trigger",
+            EventKind::Sound { .. } => "sound",
+            EventKind::Signal { .. } => "signal",
+            EventKind::Wait { .. } => "wait",
+            EventKind::Release { .. } => "release",
+            EventKind::Enter { .. } => "enter",
+            EventKind::Exit { .. } => "exit",
+            EventKind::Attribute { .. } => "attribute",
+            EventKind::Global { .. } => "global",
+            EventKind::State { .. } => "state",
+            EventKind::Action { .. } => "action",
+            EventKind::ScriptError { .. } => "script_error",
+            EventKind::Watchdog { .. } => "watchdog",
+            EventKind::Reload { .. } => "reload",
+            EventKind::Note { .. } => "note",
+            EventKind::Print { .. } => "print",
+            EventKind::Node { .. } => "node",
+        }
+    }
+
+    /// The event's own word, which a test's `say "…"` or `enter "…"` names: the line said or
+    /// printed, the name of a trigger, sound, door or note, a signal's id, a region, the state a
+    /// machine entered, the action started, the key of an attribute or global, why a move was
+    /// blocked, the message of a script error, a file reloaded, a tree's node as written. Kinds
+    /// without one (spawn, move, arrive …) have none.
+    pub fn text(&self) -> Option<&str> {
+        Some(match self {
+            EventKind::Say { text } | EventKind::Print { text, .. } => text,
+            EventKind::Trigger { name } | EventKind::Sound { name } | EventKind::Door { name, .. } => name,
+            EventKind::Note { name, .. } => name,
+            EventKind::Signal { id, .. } | EventKind::Wait { id, .. } | EventKind::Release { id, .. } => id,
+            EventKind::Enter { region } | EventKind::Exit { region } => region,
+            EventKind::State { to, .. } => to,
+            EventKind::Action { action, .. } => action,
+            EventKind::Attribute { key, .. } | EventKind::Global { key, .. } => key,
+            EventKind::Blocked { reason, .. } => reason,
+            EventKind::ScriptError { message, .. } => message,
+            EventKind::Reload { file, .. } | EventKind::Watchdog { file, .. } => file,
+            EventKind::Node { name, .. } => name,
+            EventKind::Spawn { .. }
+            | EventKind::Despawn
+            | EventKind::Move { .. }
+            | EventKind::Arrive { .. }
+            | EventKind::Path { .. }
+            | EventKind::Cell { .. } => return None,
+        })
+    }
+}
+
 /// The events of a run, in the order they happened.
 ///
 /// Every event has an index, counted from the first event of the run; [`EventLog::len`] is the
@@ -348,6 +440,45 @@ mod tests {
             expected.push('\n');
         }
         assert_eq!(String::from_utf8(buffer).unwrap(), expected);
+    }
+
+    #[test]
+    fn every_kind_is_named_as_its_trace_line_says() {
+        let cell = [0, 0];
+        let s = || "x".to_owned();
+        let all = [
+            EventKind::Spawn { of: s(), team: s(), cell },
+            EventKind::Despawn,
+            EventKind::Move { from: cell, to: cell },
+            EventKind::Arrive { cell },
+            EventKind::Blocked { cell, reason: s() },
+            EventKind::Path { from: cell, to: cell, cost: 1.0 },
+            EventKind::Cell { cell, blocked: true },
+            EventKind::Door { name: s(), open: true },
+            EventKind::Say { text: s() },
+            EventKind::Trigger { name: s() },
+            EventKind::Sound { name: s() },
+            EventKind::Signal { scope: s(), id: s() },
+            EventKind::Wait { scope: s(), id: s() },
+            EventKind::Release { scope: s(), id: s() },
+            EventKind::Enter { region: s() },
+            EventKind::Exit { region: s() },
+            EventKind::Attribute { key: s(), value: Value::Int(1) },
+            EventKind::Global { key: s(), value: Value::Int(1) },
+            EventKind::State { machine: s(), from: s(), to: s() },
+            EventKind::Action { action: s(), detail: s() },
+            EventKind::ScriptError { file: s(), line: 1, column: 1, message: s() },
+            EventKind::Watchdog { file: s(), limit_ms: 1 },
+            EventKind::Reload { file: s(), entities: vec![], ok: true, message: s() },
+            EventKind::Note { name: s(), value: Value::Nil },
+            EventKind::Print { file: s(), line: 1, text: s() },
+        ];
+        assert_eq!(all.len(), EventKind::KINDS.len());
+        for (kind, (name, _)) in all.iter().zip(EventKind::KINDS) {
+            let line = Event { tick: 0, entity: None, kind: kind.clone() }.to_json_line();
+            assert!(line.contains(&format!("\"kind\":\"{name}\"")), "{line}");
+            assert_eq!(kind.name(), *name);
+        }
     }
 
     #[test]

@@ -114,7 +114,13 @@ pub struct World {
 impl World {
     /// An empty world on `map`, ticking `rate` times a second, its randomness seeded with `seed`.
     pub fn new(map: Map, rate: u32, seed: u64) -> Self {
-        let mut nav = crate::nav::Navigator::default();
+        Self::with_nav(map, rate, seed, crate::nav::NavConfig::default())
+    }
+
+    /// [`World::new`] with the navigation service's limits set from the start: the map's search
+    /// structures (the hierarchy `config` asks for) are built once, for these limits.
+    pub fn with_nav(map: Map, rate: u32, seed: u64, config: crate::nav::NavConfig) -> Self {
+        let mut nav = crate::nav::Navigator::new(config);
         nav.map_changed(&map);
         World {
             map,
@@ -322,6 +328,25 @@ impl World {
             self.log.push(self.clock.tick(), None, EventKind::Cell { cell: cell.to_array(), blocked });
         }
         true
+    }
+
+    /// [`World::set_blocked`] for many cells at once (a reloaded map): each cell that changes
+    /// logs its `cell` event, in the order given, and the navigation service takes in every change
+    /// together — one relabelling of the map's areas, one rebuild of the hierarchy where the cells
+    /// lie — where one call per cell relabelled the whole map per cell. Cells off the map are
+    /// skipped. Returns how many cells changed.
+    pub fn set_blocked_cells(&mut self, edits: &[(IVec2, bool)]) -> usize {
+        let mut changed = Vec::new();
+        for &(cell, blocked) in edits {
+            if self.map.contains(cell) && self.set_cell_quietly(cell, blocked) {
+                changed.push(cell);
+                self.log.push(self.clock.tick(), None, EventKind::Cell { cell: cell.to_array(), blocked });
+            }
+        }
+        if !changed.is_empty() {
+            self.nav.cells_changed(&self.map, &changed);
+        }
+        changed.len()
     }
 
     fn set_cell_quietly(&mut self, cell: IVec2, blocked: bool) -> bool {

@@ -93,9 +93,13 @@ impl Network {
                 .iter()
                 .map(|p| nodes.iter().position(|m| m.name == *p).ok_or_else(|| DecideError::unknown("parent node", p)))
                 .collect::<Result<Vec<_>, _>>()?;
-            let rows: usize = parents.iter().map(|&p| nodes[p].states.len()).product();
             let k = n.states.len();
             let what = || format!("table of node `{}`", n.name);
+            // Many parents make a table larger than any file could hold: refused, not overflowed.
+            let rows = parents
+                .iter()
+                .try_fold(1usize, |rows, &p| rows.checked_mul(nodes[p].states.len()))
+                .ok_or_else(|| DecideError::invalid(what(), "has more rows than a table can hold: too many parents"))?;
             let source = if n.counts.is_empty() { &n.table } else { &n.counts };
             if source.len() != rows || source.iter().any(|r| r.len() != k) {
                 return Err(DecideError::invalid(what(), format!("needs {rows} rows of {k} entries")));

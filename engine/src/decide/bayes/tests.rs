@@ -332,3 +332,21 @@ then = "open is no"
     assert_eq!(decide(unlocked, 90.0).as_deref(), Some("yes"));
     assert_eq!(decide(unlocked, 10.0), None, "no rule covers low trap risk at low health");
 }
+
+/// A node with 64 two-state parents would have 2⁶⁴ rows: the count overflowed (a panic in debug
+/// builds). It is a clear error now, whatever the file's size.
+#[test]
+fn a_table_too_large_to_hold_is_refused_not_overflowed() {
+    let mut text = String::new();
+    for i in 0..64 {
+        text += &format!("[[nodes]]\nname = \"p{i}\"\ntable = [[0.5, 0.5]]\n");
+    }
+    let parents: Vec<String> = (0..64).map(|i| format!("\"p{i}\"")).collect();
+    text += &format!("[[nodes]]\nname = \"child\"\nparents = [{}]\ntable = [[0.5, 0.5]]\n", parents.join(", "));
+    let err = Network::from_toml(&text).unwrap_err();
+    assert!(
+        matches!(&err, DecideError::Invalid { what, message }
+        if what == "table of node `child`" && message.contains("too many parents")),
+        "{err}"
+    );
+}

@@ -1,9 +1,9 @@
 //! From a `.bt` file, read by the designers' front end ([`tactica_syntax::tree`]), to a
 //! [`TreeDef`]: node words resolved, subtrees inlined with their ports remapped onto the
 //! caller's keys, every name checked, and every mistake a coded [`Diagnostic`] at its place —
-//! misspelt nodes and leaves (E0110) and keys (E0111) with a did-you-mean, a child that can never
-//! run (E0112, a warning), wrong arguments (E0113), misplaced aborts (E0114), subtree and port
-//! mistakes (E0115), duplicates (E0116).
+//! misspelt nodes and leaves (E0120) and keys (E0121) with a did-you-mean, a child that can never
+//! run (E0122, a warning), wrong arguments (E0123), misplaced aborts (E0124), subtree and port
+//! mistakes (E0125), duplicates (E0126).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -1025,7 +1025,7 @@ impl<'a> Builder<'a> {
         Some(id)
     }
 
-    /// Warns (E0112) of the first child of each composite that can never run.
+    /// Warns (E0122) of the first child of each composite that can never run.
     fn warn_unreachable(&mut self) {
         let mut memo: Vec<Option<May>> = vec![None; self.nodes.len()];
         for id in 0..self.nodes.len() {

@@ -79,18 +79,7 @@ impl Ord for Open {
 impl Hpa {
     /// Builds the abstraction of `map` with square clusters of `cluster_size` cells (at least 2).
     pub fn build(map: &Map, cluster_size: u32) -> Self {
-        let size = cluster_size.max(2);
-        let (width, height) = (map.width(), map.height());
-        let mut hpa = Hpa {
-            size,
-            width,
-            height,
-            across: width.div_ceil(size),
-            down: height.div_ceil(size),
-            borders: BTreeMap::new(),
-            intra: BTreeMap::new(),
-            adjacency: BTreeMap::new(),
-        };
+        let mut hpa = Hpa::empty(map, cluster_size);
         let all: Vec<u32> = (0..hpa.across * hpa.down).collect();
         for &c in &all {
             hpa.build_borders_of(map, c);
@@ -100,6 +89,58 @@ impl Hpa {
         }
         hpa.build_adjacency(map);
         hpa
+    }
+
+    /// An upper bound on the cells [`Hpa::build`] expands for `map` with clusters of
+    /// `cluster_size`, found without building: a cluster with `k` transitions on its borders runs
+    /// `k·(k−1)` searches confined to it, and each expands at most the cells its start can reach
+    /// inside the cluster (8-connected, a superset of what a search may enter). A loader charges
+    /// it before building: a map of many narrow openings can ask for hours of work, while a maze
+    /// of separate corridors asks for little. It reads the border cells and labels each cell of
+    /// the map at most once.
+    pub fn build_work(map: &Map, cluster_size: u32) -> u64 {
+        let mut hpa = Hpa::empty(map, cluster_size);
+        let clusters = hpa.across * hpa.down;
+        for c in 0..clusters {
+            hpa.build_borders_of(map, c);
+        }
+        // The component each reached cell belongs to within its cluster, and each component's size.
+        let mut component = vec![u32::MAX; map.len()];
+        let mut sizes: Vec<u64> = Vec::new();
+        let mut stack = Vec::new();
+        let mut work = 0u64;
+        for c in 0..clusters {
+            let view = hpa.confined(map, c);
+            let area = u64::from(view.x1 - view.x0) * u64::from(view.y1 - view.y0);
+            work = work.saturating_add(area);
+            let nodes = hpa.nodes_of(c);
+            let k = nodes.len() as u64;
+            for &n in &nodes {
+                if component[n as usize] == u32::MAX {
+                    let id = sizes.len() as u32;
+                    sizes.push(flood_within(&view, n, id, &mut component, &mut stack));
+                }
+                let reach = sizes[component[n as usize] as usize];
+                work = work.saturating_add(k.saturating_sub(1).saturating_mul(reach));
+            }
+        }
+        work
+    }
+
+    /// No borders or edges yet: the cluster grid of `map`.
+    fn empty(map: &Map, cluster_size: u32) -> Self {
+        let size = cluster_size.max(2);
+        let (width, height) = (map.width(), map.height());
+        Hpa {
+            size,
+            width,
+            height,
+            across: width.div_ceil(size),
+            down: height.div_ceil(size),
+            borders: BTreeMap::new(),
+            intra: BTreeMap::new(),
+            adjacency: BTreeMap::new(),
+        }
     }
 
     /// The cluster side in cells.
@@ -312,6 +353,33 @@ impl Hpa {
 
 /// The positions along a border where transitions go: for each maximal run of open pairs, its
 /// middle when the run is short, both ends when it is long.
+/// Labels `id` on every open cell of `view` 8-connected to `from` and returns how many there are.
+fn flood_within(view: &Confined<'_>, from: u32, id: u32, component: &mut [u32], stack: &mut Vec<u32>) -> u64 {
+    let width = view.map.width();
+    let open = |x: u32, y: u32| {
+        (view.x0..view.x1).contains(&x)
+            && (view.y0..view.y1).contains(&y)
+            && view.map.costs()[(y * width + x) as usize].is_finite()
+    };
+    stack.clear();
+    stack.push(from);
+    component[from as usize] = id;
+    let mut count = 0;
+    while let Some(i) = stack.pop() {
+        count += 1;
+        let (x, y) = (i % width, i / width);
+        for (dx, dy) in [(-1i32, -1i32), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)] {
+            let (Some(nx), Some(ny)) = (x.checked_add_signed(dx), y.checked_add_signed(dy)) else { continue };
+            let j = ny * width + nx;
+            if open(nx, ny) && component[j as usize] == u32::MAX {
+                component[j as usize] = id;
+                stack.push(j);
+            }
+        }
+    }
+    count
+}
+
 pub(super) fn transitions(open: &[bool]) -> Vec<usize> {
     let mut out = Vec::new();
     let mut k = 0;

@@ -207,3 +207,38 @@ fn a_query_run_in_slices_finds_what_one_run_finds_and_spends_exactly_its_slices(
     assert!(found.abstract_expanded > 0 && found.refine_expanded > 0 && found.link_expanded > 0);
     assert!((check_path(&map, &whole, start, goal) - found.cost).abs() < 1e-9);
 }
+
+#[test]
+fn the_build_work_bound_counts_transitions_per_cluster() {
+    // Four open 16 × 16 clusters: every border one long opening, two transitions at its ends;
+    // each cluster meets two borders whose ends share the corner cell, so k = 3 nodes and 3·2
+    // searches of at most 256 cells, plus the scan.
+    assert_eq!(Hpa::build_work(&Map::open(32, 32), 16), 4 * (3 * 2 * 256 + 256));
+    // A wall along the only vertical border, one gap of one cell: clusters 0 and 1 gain one
+    // transition between them, the south borders stay long openings.
+    let mut map = Map::open(32, 16);
+    for y in 0..16 {
+        if y != 5 {
+            map.set(IVec2::new(16, y), b'#', f32::INFINITY);
+        }
+    }
+    assert_eq!(Hpa::build_work(&map, 16), 2 * 256, "one transition each: no search pairs");
+    // A comb of one-cell openings along a cluster border: the bound grows with the square of
+    // the openings, which is what makes such maps slow to build.
+    let mut comb = Map::open(64, 32);
+    for y in (0..32).step_by(2) {
+        comb.set(IVec2::new(32, y), b'#', f32::INFINITY);
+    }
+    assert_eq!(Hpa::build_work(&Map::open(64, 32), 32), 2 * (2 * 1024 + 1024));
+    // 16 one-cell openings: each side searches from all 16; the east cluster lost 16 cells.
+    assert_eq!(Hpa::build_work(&comb, 32), (1024 + 16 * 15 * 1024) + (1024 + 16 * 15 * 1008));
+    // Corridors one row apart that never meet inside a cluster: each search can only run along
+    // its own row, so the bound is the row, not the cluster.
+    let mut rows = Map::open(32, 16);
+    for y in (1..16).step_by(2) {
+        for x in 0..32 {
+            rows.set(IVec2::new(x, y), b'#', f32::INFINITY);
+        }
+    }
+    assert_eq!(Hpa::build_work(&rows, 16), 2 * (256 + 8 * 7 * 16));
+}

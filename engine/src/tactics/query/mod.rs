@@ -77,6 +77,6 @@ pub use record::{
 };
 pub use reserve::Reservations;
 pub use schedule::{Clock, Finished, QueryScheduler, Ticket, WallClock};
-pub use service::{ANSWER_TICKS, PositionAnswer, PositionService};
+pub use service::{ANSWER_TICKS, AskedQuery, PositionAnswer, PositionService};
 pub use spec::{FailureAction, GeneratorSpec, Query, QueryConfig, QueryOption, Role, Test};
 pub use text::parse_queries;

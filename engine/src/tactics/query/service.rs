@@ -14,8 +14,13 @@
 //!
 //! Reservations are the reference's: an agent holds at most one point, and other agents'
 //! queries reject the points held.
+//!
+//! A replay viewer wants every query of a run with every candidate it weighed:
+//! [`PositionService::keep_records`] makes each evaluation record itself (which only adds the
+//! per-test traces: the evaluation, its work units and its answer are the same) and keeps the
+//! records until [`PositionService::take_records`].
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
@@ -24,6 +29,7 @@ use glam::Vec2;
 use super::env::Candidate;
 use super::eval::{Evaluation, Outcome, QueryRequest, Status};
 use super::live::with_world_env;
+use super::record::QueryRecord;
 use super::reserve::Reservations;
 use super::schedule::Clock;
 use super::spec::Query;
@@ -81,6 +87,21 @@ pub struct PositionService {
     pending: VecDeque<Pending>,
     answers: BTreeMap<u64, (PositionAnswer, u64)>,
     reservations: Reservations,
+    /// Whether finished evaluations are recorded (for a viewer), and the records not yet taken.
+    keep_records: bool,
+    records: RefCell<Vec<AskedQuery>>,
+}
+
+/// One finished evaluation with its debug record, kept while [`PositionService::keep_records`]
+/// is on.
+#[derive(Debug, Clone)]
+pub struct AskedQuery {
+    /// The tick it finished on.
+    pub tick: u64,
+    /// Who asked.
+    pub owner: EntityId,
+    /// Every option tried, every candidate, its fate, score and each test's result.
+    pub record: QueryRecord,
 }
 
 /// A clock that ticks once per unit of work: [`Evaluation::step`] reads it once before each.
@@ -134,10 +155,13 @@ impl PositionService {
 
     /// Runs a script's query now with what is left of this tick's budget: the evaluation if it
     /// finished, else `None` (the budget is spent; submit it with [`PositionService::handle`]).
-    pub fn attempt(&self, world: &World, query: Arc<Query>, req: QueryRequest) -> Option<Evaluation> {
+    pub fn attempt(&self, world: &World, query: Arc<Query>, mut req: QueryRequest) -> Option<Evaluation> {
+        req.record |= self.keep_records;
+        let owner = req.owner;
         let mut eval = Evaluation::new(query, req);
         if self.budget == 0 {
             step_for(world, &self.reservations, &mut eval, u64::MAX);
+            self.keep(world.clock().tick(), owner, &eval);
             return Some(eval);
         }
         let left = self.left(world.clock().tick());
@@ -148,7 +172,30 @@ impl PositionService {
         }
         let (done, used) = step_for(world, &self.reservations, &mut eval, left);
         self.spent.set(self.spent.get() + used);
+        if done {
+            self.keep(world.clock().tick(), owner, &eval);
+        }
         done.then_some(eval)
+    }
+
+    /// Records every evaluation that finishes from now on (or stops, and forgets the records not
+    /// taken). Recording adds each test's trace to the evaluation and changes nothing it does.
+    pub fn keep_records(&mut self, on: bool) {
+        self.keep_records = on;
+        if !on {
+            self.records.get_mut().clear();
+        }
+    }
+
+    /// The evaluations that finished since the last call, in the order they finished.
+    pub fn take_records(&mut self) -> Vec<AskedQuery> {
+        std::mem::take(self.records.get_mut())
+    }
+
+    fn keep(&self, tick: u64, owner: EntityId, eval: &Evaluation) {
+        if self.keep_records {
+            self.records.borrow_mut().push(AskedQuery { tick, owner, record: eval.record().clone() });
+        }
     }
 
     /// A fresh handle for a query that will go on in the background (the script's command that
@@ -161,7 +208,8 @@ impl PositionService {
 
     /// Queues a query under `ticket` (applied from the script's command at `tick`), cancelling
     /// the asker's earlier one.
-    pub fn submit(&mut self, ticket: u64, query: Arc<Query>, req: QueryRequest, reserve: bool, tick: u64) {
+    pub fn submit(&mut self, ticket: u64, query: Arc<Query>, mut req: QueryRequest, reserve: bool, tick: u64) {
+        req.record |= self.keep_records;
         let owner = req.owner;
         for p in self.pending.iter().filter(|p| p.owner == owner) {
             self.answers.insert(p.ticket, (PositionAnswer::Cancelled, tick));
@@ -221,6 +269,7 @@ impl PositionService {
                 self.pending.push_front(p);
                 break;
             }
+            self.keep(tick, p.owner, &p.eval);
             let answer = match p.eval.outcome() {
                 Some(Outcome::Found(r)) if !r.is_empty() => {
                     if p.reserve && self.reservations.reserve(p.owner, r[0].candidate).is_err() {

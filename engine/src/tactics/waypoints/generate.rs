@@ -5,7 +5,7 @@ use glam::{IVec2, Vec2};
 
 use super::condense::condense_by_property;
 use super::{Origin, Properties, Property, Waypoint, WaypointDb};
-use crate::field::{CoverParams, FieldError, Light, cover_at, ray_length, shadow_at};
+use crate::field::{CoverParams, FieldError, Light, WalkScratch, cover_at_with, ray_length, shadow_at};
 use crate::grid::{Map, line_of_sight};
 use crate::world::WorldRng;
 
@@ -62,7 +62,18 @@ impl Default for GenerateParams {
 /// The tactical values of `cell` and its per-direction cover; `None` when the cell is blocked or
 /// the cover sampling found no valid attack origin.
 pub fn evaluate_cell(map: &Map, cell: IVec2, p: &GenerateParams, rng: &mut WorldRng) -> Option<(Properties, [f32; 4])> {
-    let cover = cover_at(map, cell, &p.cover, rng)?;
+    evaluate_with(map, cell, p, rng, &mut WalkScratch::default())
+}
+
+/// [`evaluate_cell`] reusing the cover walk's buffers from cell to cell.
+fn evaluate_with(
+    map: &Map,
+    cell: IVec2,
+    p: &GenerateParams,
+    rng: &mut WorldRng,
+    scratch: &mut WalkScratch,
+) -> Option<(Properties, [f32; 4])> {
+    let cover = cover_at_with(map, cell, &p.cover, rng, scratch)?;
     let mut props = Properties::default();
     props.set(Property::Cover, cover.overall);
     let rays = p.visibility_rays.max(1);
@@ -110,11 +121,12 @@ pub fn dense_grid(map: &Map, spacing: u32) -> Vec<IVec2> {
 /// Recomputes the properties of the waypoints in `db` (generated ones always, designer-placed ones
 /// only if `placed_too`). Waypoints whose cell is blocked keep their values.
 pub fn compute_properties(db: &mut WaypointDb, map: &Map, p: &GenerateParams, rng: &mut WorldRng, placed_too: bool) {
+    let mut scratch = WalkScratch::default();
     for w in &mut db.waypoints {
         if w.origin == Origin::Placed && !placed_too {
             continue;
         }
-        if let Some((props, dirs)) = evaluate_cell(map, w.cell, p, rng) {
+        if let Some((props, dirs)) = evaluate_with(map, w.cell, p, rng, &mut scratch) {
             w.properties = props;
             w.cover_by_direction = dirs;
         }
@@ -127,8 +139,9 @@ pub fn compute_properties(db: &mut WaypointDb, map: &Map, p: &GenerateParams, rn
 pub fn generate(map: &Map, p: &GenerateParams, rng: &mut WorldRng) -> Result<WaypointDb, FieldError> {
     p.cover.validate()?;
     let mut scored: Vec<(IVec2, Properties, [f32; 4])> = Vec::new();
+    let mut scratch = WalkScratch::default();
     for cell in dense_grid(map, p.spacing) {
-        let Some((props, dirs)) = evaluate_cell(map, cell, p, rng) else { continue };
+        let Some((props, dirs)) = evaluate_with(map, cell, p, rng, &mut scratch) else { continue };
         let passes = Property::ALL
             .iter()
             .any(|&q| q != Property::Exposure && props.get(q) > 0.0 && props.get(q) >= p.thresholds.get(q));

@@ -2,10 +2,15 @@
 
 use tactica_engine::world::{Event, EventKind};
 
-/// One readable line for an event.
+/// One readable line for an event, with its tick: `[   43] lookout says: "Lock's open. Go!"`.
 pub fn narrate(e: &Event) -> String {
+    format!("[{:>5}] {}", e.tick, sentence(e))
+}
+
+/// The sentence for an event, without its tick: `lookout says: "Lock's open. Go!"`.
+pub fn sentence(e: &Event) -> String {
     let who = e.entity.as_deref().unwrap_or("the world");
-    let text = match &e.kind {
+    match &e.kind {
         EventKind::Spawn { of, team, cell } => {
             let team = if team.is_empty() { String::new() } else { format!(", team {team}") };
             format!("{who} ({of}{team}) appears at {}", cell_str(*cell))
@@ -47,8 +52,7 @@ pub fn narrate(e: &Event) -> String {
         EventKind::Print { file, line, text } => format!("{who} prints ({file}:{line}): {text}"),
         EventKind::Node { tree, name, status, .. } => format!("{who}: {tree} {name} {status}"),
         _ => e.to_json_line(),
-    };
-    format!("[{:>5}] {text}", e.tick)
+    }
 }
 
 fn cell_str(c: [i32; 2]) -> String {
