@@ -472,6 +472,7 @@ mod tests {
             EventKind::Reload { file: s(), entities: vec![], ok: true, message: s() },
             EventKind::Note { name: s(), value: Value::Nil },
             EventKind::Print { file: s(), line: 1, text: s() },
+            EventKind::Node { tree: s(), node: 3, name: s(), status: "running" },
         ];
         assert_eq!(all.len(), EventKind::KINDS.len());
         for (kind, (name, _)) in all.iter().zip(EventKind::KINDS) {
