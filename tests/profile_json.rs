@@ -204,8 +204,7 @@ fn run_writes_the_timeline_file_and_says_where() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(1), "{}", String::from_utf8_lossy(&bad.stderr));
     assert!(
-        String::from_utf8_lossy(&bad.stderr)
-            .contains(&format!("cannot write {}", target.display())),
+        String::from_utf8_lossy(&bad.stderr).contains(&format!("cannot write {}", target.display())),
         "{}",
         String::from_utf8_lossy(&bad.stderr)
     );
