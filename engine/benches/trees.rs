@@ -141,8 +141,8 @@ impl Native {
             self.start(w, me, 0, now, out, &cond);
             return;
         };
-        for j in 0..b.min(3) {
-            let held = cond(GUARDS[j]);
+        for (j, key) in GUARDS.iter().enumerate().take(b.min(3)) {
+            let held = cond(key);
             let was = std::mem::replace(&mut self.held[j], held);
             if held && !was {
                 self.halt(me, out);
@@ -194,8 +194,8 @@ impl Native {
         out: &mut CommandBuffer,
         cond: &dyn Fn(&str) -> bool,
     ) {
-        for b in from..4 {
-            let held = cond(GUARDS[b]);
+        for (b, key) in GUARDS.iter().enumerate().skip(from) {
+            let held = cond(key);
             if b < 3 {
                 self.held[b] = held;
             }
