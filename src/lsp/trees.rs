@@ -15,8 +15,14 @@ fn markdown(value: String) -> Documentation {
     Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value })
 }
 
-/// The names a tree file defines: (key, default as written, tree), (tree, ports).
-fn names(text: &str) -> (Vec<(String, String, String)>, Vec<(String, String)>) {
+/// A blackboard key of a tree file: its name, its default as written, its tree.
+type KeyName = (String, String, String);
+
+/// A tree of a file: its name and its ports as written.
+type TreeName = (String, String);
+
+/// The names a tree file defines: its keys and its trees.
+fn names(text: &str) -> (Vec<KeyName>, Vec<TreeName>) {
     let (file, _) = tactica_script::tree::parse(text);
     let Some(TreeFile { trees }) = file else { return (Vec::new(), Vec::new()) };
     let mut keys = Vec::new();

@@ -138,14 +138,14 @@ pub(crate) fn load(
     Ok(())
 }
 
+/// What a tree file's reload did: the characters running its trees (by name), and whether the
+/// new trees were taken or why not.
+pub(crate) type ReloadOutcome = (Vec<String>, Result<(), Vec<ScriptError>>);
+
 /// Reloads the tree models that came from `file` (absolute): `None` when none did, else the
 /// characters that run them (by name) and whether the new tree was taken. Every character
 /// running one swaps at its next tick.
-pub(crate) fn reload(
-    world: &mut World,
-    host: &mut ScriptHost,
-    file: &Path,
-) -> Option<(Vec<String>, Result<(), Vec<ScriptError>>)> {
+pub(crate) fn reload(world: &mut World, host: &mut ScriptHost, file: &Path) -> Option<ReloadOutcome> {
     let key = crate::scenario::models::source_key(file);
     let names: Vec<String> =
         world.models.names_from(&key).into_iter().filter(|n| world.models.tree(n).is_some()).collect();
