@@ -71,6 +71,7 @@ fn tick_all(
             commands: &mut commands,
             trigger: &Trigger::Think,
             events: &[],
+            blackboard: None,
         };
         backend.run(program, &mut call).unwrap();
     }
@@ -495,6 +496,7 @@ fn run_sort(backend: &mut dyn ScriptBackend, p: tactica::host::ProgramId, world:
         commands: &mut commands,
         trigger: &Trigger::Think,
         events: &[],
+        blackboard: None,
     };
     backend.run(p, &mut call).unwrap();
 }

@@ -119,6 +119,13 @@
 ---| "kFarm"
 ---| string
 
+---A named value of the `status` family.
+---@alias tactica.status
+---| "success"
+---| "failure"
+---| "running"
+---| string
+
 ---A world global (`GetGlobal`, `SetGlobal`); any other name works too.
 ---@alias tactica.global
 ---| "LEVEL"
@@ -1371,4 +1378,64 @@ function BestWaypoint(value, x, y, radius) end
 ---@param radius number
 ---@return any
 function best_waypoint(value, x, y, radius) end
+
+---A key of the scripted character's blackboard, which its behaviour tree, its scripts and its models share, or nil (`GetBlackboard("noise")`). In a tree's leaf, the tree's own writes of this tick are read back.
+---@param key string
+---@return any
+function GetBlackboard(key) end
+
+---A key of the scripted character's blackboard, which its behaviour tree, its scripts and its models share, or nil (`GetBlackboard("noise")`). In a tree's leaf, the tree's own writes of this tick are read back.
+---@param key string
+---@return any
+function get_blackboard(key) end
+
+---Sets a key of the scripted character's blackboard after every script of the tick has run (`SetBlackboard("noise", true)`); a tree's conditions on the key are read again. A blackboard holds up to 1,024 keys; a new one past that is an error.
+---@param key string
+---@param value any
+function SetBlackboard(key, value) end
+
+---Sets a key of the scripted character's blackboard after every script of the tick has run (`SetBlackboard("noise", true)`); a tree's conditions on the key are read again. A blackboard holds up to 1,024 keys; a new one past that is an error.
+---@param key string
+---@param value any
+function set_blackboard(key, value) end
+
+---Builds a behaviour tree from its text (the `.bt` language, `docs/trees.md`) and registers it under the tree's name, which it returns (`BuildTree("tree Idle { wait(10); }")`). Its script leaves are functions of the script that built it, and of the files its `leaves` line names. A mistake is an error naming the line, column and code.
+---@param text string
+---@return string
+function BuildTree(text) end
+
+---Builds a behaviour tree from its text (the `.bt` language, `docs/trees.md`) and registers it under the tree's name, which it returns (`BuildTree("tree Idle { wait(10); }")`). Its script leaves are functions of the script that built it, and of the files its `leaves` line names. A mistake is an error naming the line, column and code.
+---@param text string
+---@return string
+function build_tree(text) end
+
+---Runs a behaviour tree — one the scenario declares in `[models]` or one `BuildTree` built — on the scripted character from the next tick; a tree it runs already is halted cleanly first (`RunTree("guard")`).
+---@param tree string
+function RunTree(tree) end
+
+---Runs a behaviour tree — one the scenario declares in `[models]` or one `BuildTree` built — on the scripted character from the next tick; a tree it runs already is halted cleanly first (`RunTree("guard")`).
+---@param tree string
+function run_tree(tree) end
+
+---Stops the scripted character's behaviour tree: what runs is halted cleanly at the next tick.
+function StopTree() end
+
+---Stops the scripted character's behaviour tree: what runs is halted cleanly at the next tick.
+function stop_tree() end
+
+---What the scripted character's tree returned on its last tick — `running`, `success` or `failure` — or nil when it runs no tree.
+---@return any
+function TreeStatus() end
+
+---What the scripted character's tree returned on its last tick — `running`, `success` or `failure` — or nil when it runs no tree.
+---@return any
+function tree_status() end
+
+---The nodes of the scripted character's tree that are running now, as the tree file writes them (`{"fallback", "sequence", "move_to(post_a)"}`); empty without a tree.
+---@return any
+function TreeRunning() end
+
+---The nodes of the scripted character's tree that are running now, as the tree file writes them (`{"fallback", "sequence", "move_to(post_a)"}`); empty without a tree.
+---@return any
+function tree_running() end
 

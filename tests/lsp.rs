@@ -524,6 +524,52 @@ fn every_shipped_example_script_opens_clean() {
 }
 
 #[test]
+fn a_behaviour_tree_file_has_diagnostics_hover_and_completion() {
+    // The guard example's tree, opened where it lies (its leaf files beside it, its scenario's
+    // places one folder up).
+    let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/guard/trees/guard.bt");
+    let text = std::fs::read_to_string(&tree).unwrap();
+    let mut ed = Editor::start();
+    ed.initialize();
+    let u = uri(&tree);
+    ed.open(&u, "bt", &text);
+    assert_eq!(ed.diagnostics(&u), Vec::<Value>::new(), "the example is clean");
+
+    // A misspelt leaf, as `tactica check` reports it.
+    let typo = text.replace("call_squad();", "cal_squad();");
+    ed.change(&u, 2, &typo);
+    let diags = ed.diagnostics(&u);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "E0120");
+    assert_eq!(diags[0]["message"], "unknown leaf `cal_squad`\nhint: did you mean `call_squad`?");
+    assert_eq!(diags[0]["range"]["start"], json!({"line": pos(&typo, "cal_squad", 0).0, "character": 6}));
+    ed.change(&u, 3, &text);
+
+    // Hover: a built-in leaf, a node word, a key, a script leaf, a subtree.
+    let hover = |ed: &mut Editor, needle: &str| -> String {
+        let h = ed.at("textDocument/hover", &u, pos(&text, needle, 1));
+        h["contents"]["value"].as_str().unwrap_or_default().to_owned()
+    };
+    let h = hover(&mut ed, "go_to_position(");
+    assert!(h.contains("go_to_position(query)") && h.contains("position query"), "{h}");
+    assert!(hover(&mut ed, "fallback {").contains("until one succeeds"));
+    assert!(hover(&mut ed, "noise = false").contains("noise = false"));
+    let h = hover(&mut ed, "call_squad();");
+    assert!(h.contains("a function of `../leaves/squad.rhai`"), "{h}");
+    assert!(hover(&mut ed, "Patrol(from").contains("tree Patrol(in from, in to)"));
+
+    // Completion: node words and leaves, the file's keys and trees, script leaves, places.
+    let items = ed.at("textDocument/completion", &u, pos(&text, "report();", 0));
+    let labels = labels(&items);
+    for want in
+        ["reactive", "move_to", "wait_signal", "noise", "Patrol", "call_squad", "listen", "report", "post_a", "gate"]
+    {
+        assert!(labels.iter().any(|l| l == want), "{want} in {labels:?}");
+    }
+    assert_eq!(ed.shut_down(), 0);
+}
+
+#[test]
 fn a_test_file_gets_diagnostics_hover_and_the_scenarios_names() {
     let mut ed = Editor::start();
     ed.initialize();

@@ -574,6 +574,7 @@
       case 'print': return `${f.file}:${f.line}: ${f.text}`;
       case 'note': return `${f.name} = ${valueText(f.value)}`;
       case 'reload': return `${f.file} ${f.ok ? 'reloaded' : `refused: ${f.message}`}`;
+      case 'node': return `${f.tree}: ${f.name} ${f.status}`;
       default: return JSON.stringify(f);
     }
   }

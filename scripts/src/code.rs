@@ -348,6 +348,8 @@ pub struct Script {
     pub(crate) proofs: Option<RuleSet>,
     /// Sequences.
     pub(crate) sequences: Vec<SequenceCode>,
+    /// Behaviour-tree leaves: name as written, entry.
+    pub(crate) leaves: Vec<(String, u32)>,
     /// Whether the file is top-level statements only (no records, handlers, machines, rules or
     /// sequences), which a run takes a shorter path for. Set with the code.
     pub(crate) top_level_only: bool,
@@ -372,6 +374,7 @@ impl Script {
             && self.machines.is_empty()
             && self.rules.is_empty()
             && self.sequences.is_empty()
+            && self.leaves.is_empty()
     }
 
     /// The kind a host runs the file as on a character: the one it declares (`kind dialogue;`),

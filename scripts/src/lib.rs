@@ -21,7 +21,7 @@ mod vm;
 
 /// The front end is shared with every other kind of designer text (model conditions, query
 /// blocks): it lives in `tactica-syntax` and is re-exported here under its old paths.
-pub use tactica_syntax::{ast, diagnostics, lexer};
+pub use tactica_syntax::{ast, diagnostics, lexer, tree};
 
 pub use check::{check, check_program, is_tac_builtin, tac_api};
 pub use code::Script;

@@ -618,6 +618,62 @@ fn settle(ctx: &mut ScriptCtx<'_>, mark: usize, result: Result<(), RuntimeError>
 }
 
 impl Script {
+    /// The file's behaviour-tree leaves (`leaf NAME { … }`), as written.
+    pub fn leaf_names(&self) -> impl Iterator<Item = &str> {
+        self.leaves.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// Runs leaf `name` (any case) for a behaviour tree and returns what it returned (`success`,
+    /// `failure` or `running`, which are the strings of those names). The leaf reads and writes the
+    /// instance's facts like a handler; on an error its commands are dropped.
+    pub fn run_leaf(
+        &self,
+        inst: &mut Instance,
+        name: &str,
+        ctx: &mut ScriptCtx<'_>,
+        limits: &ScriptLimits,
+    ) -> Result<Value, RuntimeError> {
+        let Some(&(_, entry)) = self.leaves.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)) else {
+            return Err(RuntimeError {
+                code: Code::NoSuchSequence,
+                message: format!("no leaf `{name}`"),
+                file: self.file.clone(),
+                line: 0,
+                column: 0,
+            });
+        };
+        let Instance { state, scratch, .. } = inst;
+        self.fit(state);
+        let mark = ctx.commands.len();
+        let mut vm = Vm::new(self, limits, scratch);
+        let result = (|| {
+            if !state.facts_ready {
+                state.facts_ready = true;
+                for block in &self.rules {
+                    for &(fact, init) in &block.facts {
+                        let v = vm.run(init, state, ctx)?;
+                        if let Some(slot) = state.facts.get_mut(fact as usize) {
+                            *slot = v;
+                        }
+                    }
+                }
+                state.carried.clear();
+            }
+            vm.run(entry, state, ctx)
+        })();
+        vm.clear();
+        match result {
+            Ok(v) => {
+                ctx.finish();
+                Ok(v)
+            }
+            Err(e) => {
+                ctx.commands.truncate(mark);
+                Err(e)
+            }
+        }
+    }
+
     /// [`Script::run_with`] for a host that keeps one [`Instance`] per entity: builds the
     /// context around the instance's own state table. `heard` is the typed text of a `hear`
     /// event; `report` is emptied, then says what the run did.

@@ -45,6 +45,13 @@ fn codes_of(kind: TextKind, src: &str) -> Vec<Code> {
             .err()
             .map(|e| e.0.iter().map(|e| e.kind.code()).collect())
             .unwrap_or_default(),
+        TextKind::Tree => {
+            // As `TextKind::Tree` says: leaf files defining these functions, a scenario with these places.
+            let functions = ["investigate", "listen", "call_squad"].map(str::to_owned);
+            let places = ["post_a", "post_b", "gate"].map(str::to_owned);
+            let catalog = tactica_engine::decide::bt::Catalog { functions: Some(&functions), places: Some(&places) };
+            tactica_engine::decide::bt::parse(src, &catalog).1.iter().map(|d| d.code).collect()
+        }
         TextKind::Lua => unreachable!("the Lua examples are held to their word by the Lua linter's own tests"),
         TextKind::TestFile => unreachable!("the test-file examples are held to their word by tests/testing.rs"),
     }

@@ -312,6 +312,7 @@ fn known(p: &Path, host: &ScriptHost) -> bool {
     (ext == "toml" && is_scenario(p))
         || ext == "map"
         || ext == "tps"
+        || ext == "bt"
         || ext == crate::testing::prepare::EXTENSION
         || host.backend_for(p).is_some()
 }
@@ -384,6 +385,11 @@ pub(crate) fn check_text(
     let name = f.display().to_string();
     match f.extension().and_then(|e| e.to_str()).unwrap_or("") {
         "tps" => check_query_blocks(f, source, colour),
+        // A behaviour tree, with its leaf files (read from disk, relative to it).
+        "bt" => {
+            let (_, diagnostics) = crate::runtime::trees::diagnose(f, source, host, None);
+            diagnostics.iter().map(|d| Finding::diagnostic(&name, source, d, colour)).collect()
+        }
         // A test file is checked against its scenario's names (found from the file's path).
         crate::testing::prepare::EXTENSION => crate::testing::prepare::check_source(f, source)
             .iter()

@@ -70,6 +70,9 @@ pub struct Instance {
     pub think_phase: u32,
     /// The tick of its last call and the bytes it handed the world in that tick.
     output: (u64, usize),
+    /// Made for a behaviour tree's leaves (the file is not attached to the entity): it keeps the
+    /// leaves' state and gets no triggers.
+    pub passive: bool,
 }
 
 /// All backends and all script instances of a run.
@@ -80,6 +83,8 @@ pub struct ScriptHost {
     programs: BTreeMap<PathBuf, (Option<usize>, ProgramId)>,
     instances: Vec<Instance>,
     limits: ScriptLimits,
+    /// The leaf functions of each file trees have asked about, found once per version of the file.
+    leaf_index: BTreeMap<PathBuf, Vec<String>>,
 }
 
 impl ScriptHost {
@@ -184,6 +189,7 @@ impl ScriptHost {
             think_every: think_every.max(1),
             think_phase: 0,
             output: (0, 0),
+            passive: false,
         });
         Ok(())
     }
@@ -202,6 +208,7 @@ impl ScriptHost {
             think_every: think_every.max(1),
             think_phase: 0,
             output: (0, 0),
+            passive: false,
         });
     }
 
@@ -256,7 +263,8 @@ impl ScriptHost {
         // The state is copied on the call's first write only: most calls write none.
         let (rng_before, mut state_before) = (rng.clone(), None);
         let state = StateMut::journaled(&mut inst.state, &mut state_before);
-        let mut call = ScriptCall { world, rng, entity: inst.entity, state, commands, trigger, events };
+        let mut call =
+            ScriptCall { world, rng, entity: inst.entity, state, commands, trigger, events, blackboard: None };
         let result = match inst.backend {
             Some(b) => self.backends[b].run(inst.program, &mut call),
             None => self.native.run(inst.program, &mut call),
@@ -284,6 +292,116 @@ impl ScriptHost {
         result
     }
 
+    /// Compiles `file` (once, however often asked) without attaching it: a behaviour tree's leaf
+    /// file, whose functions trees call ([`ScriptHost::call_leaf`]).
+    pub fn load(&mut self, file: &Path) -> Result<(), Vec<ScriptError>> {
+        if self.programs.contains_key(file) {
+            return Ok(());
+        }
+        let Some(b) = self.backend_for(file) else {
+            return Err(vec![self.no_backend(file)]);
+        };
+        let source = crate::scenario::files::read_text(file, crate::scenario::files::MAX_SOURCE_BYTES)
+            .map_err(|why| vec![ScriptError::new(file, 0, 0, format!("the leaf file {why}"))])?;
+        let program = self.backends[b].compile(file, &source)?;
+        self.programs.insert(file.to_path_buf(), (Some(b), program));
+        Ok(())
+    }
+
+    /// Whether the loaded `file` defines the leaf function `function` (`.tac` leaves in any case).
+    pub fn defines(&mut self, file: &Path, function: &str) -> bool {
+        if !self.leaf_index.contains_key(file) {
+            let names = self.leaf_names(file);
+            self.leaf_index.insert(file.to_path_buf(), names);
+        }
+        let tac = file.extension().is_some_and(|e| e == "tac");
+        self.leaf_index
+            .get(file)
+            .is_some_and(|names| names.iter().any(|n| n == function || (tac && n.eq_ignore_ascii_case(function))))
+    }
+
+    /// The functions of loaded `file` a behaviour tree may call (empty for a file not loaded).
+    pub fn leaf_names(&self, file: &Path) -> Vec<String> {
+        match self.programs.get(file) {
+            Some(&(Some(b), program)) => self.backends[b].leaf_names(program),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Calls `function` of the loaded `file` as a behaviour-tree leaf or service of `entity`, with
+    /// the state of `entity`'s instance of the file (made, passive, on the first call when the
+    /// file is not attached to it). As [`ScriptHost::run`]: the call's output is held to the
+    /// limits, and a failed call's commands, generator draws and state changes are undone.
+    #[allow(clippy::too_many_arguments)]
+    pub fn call_leaf(
+        &mut self,
+        entity: EntityId,
+        file: &Path,
+        function: &str,
+        world: &World,
+        rng: &mut WorldRng,
+        commands: &mut CommandBuffer,
+        blackboard: &Table,
+    ) -> Result<tactica_engine::Value, ScriptError> {
+        let Some(&(Some(b), program)) = self.programs.get(file) else {
+            return Err(ScriptError::new(file, 0, 0, "the leaf file is not loaded"));
+        };
+        let at = match self.instances.iter().position(|i| i.entity == Some(entity) && i.file == file) {
+            Some(at) => at,
+            None => {
+                self.instances.push(Instance {
+                    entity: Some(entity),
+                    file: file.to_path_buf(),
+                    backend: Some(b),
+                    program,
+                    state: Table::new(),
+                    think_every: 1,
+                    think_phase: 0,
+                    output: (0, 0),
+                    passive: true,
+                });
+                self.instances.len() - 1
+            }
+        };
+        let inst = &mut self.instances[at];
+        let before = commands.len();
+        let tick = world.clock().tick();
+        if inst.output.0 != tick {
+            inst.output = (tick, 0);
+        }
+        commands.allow(self.limits.output_allowance(inst.output.1));
+        let (rng_before, mut state_before) = (rng.clone(), None);
+        let state = StateMut::journaled(&mut inst.state, &mut state_before);
+        let trigger = Trigger::Think;
+        let mut call = ScriptCall {
+            world,
+            rng,
+            entity: Some(entity),
+            state,
+            commands,
+            trigger: &trigger,
+            events: &[],
+            blackboard: Some(blackboard),
+        };
+        let result = self.backends[b].call_leaf(program, function, &mut call);
+        if result.is_err() {
+            commands.truncate(before);
+            *rng = rng_before;
+            if let Some(state) = state_before {
+                inst.state = state;
+            }
+        } else {
+            inst.output.1 += commands.spent();
+        }
+        commands.allow(None);
+        result.map_err(|mut e| {
+            if e.file.as_os_str().is_empty() {
+                e.file = file.to_path_buf();
+            }
+            e
+        })
+    }
+
     /// Reloads `file` from `source` for every instance that uses it. On error the old code keeps
     /// running.
     pub fn reload(&mut self, file: &Path, source: &str) -> Result<Vec<Option<EntityId>>, Vec<ScriptError>> {
@@ -291,6 +409,7 @@ impl ScriptHost {
             return Err(vec![ScriptError::new(file, 0, 0, "no running script uses this file")]);
         };
         self.backends[b].recompile(program, file, source)?;
+        self.leaf_index.remove(file);
         Ok(self.instances.iter().filter(|i| i.file == file).map(|i| i.entity).collect())
     }
 

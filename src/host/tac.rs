@@ -94,6 +94,31 @@ impl ScriptBackend for TacBackend {
         declare(&mut self.api);
     }
 
+    fn leaf_names(&self, program: ProgramId) -> Vec<String> {
+        self.programs.get(program.0 as usize).map_or_else(Vec::new, |s| s.leaf_names().map(str::to_owned).collect())
+    }
+
+    fn call_leaf(
+        &mut self,
+        program: ProgramId,
+        name: &str,
+        call: &mut ScriptCall<'_>,
+    ) -> Result<tactica_engine::Value, ScriptError> {
+        let Some(script) = self.programs.get(program.0 as usize) else {
+            return Err(ScriptError::new("tac", 0, 0, "no such program"));
+        };
+        let Some(instances) = self.instances.get_mut(program.0 as usize) else {
+            return Err(ScriptError::new("tac", 0, 0, "no such program"));
+        };
+        let inst = instances.get_or_insert_with(call.entity, || script.instantiate());
+        let me = call.entity.unwrap_or_default();
+        let mut ctx = ScriptCtx::new(call.world, me, call.commands, call.rng, call.state.reborrow());
+        ctx.blackboard = call.blackboard;
+        script
+            .run_leaf(inst, name, &mut ctx, &self.limits)
+            .map_err(|e| ScriptError::new(&e.file, e.line, e.column, format!("{}: {}", e.code, e.message)))
+    }
+
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {
         let Some(script) = self.programs.get(program.0 as usize) else {
             return Err(ScriptError::new("tac", 0, 0, "no such program"));

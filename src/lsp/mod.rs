@@ -1,5 +1,6 @@
-//! `tactica lsp`: a language server over stdio for `.tac`, and for Lua and Rhai scripts (with
-//! their scenario's names when a scenario in their folder, or one above it, uses them).
+//! `tactica lsp`: a language server over stdio for `.tac` and behaviour-tree (`.bt`) files, and
+//! for Lua and Rhai scripts (with their scenario's names when a scenario in their folder, or one
+//! above it, uses them).
 //!
 //! It offers what `tactica check` finds as diagnostics while the user types (full-text sync),
 //! hover with the API's docs, completion of API functions, handlers, attributes, globals, named
@@ -12,7 +13,8 @@
 //!
 //! Modules: [`transport`] frames JSON-RPC and skips malformed messages; [`server`] keeps the open
 //! documents and answers; [`project`] finds a script's scenario; [`api_docs`] turns the API table
-//! into hover text and completion items; [`symbols`] finds what a script defines; [`text`]
+//! into hover text and completion items; [`trees`] does the same for tree files; [`symbols`]
+//! finds what a script defines; [`text`]
 //! converts byte offsets to LSP's UTF-16 positions; [`uri`] converts `file:` URIs to paths.
 
 pub mod api_docs;
@@ -22,6 +24,7 @@ pub mod symbols;
 pub mod testfile;
 pub mod text;
 pub mod transport;
+pub mod trees;
 pub mod uri;
 
 use std::io::{BufRead, Write};

@@ -112,13 +112,21 @@ fn load(file: &Path) -> Option<Project> {
     }
     let scenario = crate::scenario::Loader::new().limits(crate::cli::load_limits()).load(file).ok()?;
     let text = read_text(file, MAX_SCENARIO_BYTES).ok()?;
-    let scripts = scenario
+    let mut scripts: BTreeSet<PathBuf> = scenario
         .entity_scripts
         .iter()
         .flat_map(|e| e.files.iter())
         .chain(&scenario.world_scripts)
         .map(|p| canonical(p))
         .collect();
+    // Behaviour trees and the files of their leaves belong to the scenario too.
+    for (_, entry) in scenario.world.models.iter() {
+        let tactica_engine::decide::Model::Tree(def) = &*entry.model else { continue };
+        let tree = PathBuf::from(&entry.source);
+        let dir = tree.parent().map(Path::to_path_buf).unwrap_or_default();
+        scripts.extend(def.leaf_files().iter().map(|f| canonical(&dir.join(f))));
+        scripts.insert(canonical(&tree));
+    }
     Some(Project {
         file: canonical(file),
         index: LineIndex::new(&text),

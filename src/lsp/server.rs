@@ -221,7 +221,9 @@ impl Server {
 
     /// Every diagnostic of an open document: `tactica check`'s findings for its text.
     pub fn diagnostics(&mut self, uri: &Uri) -> Vec<Diagnostic> {
-        if let Some(doc) = self.docs.get(uri).filter(|d| is_test_file(d)) {
+        // A behaviour tree (its leaf files are read from beside it, wherever it is) or a test
+        // file (checked against its scenario's names).
+        if let Some(doc) = self.docs.get(uri).filter(|d| d.ext == "bt" || is_test_file(d)) {
             let findings = check_text(&doc.check_path(), &doc.text, &mut self.host, &self.standard, false);
             return findings.iter().map(|f| to_lsp(f, doc)).collect();
         }
@@ -241,6 +243,20 @@ impl Server {
     }
 
     fn hover(&mut self, uri: &Uri, pos: Position) -> Value {
+        if let Some(doc) = self.docs.get(uri)
+            && doc.ext == "bt"
+        {
+            let at = doc.index.offset(&doc.text, pos);
+            let Some((word, span)) = word_at(&doc.text, at) else { return Value::Null };
+            let Some(value) = super::trees::hover(&doc.text, word, doc.path.as_deref(), &mut self.host) else {
+                return Value::Null;
+            };
+            return serde_json::to_value(Hover {
+                contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
+                range: Some(doc.index.range(&doc.text, &span)),
+            })
+            .unwrap_or(Value::Null);
+        }
         if let Some(doc) = self.docs.get(uri).filter(|d| is_test_file(d)) {
             let at = doc.index.offset(&doc.text, pos);
             let Some((word, span)) = word_at(&doc.text, at) else { return Value::Null };
@@ -279,6 +295,15 @@ impl Server {
     }
 
     fn completion(&mut self, uri: &Uri, pos: Position) -> Value {
+        if self.docs.get(uri).is_some_and(|d| d.ext == "bt") {
+            let path = self.docs.get(uri).and_then(|d| d.path.clone());
+            let project = path.as_deref().and_then(|p| self.projects.for_script(p));
+            let places: Vec<String> =
+                project.as_ref().map(|p| p.places.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
+            let Some(doc) = self.docs.get(uri) else { return Value::Null };
+            let items = super::trees::completions(&doc.text, doc.path.as_deref(), &mut self.host, &places);
+            return serde_json::to_value(CompletionResponse::Array(items)).unwrap_or(Value::Null);
+        }
         if let Some(doc) = self.docs.get(uri).filter(|d| is_test_file(d)) {
             let names = crate::testing::prepare::names_for(&doc.check_path(), &doc.text);
             let items = super::testfile::completions(names.as_ref());

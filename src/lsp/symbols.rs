@@ -101,9 +101,10 @@ pub fn tac_defs(source: &str) -> Vec<Def> {
 fn item_statements(kind: &ItemKind) -> Vec<&Stmt> {
     match kind {
         ItemKind::Stmt(s) => vec![s],
-        ItemKind::Record { body, .. } | ItemKind::Creature { body, .. } | ItemKind::Handler { body, .. } => {
-            body.iter().collect()
-        }
+        ItemKind::Record { body, .. }
+        | ItemKind::Creature { body, .. }
+        | ItemKind::Handler { body, .. }
+        | ItemKind::Leaf { body, .. } => body.iter().collect(),
         ItemKind::Machine(m) => m.states.iter().flat_map(|s| s.entry.iter().chain(&s.tick).chain(&s.exit)).collect(),
         ItemKind::Rules(r) => r.rules.iter().flat_map(|r| r.then.iter()).collect(),
         ItemKind::Sequence(s) => s.roles.iter().flat_map(|r| r.body.iter()).collect(),

@@ -66,6 +66,12 @@ impl Runtime {
                     .map_err(|why| vec![ScriptError::new(&file, 0, 0, format!("{why}; the old queries stay in use"))]);
                 return self.finish_reload(file, Vec::new(), outcome);
             }
+            let (world, host) = self.world_and_host();
+            if let Some((users, outcome)) = crate::runtime::trees::reload(world, host, &file) {
+                // Every character running the tree halts what runs and starts the new tree at the
+                // next tick; its blackboard stays.
+                return self.finish_reload(file, users, outcome);
+            }
             let limits = self.load_limits();
             if let Some(outcome) = crate::scenario::models::reload(&mut self.world_mut().models, &file, limits) {
                 // A population already evolving keeps evolving; a genetic model new in the file

@@ -26,6 +26,7 @@ impl Scenario {
             encounter_range: 5.0,
             player_says: Default::default(),
             entity_scripts: Vec::new(),
+            entity_trees: Vec::new(),
             world_scripts: Vec::new(),
             data_files: Vec::new(),
             map_file: None,

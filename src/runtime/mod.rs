@@ -10,6 +10,7 @@ mod embed;
 pub mod narrate;
 pub mod profile;
 mod stream;
+pub(crate) mod trees;
 
 pub use profile::{Overrun, Phase, Profile};
 pub use stream::TraceSink;
@@ -19,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 use tactica_engine::grid::line_of_sight;
-use tactica_engine::world::{CommandBuffer, EntityId, Event, EventKind, World};
+use tactica_engine::world::{Command, CommandBuffer, EntityId, Event, EventKind, World};
 
 use crate::host::{NativeFn, ScriptBackend, ScriptError, ScriptHost, Trigger};
 use crate::scenario::Scenario;
@@ -114,11 +115,15 @@ impl Runtime {
                 errors.extend(e);
             }
         }
+        let mut world = scenario.world;
+        if let Err(e) = trees::load(&mut world, &mut host, &scenario.entity_trees) {
+            errors.extend(e);
+        }
         if !errors.is_empty() {
             return Err(errors);
         }
         Ok(Runtime {
-            world: scenario.world,
+            world,
             host,
             name: scenario.name,
             file: scenario.file,
@@ -192,6 +197,11 @@ impl Runtime {
         &mut self.host
     }
 
+    /// The world and the script host at once (a tree's reload builds it against both).
+    pub(crate) fn world_and_host(&mut self) -> (&mut World, &mut ScriptHost) {
+        (&mut self.world, &mut self.host)
+    }
+
     /// Plays one tick.
     pub fn tick(&mut self) {
         let mut laps = self.profiler.as_ref().map(|_| profile::PhaseClock::start());
@@ -209,7 +219,11 @@ impl Runtime {
         lap(&mut laps, Phase::Perceive);
         let mut commands = CommandBuffer::default();
         let mut failures: Vec<(Option<EntityId>, ScriptError)> = Vec::new();
+        let scripts_dir = self.file.parent().unwrap_or(Path::new(".")).to_path_buf();
+        let scripts_dir = &scripts_dir;
         let Runtime { world, host, previous, spawned, reloaded, script_budget, owed, profiler, .. } = self;
+        let mut trees = std::mem::take(world.trees_mut());
+        let mut tree_profile = profiler.as_ref().map(|_| tactica_engine::decide::bt::TreeProfile::default());
         let reloaded = std::mem::take(reloaded);
         let started = std::time::Instant::now();
         // With a budget, the instances put off last tick go first, so none waits for ever.
@@ -232,6 +246,9 @@ impl Runtime {
             for i in order {
                 let over = thought && script_budget.is_some_and(|b| started.elapsed() >= b);
                 let inst = &host.instances()[i];
+                if inst.passive {
+                    continue;
+                }
                 let entity = inst.entity;
                 triggers.clear();
                 if i >= *spawned {
@@ -269,7 +286,16 @@ impl Runtime {
                 thought |= routine && !over;
                 for t in &triggers {
                     let call_start = calls.as_ref().map(|_| std::time::Instant::now());
+                    let issued = commands.len();
                     let result = host.run(i, world, rng, t, events, &mut commands);
+                    if result.is_ok()
+                        && commands.as_slice()[issued..].iter().any(|c| matches!(c, Command::DefineTree { .. }))
+                    {
+                        let builder = host.instances()[i].file.clone();
+                        for e in trees::name_builder(&mut commands, issued, &builder, scripts_dir, host) {
+                            failures.push((entity, e));
+                        }
+                    }
                     if let (Some(calls), Some(t0)) = (calls.as_mut(), call_start) {
                         calls.push((i, profile::handler_name(t), t0, t0.elapsed()));
                     }
@@ -279,12 +305,20 @@ impl Runtime {
                     }
                 }
             }
+            if !trees.is_empty() {
+                let mut leaves = trees::Leaves { host, failures: &mut failures };
+                trees.tick(world, rng, &mut commands, &mut leaves, tree_profile.as_mut());
+            }
             *spawned = host.instances().len();
         });
+        *world.trees_mut() = trees;
         if let Some(p) = profiler {
             tactica_stdlib::profile::record(false);
             if let Some(calls) = calls {
                 p.calls = calls;
+            }
+            if let Some(t) = &tree_profile {
+                p.profile.add_trees(t);
             }
         }
         lap(&mut laps, Phase::Scripts);

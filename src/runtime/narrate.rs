@@ -50,6 +50,7 @@ pub fn sentence(e: &Event) -> String {
         }
         EventKind::Note { name, value } => format!("{who} notes {name} = {value}"),
         EventKind::Print { file, line, text } => format!("{who} prints ({file}:{line}): {text}"),
+        EventKind::Node { tree, name, status, .. } => format!("{who}: {tree} {name} {status}"),
         _ => e.to_json_line(),
     }
 }

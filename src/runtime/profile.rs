@@ -200,6 +200,10 @@ pub struct Profile {
     files: BTreeMap<String, Stat>,
     handlers: BTreeMap<String, BTreeMap<&'static str, Stat>>,
     host: BTreeMap<&'static str, Stat>,
+    /// Per behaviour tree, per tick: its time over every character running it.
+    trees: BTreeMap<String, Stat>,
+    /// Per tree node (`Tree #id name`), per tick: its time (children included).
+    tree_nodes: BTreeMap<String, Stat>,
     overruns: VecDeque<Overrun>,
     overrun_count: u64,
 }
@@ -221,6 +225,8 @@ impl Profile {
             files: BTreeMap::new(),
             handlers: BTreeMap::new(),
             host: BTreeMap::new(),
+            trees: BTreeMap::new(),
+            tree_nodes: BTreeMap::new(),
             overruns: VecDeque::new(),
             overrun_count: 0,
         }
@@ -286,6 +292,28 @@ impl Profile {
     /// One host function's timings.
     pub fn host_function(&self, name: &str) -> Option<&Stat> {
         self.host.get(name)
+    }
+
+    /// Per behaviour tree (by its name): one sample a tick, its time over every character
+    /// running it; `calls` counts character-ticks, evaluated or skipped by event-driven
+    /// evaluation. Longest first.
+    pub fn trees(&self) -> Vec<Row> {
+        sorted(self.trees.iter().map(|(t, s)| s.row(t.clone())))
+    }
+
+    /// Per tree node, named `Tree #number name`: one sample a tick, its time with its children's;
+    /// `calls` counts the ticks of the node. Longest first.
+    pub fn tree_nodes(&self) -> Vec<Row> {
+        sorted(self.tree_nodes.iter().map(|(n, s)| s.row(n.clone())))
+    }
+
+    pub(super) fn add_trees(&mut self, t: &tactica_engine::decide::bt::TreeProfile) {
+        for (tree, times) in &t.trees {
+            self.trees.entry(tree.clone()).or_default().add(times.total, times.evaluated + times.skipped);
+            for (id, (label, n, took)) in &times.nodes {
+                self.tree_nodes.entry(format!("{tree} #{id} {label}")).or_default().add(*took, *n);
+            }
+        }
     }
 
     /// The ticks that went over a budget, oldest first (the last [`MAX_OVERRUNS`]).
@@ -360,6 +388,12 @@ impl Profile {
         for (title, rows) in tables {
             out.push('\n');
             table(&mut out, title, &rows);
+        }
+        if !self.trees.is_empty() {
+            out.push('\n');
+            table(&mut out, "behaviour trees (per tick; calls = character-ticks)", &self.trees());
+            out.push('\n');
+            table(&mut out, "tree nodes (per tick, children included)", &self.tree_nodes());
         }
         out.push('\n');
         let _ = writeln!(out, "ticks over budget");

@@ -170,6 +170,9 @@ pub struct EntitySpec {
     /// Tactical layers its moves avoid (positive weights) or seek (negative), by layer name.
     #[serde(default)]
     pub avoid: Option<Spanned<BTreeMap<String, f32>>>,
+    /// The behaviour tree it runs: a `tree` model of `[models]`, by name.
+    #[serde(default)]
+    pub tree: Option<Spanned<String>>,
 }
 
 /// An action written in a scenario file, e.g. `{ move_to = "kDock" }` or `{ sleep = 5 }`.

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use glam::{IVec2, Vec2};
 use tactica_engine::coord::Action;
+use tactica_engine::decide::ModelKind;
 use tactica_engine::grid::{self, Map};
 use tactica_engine::world::{Entity, EntityId, Region, World};
 use toml::Spanned;
@@ -35,6 +36,8 @@ pub struct Scenario {
     pub player_says: BTreeMap<u64, Vec<String>>,
     /// Each scripted entity with its script files (resolved paths) and think interval.
     pub entity_scripts: Vec<EntityScripts>,
+    /// Each entity that runs a behaviour tree, and the tree's model name.
+    pub entity_trees: Vec<(EntityId, String)>,
     /// World-level script files (resolved paths).
     pub world_scripts: Vec<PathBuf>,
     /// The data files that reload while playing: query libraries and model files.
@@ -352,6 +355,7 @@ impl Builder<'_, '_> {
             self.charge(units, "[[entities]]", &what, first)?;
         }
         let mut entity_scripts = Vec::new();
+        let mut entity_trees = Vec::new();
         for spanned in &f.entities {
             let spec = spanned.get_ref();
             let cell = self.resolve(&world, &spec.at)?;
@@ -384,6 +388,27 @@ impl Builder<'_, '_> {
             }
             if !files.is_empty() {
                 entity_scripts.push(EntityScripts { entity: id, files, think_every: spec.think_every, think_phase: 0 });
+            }
+            if let Some(tree) = &spec.tree {
+                if world.models.tree(tree.get_ref()).is_none() {
+                    let trees: Vec<&str> = world
+                        .models
+                        .iter()
+                        .filter(|(_, e)| e.model.kind() == ModelKind::Tree)
+                        .map(|(n, _)| n)
+                        .collect();
+                    let err = self.err(
+                        tree,
+                        format!("`{}` runs the tree `{}`, which [models] does not declare", spec.name, tree.get_ref()),
+                    );
+                    let err = if trees.is_empty() {
+                        err.hint("declare it: `[models] guard = { tree = \"guard.bt\" }`")
+                    } else {
+                        with_suggestion(err, tree.get_ref(), &trees)
+                    };
+                    return Err(err);
+                }
+                entity_trees.push((id, tree.get_ref().clone()));
             }
         }
         let place = super::crowd::Place { text: self.text, file: self.file };
@@ -465,6 +490,7 @@ impl Builder<'_, '_> {
             encounter_range: *f.encounter_range.get_ref(),
             player_says,
             entity_scripts,
+            entity_trees,
             world_scripts,
             data_files,
             map_file: Some(self.dir.join(f.map.get_ref())),

@@ -62,10 +62,36 @@ pub(crate) fn load(
         let pos = at(path.span().start);
         budget.charge(super::cost::data_file(source.len() as u64), "[models]", &what, || (file.to_path_buf(), pos))?;
         charge_model_work(kind, name, &source, &resolved, budget)?;
-        let model = Model::parse(kind, &source).map_err(|e| model_error(&resolved, &source, &e))?;
+        let model = match kind {
+            ModelKind::Tree => tree_model(&resolved, &source)?,
+            _ => Model::parse(kind, &source).map_err(|e| model_error(&resolved, &source, &e))?,
+        };
         models.insert(name.clone(), model, source_key(&resolved));
     }
     Ok(models)
+}
+
+/// A tree file read alone (its leaf files are checked when the runtime loads them): its first
+/// mistake at its line and column, with its code and hint.
+fn tree_model(file: &Path, source: &str) -> Result<Model, ScenarioError> {
+    let (def, diagnostics) = tactica_engine::decide::bt::parse(source, &tactica_engine::decide::bt::Catalog::default());
+    match def {
+        Some(def) => Ok(Model::Tree(std::sync::Arc::new(def))),
+        None => {
+            let Some(d) = diagnostics.iter().find(|d| d.is_error()) else {
+                return Err(ScenarioError::new(file, SourcePos::default(), "the tree file builds no tree"));
+            };
+            let err = ScenarioError::new(
+                file,
+                SourcePos::of(source, d.span.start),
+                format!("[{}] {}: {}", d.code, d.message, d.label),
+            );
+            Err(match &d.hint {
+                Some(h) => err.hint(h.clone()),
+                None => err,
+            })
+        }
+    }
 }
 
 /// The sizes of a network file that its load-time training grows with.

@@ -258,11 +258,11 @@ impl Recorder {
                 self.plans[i] = route.cloned();
             }
             let attributes_changed = self.attributes[i].as_ref() != Some(&e.attributes);
-            let blackboard_changed = self.blackboards[i].as_ref() != Some(&e.blackboard);
+            let blackboard_changed = self.blackboards[i].as_ref() != Some(&*e.blackboard);
             if attributes_changed || blackboard_changed {
                 rec.states.push((tick, i, table_json(&e.attributes), table_json(&e.blackboard)));
                 self.attributes[i] = Some(e.attributes.clone());
-                self.blackboards[i] = Some(e.blackboard.clone());
+                self.blackboards[i] = Some((*e.blackboard).clone());
             }
         }
     }

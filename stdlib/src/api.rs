@@ -321,6 +321,7 @@ impl Api {
         crate::positions::functions().into_iter().for_each(|f| api.add_function(f));
         crate::nav::functions().into_iter().for_each(|f| api.add_function(f));
         crate::waypoints::functions().into_iter().for_each(|f| api.add_function(f));
+        crate::trees::functions().into_iter().for_each(|f| api.add_function(f));
         let world = |name: &str, ty: Type, doc: &str| Global {
             name: name.to_owned(),
             ty,

@@ -11,6 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
+use tactica_engine::Value;
 use tactica_engine::world::{CommandBuffer, EntityId, Event, World, WorldRng};
 
 use crate::context::ScriptCtx;
@@ -49,6 +50,9 @@ pub struct ScriptCall<'a> {
     pub trigger: &'a Trigger,
     /// What happened on the previous tick (region enter/exit, said lines …).
     pub events: &'a [Event],
+    /// In a behaviour tree's leaf or service, the keys its tree wrote this tick (see
+    /// [`ScriptCtx::blackboard`]); `None` elsewhere.
+    pub blackboard: Option<&'a tactica_engine::Table>,
 }
 
 /// A script failure at load or run time, with its place in the file.
@@ -118,6 +122,23 @@ pub trait ScriptBackend: Send {
     fn lint(&self, _file: &Path, _source: &str, _api: &crate::Api) -> Vec<tactica_syntax::diagnostics::Diagnostic> {
         Vec::new()
     }
+    /// The functions of `program` a behaviour tree may call as leaves and services: Lua's and
+    /// Rhai's script functions, `.tac`'s `leaf` blocks. A language without leaves keeps the
+    /// default and has none.
+    fn leaf_names(&self, _program: ProgramId) -> Vec<String> {
+        Vec::new()
+    }
+    /// Calls function `name` of `program` as a behaviour tree's leaf or service, for the call's
+    /// entity with its state, and returns what the function returned (the tree reads `success`,
+    /// `failure` or `running`). On error the host drops the commands the call issued.
+    fn call_leaf(&mut self, _program: ProgramId, name: &str, _call: &mut ScriptCall<'_>) -> Result<Value, ScriptError> {
+        Err(ScriptError::new(
+            "",
+            0,
+            0,
+            format!("this language cannot run behaviour-tree leaves (`{name}`): write them in `.tac`, Lua or Rhai"),
+        ))
+    }
 }
 
 impl ScriptCall<'_> {
@@ -130,6 +151,7 @@ impl ScriptCall<'_> {
         if let Trigger::Hear(text) = self.trigger {
             ctx.heard = Some(text.as_str());
         }
+        ctx.blackboard = self.blackboard;
         ctx
     }
 }

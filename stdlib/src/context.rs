@@ -41,6 +41,10 @@ pub struct ScriptCtx<'a> {
     pub heard: Option<&'a str>,
     /// The per-instance state table; it lives outside the code, so it survives a reload.
     pub state: crate::StateMut<'a>,
+    /// In a behaviour tree's leaf or service: the blackboard keys the character's tree wrote
+    /// earlier in this tick, which `GetBlackboard` reads before the blackboard (where they arrive
+    /// when the tick's commands are applied).
+    pub blackboard: Option<&'a tactica_engine::Table>,
     /// The scope signals and waits use when set (a sequence instance); `None` means the entity's
     /// own ([`Entity::signal_scope`]), built only when a signal or wait asks for it.
     scope: Option<String>,
@@ -68,6 +72,7 @@ impl<'a> ScriptCtx<'a> {
             rng,
             heard: None,
             state: state.into(),
+            blackboard: None,
             scope: None,
             mode: ActionMode::Request,
             say_cooldown: SAY_COOLDOWN_TICKS,

@@ -52,6 +52,7 @@ pub mod reach;
 mod reference;
 mod state;
 mod steer;
+pub mod trees;
 mod typed;
 mod types;
 mod waypoints;

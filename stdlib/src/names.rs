@@ -25,6 +25,8 @@ pub const STANDARD_SYMBOLS: &[(&str, &[&str])] = &[
     // The working-memory values of the tech-tree rule system (reference 002c WE-10).
     ("belief", &["Yes", "No", "Maybe", "Unknown"]),
     ("structure", &["kBarracks", "kBlacksmith", "kStable", "kTemple", "kWoodWall", "kStoneWall", "kTower", "kFarm"]),
+    // What a behaviour tree's leaf returns (`return success;` in a `.tac` `leaf`).
+    ("status", &["success", "failure", "running"]),
 ];
 
 /// The candidate closest to `name` (case-insensitive edit distance), if it is close enough to be

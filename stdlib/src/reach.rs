@@ -95,6 +95,13 @@ pub const CAPABILITIES: &[Capability] = &[
         &[],
     ),
     play(
+        "decide/bt",
+        "behaviour trees: composites, decorators, observer aborts, services, subtrees, built-in and script leaves",
+        &["BuildTree", "RunTree", "StopTree", "TreeStatus", "TreeRunning", "GetBlackboard", "SetBlackboard"],
+        &[("models", "tree"), ("entities", "tree")],
+        &["check"],
+    ),
+    play(
         "decide/crowd",
         "daily schedules, open-loop action queues, a propositional planner",
         &["ScheduleTask", "ScheduleDue", "HourOfDay", "QueueRun", "QueueFail", "QueueCurrent", "Plan", "PlanNext"],
@@ -442,6 +449,13 @@ pub const CAPABILITIES: &[Capability] = &[
         "tactical waypoints: authored, or generated from the map by ray sampling and condensation, with their values",
         &["Waypoints", "BestWaypoint", "FindPosition"],
         &[("waypoints", "generate"), ("", "hidespots")],
+        &[],
+    ),
+    play(
+        "world/blackboard",
+        "each character's blackboard, shared by its tree, scripts and models",
+        &["GetBlackboard", "SetBlackboard"],
+        &[("entities", "tree")],
         &[],
     ),
     internal(

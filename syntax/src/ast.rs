@@ -189,6 +189,8 @@ pub enum StmtKind {
     /// `start SEQUENCE;`: starts a sequence of this file, casting each role to the entity of the
     /// starter's team tagged with the role's name.
     Start(Name),
+    /// `return success;`: ends a `leaf` with its status.
+    Return(Expr),
     /// Something that did not parse.
     Error,
 }
@@ -238,6 +240,14 @@ pub enum ItemKind {
     Rules(Rules),
     /// A group sequence with roles.
     Sequence(Sequence),
+    /// `leaf NAME { … }`: a behaviour tree's leaf, ending with `return success;`, `return
+    /// failure;` or `return running;`.
+    Leaf {
+        /// The leaf's name, as trees call it.
+        name: Name,
+        /// Its statements.
+        body: Vec<Stmt>,
+    },
     /// `kind dialogue;`: when the file's top level runs, said rather than inferred.
     Kind(Name),
     /// Something that did not parse.

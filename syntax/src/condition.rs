@@ -118,6 +118,12 @@ pub fn parse(text: &str) -> Result<Condition, Vec<Diagnostic>> {
     Err(diagnostics)
 }
 
+/// A condition from an expression another grammar has read (a behaviour tree's `check` and
+/// `guard`): the same restriction to facts, constants, comparisons and `and`/`or`/`not`.
+pub fn from_expr(e: &Expr) -> Result<Condition, Diagnostic> {
+    lower(e)
+}
+
 /// The condition an expression is, or why it cannot be one (a call, arithmetic).
 pub(crate) fn lower(e: &Expr) -> Result<Condition, Diagnostic> {
     match &e.kind {

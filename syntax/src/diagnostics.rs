@@ -115,6 +115,16 @@ codes! {
     TestSetting = "E0117", Error, "A test's setting is given twice or takes a value it cannot have (`ticks 0`, a second `scenario` line, `at least 3` with `at most 1`).";
     BadPattern = "E0118", Error, "A `matching` pattern is not a valid regular expression.";
     NoScenario = "E0119", Error, "The test file's scenario cannot be found, or it does not load.";
+    TreeUnknownNode = "E0120", Error, "A behaviour tree names a node that does not exist: not a node kind (`sequence`, `fallback`, `repeat` …), not a built-in leaf (`move_to`, `wait`, `say` …) and not a function of the tree's `leaves` files; the hint names the closest.";
+    TreeUnknownKey = "E0121", Error, "A behaviour tree reads or writes a blackboard key it does not declare in its `blackboard { … }` section (or, for a leaf's place argument, names no key and no place of the scenario); the hint names the closest.";
+    TreeUnreachableChild = "E0122", Warning, "A child of a behaviour tree can never run: the child before it in a fallback always succeeds, or the child before it in a sequence always fails, or never finishes.";
+    TreeArguments = "E0123", Error, "A behaviour-tree node got parameters or arguments it does not take: a wrong count, a number where a name is needed, a decorator without its one child, a composite without children, a parallel threshold larger than its children.";
+    TreeAbort = "E0124", Error, "`abort lower_priority` and `abort both` watch the children after a guard in a fallback; a guard anywhere else has nothing of lower priority to abort (Unreal allows these aborts under selectors only). The abort modes are `none`, `self`, `lower_priority` and `both`.";
+    TreeSubtree = "E0125", Error, "A subtree call names no tree of the file, binds a port the subtree does not declare or leaves one unbound, or a tree calls itself (directly or through others).";
+    TreeDuplicate = "E0126", Error, "Two trees of a file, two keys of a blackboard, two ports of a subtree or two leaves of a `.tac` file have the same name.";
+    TreeLeafFile = "E0127", Error, "A behaviour tree's `leaves` file cannot be read, is not a `.tac`, Lua or Rhai file, or does not compile, so its functions cannot be leaves.";
+    ReturnOutsideLeaf = "E0128", Error, "`return` ends a `leaf` of a behaviour tree with its status; handlers, rules, machines and top-level statements have nothing to return to.";
+    LeafWithoutReturn = "E0129", Error, "A `leaf` must end with `return success;`, `return failure;` or `return running;` on every path, so the tree always learns how it went.";
 }
 
 impl fmt::Display for Code {

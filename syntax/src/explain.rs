@@ -35,6 +35,10 @@ pub enum TextKind {
     /// A Lua script (the codes only the Lua and Rhai linters give; Rhai's examples would read
     /// the same).
     Lua,
+    /// A behaviour-tree file (`.bt`). Its examples are checked as if the tree's `leaves` files
+    /// defined `investigate`, `listen` and `call_squad` and the scenario had the places `post_a`,
+    /// `post_b` and `gate`.
+    Tree,
     /// A test file (`.tactest`) beside `examples/harbour/scenario.toml`, whose names it uses.
     TestFile,
 }
@@ -46,6 +50,7 @@ impl TextKind {
             TextKind::Condition => " (a model's `when` text)",
             TextKind::QueryBlocks => " (a `.tps` query file)",
             TextKind::Lua => " (a Lua script; Rhai is checked the same way)",
+            TextKind::Tree => " (a behaviour-tree file, `.bt`)",
             TextKind::TestFile => " (a `.tactest` file beside examples/harbour/scenario.toml)",
         }
     }
@@ -89,6 +94,14 @@ pub fn explanation(code: Code) -> Explanation {
         Code::NotACondition => TextKind::Condition,
         Code::UnknownQueryWord | Code::QueryValue | Code::QueryShape => TextKind::QueryBlocks,
         Code::UnknownHandler | Code::RemovedGlobal | Code::UndefinedGlobal => TextKind::Lua,
+        Code::TreeUnknownNode
+        | Code::TreeUnknownKey
+        | Code::TreeUnreachableChild
+        | Code::TreeArguments
+        | Code::TreeAbort
+        | Code::TreeSubtree
+        | Code::TreeDuplicate
+        | Code::TreeLeafFile => TextKind::Tree,
         Code::UnknownEntity
         | Code::UnknownTarget
         | Code::UnknownEventKind
@@ -429,6 +442,86 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
              one `on_failure { … }` saying what to do when no option finds a point.",
             "query hide {\n    option {\n        Conditions { visible_from_target = false }\n    }\n}\n",
             "query hide {\n    option {\n        Generation { grid_around_puppet = 8 }\n        Conditions { visible_from_target = false }\n    }\n}\n",
+        ),
+        Code::TreeUnknownNode => (
+            "A tree is made of composites (`sequence`, `fallback`, `reactive sequence`, `parallel` …), \
+             decorators (`invert`, `force success`, `repeat`, `retry`, `timeout`, `delay`, `cooldown`, `guard`), \
+             `check`, `set`, `subtree`, the built-in leaves (`move_to`, `follow_path`, `flee`, `chase`, `wait`, \
+             `say`, `go_to_position`, `play_pattern`, `signal`, `wait_signal`, `succeed`, `fail`) and the \
+             functions of the files its `leaves` line names. Any other name is refused when the tree loads, \
+             with the closest name as a hint.",
+            "tree Guard {\n  sequence {\n    mvoe_to(post_a);\n    wait(10);\n  }\n}\n",
+            "tree Guard {\n  sequence {\n    move_to(post_a);\n    wait(10);\n  }\n}\n",
+        ),
+        Code::TreeUnknownKey => (
+            "A tree declares the blackboard keys it uses, with their defaults, in `blackboard { … }`; its \
+             conditions, `set`s and leaf arguments may name only those (a leaf's place argument may also name \
+             a place, region or character of the scenario). A misspelt key would otherwise read as nothing for \
+             ever, and the branch it guards would never run.",
+            "tree Guard {\n  blackboard { noise = false; }\n  guard noize say(\"Who's there?\");\n}\n",
+            "tree Guard {\n  blackboard { noise = false; }\n  guard noise say(\"Who's there?\");\n}\n",
+        ),
+        Code::TreeUnreachableChild => (
+            "A fallback tries its next child only when the one before fails, a sequence only when the one \
+             before succeeds. After a child that always succeeds (`say`, `set`, `wait`, `succeed`, `force \
+             success …`) in a fallback, or one that always fails or never finishes (`fail`, `repeat forever …`) \
+             in a sequence, the rest never run. The tree still loads; the warning says which child is dead \
+             and why.",
+            "tree Guard {\n  fallback {\n    say(\"On watch.\");\n    move_to(post_a);\n  }\n}\n",
+            "tree Guard {\n  sequence {\n    say(\"On watch.\");\n    move_to(post_a);\n  }\n}\n",
+        ),
+        Code::TreeArguments => (
+            "Each node takes its own words and arguments: `repeat N` or `repeat forever`, `retry N`, \
+             `timeout`/`delay`/`cooldown` a number of ticks, `parallel success N failure M` at most as many \
+             as its children; a decorator or guard has exactly one child, a composite at least one; each \
+             built-in leaf its count of arguments; script leaves and services none (they read the \
+             blackboard), services an interval (`every 5`).",
+            "tree Guard {\n  repeat sequence { wait(5); say(\"Still here.\"); }\n}\n",
+            "tree Guard {\n  repeat 3 sequence { wait(5); say(\"Still here.\"); }\n}\n",
+        ),
+        Code::TreeAbort => (
+            "A guard's observer abort says what a change of its condition cuts short while the tree runs \
+             (Unreal's \"observer aborts\"): `self` its own branch when the condition stops holding, \
+             `lower_priority` the children after it in its fallback when it comes to hold, `both` either. \
+             Only a fallback has children of lower priority, so `lower_priority` and `both` are refused \
+             anywhere else, as Unreal refuses them under a sequence.",
+            "tree Guard {\n  blackboard { shot = false; }\n  sequence {\n    guard shot abort lower_priority say(\"Cover!\");\n    wait(5);\n  }\n}\n",
+            "tree Guard {\n  blackboard { shot = false; }\n  fallback {\n    guard shot abort lower_priority say(\"Cover!\");\n    wait(5);\n  }\n}\n",
+        ),
+        Code::TreeSubtree => (
+            "`subtree NAME(port = key, …)` runs another tree of the same file, with each of its ports bound \
+             to a key of the caller (an `in` port may take a constant instead). The tree must exist, every \
+             port must be bound and only its own ports, and no tree may call itself, even through others.",
+            "tree Guard {\n  blackboard { spot = \"post_a\"; }\n  subtree Look(where = spot);\n}\ntree Look(in at) {\n  move_to(at);\n}\n",
+            "tree Guard {\n  blackboard { spot = \"post_a\"; }\n  subtree Look(at = spot);\n}\ntree Look(in at) {\n  move_to(at);\n}\n",
+        ),
+        Code::TreeDuplicate => (
+            "Names in a tree file are taken once: trees by the file, keys and ports by their tree. A second \
+             declaration would silently hide the first.",
+            "tree Guard {\n  blackboard { noise = false; noise = true; }\n  guard noise say(\"Who's there?\");\n}\n",
+            "tree Guard {\n  blackboard { noise = false; }\n  guard noise say(\"Who's there?\");\n}\n",
+        ),
+        Code::TreeLeafFile => (
+            "A tree's script leaves are functions of the `.tac`, Lua (`.lua`) or Rhai (`.rhai`) files its \
+             `leaves` line names, relative to the tree file. A file of another kind, one that cannot be read \
+             or one that does not compile is refused with the tree, since none of its functions could run.",
+            "tree Guard {\n  leaves \"guard.py\";\n  investigate();\n}\n",
+            "tree Guard {\n  leaves \"guard.lua\";\n  investigate();\n}\n",
+        ),
+        Code::ReturnOutsideLeaf => (
+            "A `.tac` file's `leaf NAME { … }` blocks are leaves a behaviour tree calls; `return success;`, \
+             `return failure;` or `return running;` ends one and tells the tree how it went. Anywhere else \
+             there is nobody to tell.",
+            "on think { Say(\"Looking.\"); return success; }\n",
+            "leaf look { Say(\"Looking.\"); return success; }\n",
+        ),
+        Code::LeafWithoutReturn => (
+            "A tree ticks a leaf and acts on what it returns, so every path through a `leaf` ends with \
+             `return success;`, `return failure;` or `return running;` (a leaf that returns running is called \
+             again next tick). The checker follows `if`/`else`: both branches must return, or a `return` must \
+             follow them.",
+            "leaf look {\n  if (DistanceToPlayer() < 5) return success;\n}\n",
+            "leaf look {\n  if (DistanceToPlayer() < 5) return success;\n  return failure;\n}\n",
         ),
         Code::UnknownEntity => (
             "A test speaks of the characters of its scenario by the names the scenario gives them (a \

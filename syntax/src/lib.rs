@@ -9,6 +9,8 @@
 //!   armed`, `Temple == Yes`) restricted to facts, literals, comparisons and `and`/`or`/`not`;
 //! - **position-query blocks** ([`blocks::parse`]): the `query name { option { Generation { … } } }`
 //!   files a scenario's `[queries]` lists;
+//! - **behaviour trees** ([`tree::parse`]): the `.bt` files a scenario's `[models]` declares with
+//!   `tree = …`, whose conditions are model conditions;
 //! - **test files** ([`testfile::parse`], [`testfile::check`]): what a scenario's characters must
 //!   do (`expect runner reaches warehouse by 150;`), which `tactica test` checks.
 //!
@@ -42,6 +44,7 @@ pub mod limits;
 mod parser;
 mod tac;
 pub mod testfile;
+pub mod tree;
 
 pub use diagnostics::{Code, Diagnostic, Level, line_col, offset_of, render};
 pub use explain::{Explanation, TextKind, explanation};

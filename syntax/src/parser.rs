@@ -257,6 +257,7 @@ where
             kw("signal").ignore_then(scoped.clone()).then_ignore(semi()).map(|(s, id)| StmtKind::Signal(s, id));
         let wait = kw("wait").ignore_then(scoped).then_ignore(semi()).map(|(s, id)| StmtKind::Wait(s, id));
         let start = kw("start").ignore_then(ident()).then_ignore(semi()).map(StmtKind::Start);
+        let return_ = kw("return").ignore_then(expr()).then_ignore(semi()).map(StmtKind::Return);
         let assign = dotted()
             .then_ignore(just(Token::Assign))
             .then(expr())
@@ -268,7 +269,7 @@ where
         // end of the file, so the rest is still parsed and checked (a file's later mistakes are
         // reported too). It always skips at least one token, so repetition makes progress.
         recovering(
-            choice((if_, while_, repeat, let_, say_one_of, signal, wait, start, assign, expr_stmt))
+            choice((if_, while_, repeat, let_, say_one_of, signal, wait, start, return_, assign, expr_stmt))
                 .map_with(|kind, e| Stmt { kind, span: range(e.span()) }),
             none_of([Token::End, Token::RBrace, Token::Semi])
                 .repeated()
@@ -465,12 +466,13 @@ where
         .map(|(name, roles)| ItemKind::Sequence(Sequence { name, roles }));
 
     let kind_decl = kw("kind").ignore_then(ident()).then_ignore(semi()).map(ItemKind::Kind);
+    let leaf = kw("leaf").ignore_then(ident()).then(block.clone()).map(|(name, body)| ItemKind::Leaf { name, body });
     // A statement that does not parse recovers as a statement, so an item fails only where no
     // statement can start: at a `}`, `END` or `;` with nothing open. The run of them is one
     // broken item, so the items around it are still checked; it is skipped once, not searched
     // again from each of its tokens (that made a file of `}` take time in its length squared).
     let item = recovering(
-        choice((kind_decl, record, creature, handler, machine, rules, sequence, stmt.map(ItemKind::Stmt)))
+        choice((kind_decl, record, creature, handler, machine, rules, sequence, leaf, stmt.map(ItemKind::Stmt)))
             .map_with(|kind, e| Item { kind, span: range(e.span()) }),
         one_of([Token::RBrace, Token::End, Token::Semi]).repeated().at_least(1).ignored().or(any().ignored()).map_with(
             |(), e| Item {

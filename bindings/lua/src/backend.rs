@@ -258,6 +258,39 @@ impl ScriptBackend for LuaBackend {
         crate::lint::lint(api, source)
     }
 
+    fn leaf_names(&self, program: ProgramId) -> Vec<String> {
+        let Some(p) = self.programs.get(program.0 as usize) else { return Vec::new() };
+        let mut names = Vec::new();
+        for pair in p.globals.pairs::<LuaValue, LuaValue>() {
+            // The script's own functions are Lua functions; the host's and the libraries' are C.
+            if let Ok((LuaValue::String(name), LuaValue::Function(f))) = pair
+                && f.info().what == "Lua"
+                && let Ok(name) = name.to_str()
+            {
+                names.push(name.to_string());
+            }
+        }
+        names.sort();
+        names
+    }
+
+    fn call_leaf(&mut self, program: ProgramId, name: &str, call: &mut ScriptCall<'_>) -> Result<Value, ScriptError> {
+        let Some(p) = self.programs.get_mut(program.0 as usize) else {
+            return Err(ScriptError::new("lua", 0, 0, "no such Lua program"));
+        };
+        p.meter.start(p.lua.used_memory());
+        crate::patched::clear_charges(&p.lua);
+        let entity = call.entity;
+        let mut ctx = call.ctx();
+        let mut out = Value::Nil;
+        let result = run_call(p, &self.limits, &mut ctx, Call::Leaf(name, &mut out), entity);
+        ctx.finish();
+        result.map(|()| out).map_err(|e| {
+            let err = script_error(&p.file, &p.chunk, &p.source, &e, stop_line(&p.lua, &p.meter, &e));
+            if p.meter.watchdog_fired.get() { err.by_watchdog(self.limits.max_wall_ms) } else { err }
+        })
+    }
+
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {
         let Some(p) = self.programs.get_mut(program.0 as usize) else {
             return Err(ScriptError::new("lua", 0, 0, "no such Lua program"));
@@ -267,7 +300,7 @@ impl ScriptBackend for LuaBackend {
         let trigger = call.trigger.clone();
         let entity = call.entity;
         let mut ctx = call.ctx();
-        let result = run_call(p, &self.limits, &mut ctx, &trigger, entity);
+        let result = run_call(p, &self.limits, &mut ctx, Call::Trigger(&trigger), entity);
         ctx.finish();
         result.map_err(|e| {
             let err = script_error(&p.file, &p.chunk, &p.source, &e, stop_line(&p.lua, &p.meter, &e));
@@ -283,16 +316,30 @@ fn stop_line(lua: &Lua, meter: &Meter, e: &mlua::Error) -> u32 {
     if line > 0 { line } else { meter.last_line.get() }
 }
 
+/// What a call runs: the handler of a trigger, or a behaviour tree's leaf (whose result goes
+/// into the value).
+enum Call<'a> {
+    Trigger(&'a Trigger),
+    Leaf(&'a str, &'a mut Value),
+}
+
 /// One call: lends the context to `H.call` for its duration, hands the instance's state table
-/// in and takes it back, and runs the handler (and the sequence coroutine) the trigger asks for.
+/// in and takes it back, and runs the handler (and the sequence coroutine) the trigger asks for,
+/// or the leaf.
 fn run_call(
     p: &mut Program,
     limits: &ScriptLimits,
     ctx: &mut ScriptCtx<'_>,
-    trigger: &Trigger,
+    what: Call<'_>,
     entity: Option<EntityId>,
 ) -> mlua::Result<()> {
-    if let Some(done) = fast_call(p, limits, ctx, trigger, entity)? {
+    let (trigger, leaf) = match what {
+        Call::Trigger(t) => (t, None),
+        Call::Leaf(name, out) => (&Trigger::Think, Some((name, out))),
+    };
+    if leaf.is_none()
+        && let Some(done) = fast_call(p, limits, ctx, trigger, entity)?
+    {
         return done;
     }
     let Program { lua, shared, sequences, meter, issued, handlers, globals, keys, states, .. } = p;
@@ -352,6 +399,17 @@ fn run_call(
                 c.mode = mode;
             })
         };
+        if let Some((name, out)) = leaf {
+            let LuaValue::Function(f) = globals.raw_get::<LuaValue>(name)? else {
+                return Err(mlua::Error::runtime(format!("the file defines no function `{name}`")));
+            };
+            meter.last_line.set(f.info().line_defined.and_then(|l| u32::try_from(l).ok()).unwrap_or(0));
+            let returned = f.call::<LuaValue>(())?;
+            *out = from_lua(&returned, limits, &mut Crossing::argument(limits))
+                .map_err(|e| mlua::Error::runtime(format!("`{name}` returned {e}")))?;
+            with_lent(|c: &mut ScriptCtx<'_>| c.flush_pattern());
+            return Ok(());
+        }
         match trigger {
             Trigger::Spawn => {
                 if let Some(f) = handler(trigger.handler())? {

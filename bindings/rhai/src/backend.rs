@@ -345,6 +345,38 @@ impl ScriptBackend for RhaiBackend {
         crate::lint::lint(&self.engine, api, source)
     }
 
+    fn leaf_names(&self, program: ProgramId) -> Vec<String> {
+        let Some(p) = self.programs.get(program.0 as usize) else { return Vec::new() };
+        let mut names: Vec<String> =
+            p.ast.iter_functions().filter(|f| f.params.is_empty()).map(|f| f.name.to_string()).collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    fn call_leaf(&mut self, program: ProgramId, name: &str, call: &mut ScriptCall<'_>) -> Result<Value, ScriptError> {
+        let Some(p) = self.programs.get_mut(program.0 as usize) else {
+            return Err(ScriptError::new("rhai", 0, 0, "no such Rhai program"));
+        };
+        let entity = call.entity;
+        let mut ctx = call.ctx();
+        let running = Cell::new("");
+        let mut out = Value::Nil;
+        let result = run_call(&self.engine, &self.limits, p, &mut ctx, What::Leaf(name, &mut out), entity, &running);
+        crate::work::end_call();
+        ctx.finish();
+        result.map(|()| out).map_err(|e| {
+            let mut err = run_error(&p.file, &e);
+            if err.line == 0
+                && let Some((_, line)) = p.fn_lines.iter().find(|(n, _)| n == name)
+            {
+                err.line = *line;
+                err.message.push_str(&format!(" (in `{name}`)"));
+            }
+            if crate::work::watchdog_fired() { err.by_watchdog(self.limits.max_wall_ms) } else { err }
+        })
+    }
+
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {
         let Some(p) = self.programs.get_mut(program.0 as usize) else {
             return Err(ScriptError::new("rhai", 0, 0, "no such Rhai program"));
@@ -353,7 +385,7 @@ impl ScriptBackend for RhaiBackend {
         let entity = call.entity;
         let mut ctx = call.ctx();
         let running = Cell::new("");
-        let result = run_call(&self.engine, &self.limits, p, &mut ctx, &trigger, entity, &running);
+        let result = run_call(&self.engine, &self.limits, p, &mut ctx, What::Trigger(&trigger), entity, &running);
         crate::work::end_call();
         ctx.finish();
         result.map_err(|e| {
@@ -369,17 +401,28 @@ impl ScriptBackend for RhaiBackend {
     }
 }
 
-/// One call: the instance's state is `this` (a map), the handler for the trigger runs with the
-/// context lent, and at spawn `sequence` runs with every action queued in order.
+/// What a call runs: the handler of a trigger, or a behaviour tree's leaf (whose result goes
+/// into the value).
+enum What<'a> {
+    Trigger(&'a Trigger),
+    Leaf(&'a str, &'a mut Value),
+}
+
+/// One call: the instance's state is `this` (a map), the handler for the trigger (or the leaf)
+/// runs with the context lent, and at spawn `sequence` runs with every action queued in order.
 fn run_call(
     engine: &Engine,
     limits: &ScriptLimits,
     p: &mut Program,
     ctx: &mut ScriptCtx<'_>,
-    trigger: &Trigger,
+    what: What<'_>,
     entity: Option<EntityId>,
     running: &Cell<&'static str>,
 ) -> Result<(), Box<EvalAltResult>> {
+    let (trigger, leaf) = match what {
+        What::Trigger(t) => (t, None),
+        What::Leaf(name, out) => (&Trigger::Think, Some((name, out))),
+    };
     // The map the last call left is `this` again while the host's table still says the same;
     // otherwise (first call, another table, a reload's migration) it is built afresh.
     let mut this = match p.states.take(entity) {
@@ -402,6 +445,14 @@ fn run_call(
                 let options = CallFnOptions::new().eval_ast(false).rewind_scope(false).bind_this_ptr(this);
                 calls.call(engine, options, &mut scope, ast, name, args)
             };
+        if let Some((name, out)) = leaf {
+            let options = CallFnOptions::new().eval_ast(false).rewind_scope(false).bind_this_ptr(&mut this);
+            let returned = calls.call(engine, options, &mut scope, ast, name, Vec::new())?;
+            *out = from_dynamic(&returned, limits, &mut Crossing::argument(limits)).map_err(|e| {
+                Box::new(EvalAltResult::ErrorRuntime(format!("`{name}` returned {e}").into(), Position::NONE))
+            })?;
+            return Ok(());
+        }
         let handler = trigger.handler();
         match trigger {
             Trigger::Hear(text) => {

@@ -12,6 +12,7 @@
 //! | [`learn`] | three-layer back-propagation network with momentum; genetic algorithms | ch. 14, 15 |
 //! | [`registry`] | [`Models`], the world's named models a scenario's `[models]` section loads | — |
 //! | [`crowd`] | daily schedules, open-loop action queues with fail → flush → fallback, a propositional planner | "1000 NPCs at 60 FPS" |
+//! | [`bt`] | behaviour trees: composites, decorators, observer aborts, services, subtrees with ports, built-in and script leaves, event-driven evaluation | BehaviorTree.CPP; Unreal |
 //!
 //! Every model is data (a TOML document parsed from a `&str`; the engine does no file IO) plus a
 //! small per-entity state, so one definition serves thousands of characters and a reload swaps the
@@ -22,6 +23,7 @@
 pub mod adaptive;
 pub mod ants;
 pub mod bayes;
+pub mod bt;
 pub mod crowd;
 mod error;
 pub mod expr;

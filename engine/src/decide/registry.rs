@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::DecideError;
 use super::adaptive::AdaptiveSpec;
 use super::bayes::Network;
+use super::bt::TreeDef;
 use super::crowd::{Planner, Schedule, ScriptLibrary};
 use super::fsm::StateMachine;
 use super::fuzzy::FuzzySystem;
@@ -43,11 +44,13 @@ pub enum ModelKind {
     Genetic,
     /// [`AdaptiveSpec`]: tactics chosen by what has worked in each context.
     Adaptive,
+    /// [`TreeDef`]: a behaviour tree (a `.bt` file).
+    Tree,
 }
 
 impl ModelKind {
     /// Every kind, in the order docs list them.
-    pub const ALL: [ModelKind; 11] = [
+    pub const ALL: [ModelKind; 12] = [
         ModelKind::Fsm,
         ModelKind::Fuzzy,
         ModelKind::Rules,
@@ -59,6 +62,7 @@ impl ModelKind {
         ModelKind::Planner,
         ModelKind::Genetic,
         ModelKind::Adaptive,
+        ModelKind::Tree,
     ];
 
     /// The key a scenario uses for this kind.
@@ -75,6 +79,7 @@ impl ModelKind {
             ModelKind::Planner => "planner",
             ModelKind::Genetic => "genetic",
             ModelKind::Adaptive => "adaptive",
+            ModelKind::Tree => "tree",
         }
     }
 
@@ -110,11 +115,15 @@ pub enum Model {
     Genetic(GeneticSpec),
     /// Adaptive tactics.
     Adaptive(AdaptiveSpec),
+    /// A behaviour tree.
+    Tree(std::sync::Arc<TreeDef>),
 }
 
 impl Model {
     /// Parses a model of `kind` from its data file's text. A schedule whose text does not start
-    /// like TOML (`name "…"`) is read in the book's own notation.
+    /// like TOML (`name "…"`) is read in the book's own notation. A tree is read alone, without
+    /// its leaf files: every name that is not a built-in leaf is taken for a script function (a
+    /// host that has the files checks them with [`super::bt::build`] and a [`super::bt::Catalog`]).
     pub fn parse(kind: ModelKind, text: &str) -> Result<Model, DecideError> {
         Ok(match kind {
             ModelKind::Fsm => Model::Fsm(StateMachine::from_toml(text)?),
@@ -129,6 +138,16 @@ impl Model {
             ModelKind::Planner => Model::Planner(Planner::from_toml(text)?),
             ModelKind::Genetic => Model::Genetic(GeneticSpec::from_toml(text)?),
             ModelKind::Adaptive => Model::Adaptive(AdaptiveSpec::from_toml(text)?),
+            ModelKind::Tree => {
+                let (def, diagnostics) = super::bt::parse(text, &super::bt::Catalog::default());
+                match def {
+                    Some(def) => Model::Tree(std::sync::Arc::new(def)),
+                    None => {
+                        let errors: Vec<_> = diagnostics.into_iter().filter(|d| d.is_error()).collect();
+                        return Err(super::expr::text_error(text, &errors));
+                    }
+                }
+            }
         })
     }
 
@@ -146,6 +165,7 @@ impl Model {
             Model::Planner(_) => ModelKind::Planner,
             Model::Genetic(_) => ModelKind::Genetic,
             Model::Adaptive(_) => ModelKind::Adaptive,
+            Model::Tree(_) => ModelKind::Tree,
         }
     }
 }
@@ -217,6 +237,19 @@ impl Models {
             self.insert(name, model, source);
         }
         Ok(names)
+    }
+
+    /// A behaviour tree by model name, shared.
+    pub fn tree(&self, name: &str) -> Option<&std::sync::Arc<TreeDef>> {
+        match self.entries.get(name).map(|e| &*e.model) {
+            Some(Model::Tree(def)) => Some(def),
+            _ => None,
+        }
+    }
+
+    /// The models that came from `source`, by name.
+    pub fn names_from(&self, source: &str) -> Vec<String> {
+        self.entries.iter().filter(|(_, e)| e.source == source).map(|(n, _)| n.clone()).collect()
     }
 
     /// Whether any model came from `source`.

@@ -142,6 +142,26 @@ pub enum Command {
         /// The model.
         model: String,
     },
+    /// Registers a behaviour tree a script built (`BuildTree`) under a model name.
+    DefineTree {
+        /// The model name.
+        name: String,
+        /// The tree.
+        def: std::sync::Arc<crate::decide::bt::TreeDef>,
+    },
+    /// Runs the named tree model on a character (`RunTree`): a tree it runs already is halted
+    /// cleanly at its next tick and the new one starts.
+    RunTree {
+        /// The character.
+        entity: EntityId,
+        /// The tree's model name.
+        model: String,
+    },
+    /// Stops a character's tree (`StopTree`): what runs is halted cleanly at its next tick.
+    StopTree {
+        /// The character.
+        entity: EntityId,
+    },
     /// Opens or closes a named door (`OpenDoor`, `CloseDoor`).
     SetDoor {
         /// The door.
@@ -158,7 +178,7 @@ impl Command {
     fn stage(&self) -> u8 {
         match self {
             Command::ClearSignals { .. } => 0,
-            Command::SetGlobal { .. } => 1,
+            Command::SetGlobal { .. } | Command::DefineTree { .. } => 1,
             Command::SetAttribute { .. } | Command::SetBlackboard { .. } => 2,
             Command::ClearActions { .. }
             | Command::Request { .. }
@@ -171,7 +191,9 @@ impl Command {
             | Command::ReservePosition { .. }
             | Command::ReleasePosition { .. }
             | Command::GeneticEvolve { .. }
-            | Command::AdaptiveRecord { .. } => 3,
+            | Command::AdaptiveRecord { .. }
+            | Command::RunTree { .. }
+            | Command::StopTree { .. } => 3,
             // The map changes before the actions phase, so this tick's moves plan on it.
             Command::SetBlocked { .. } | Command::SetDoor { .. } => 1,
         }
@@ -354,6 +376,20 @@ impl CommandBuffer {
     /// The commands as issued.
     pub fn as_slice(&self) -> &[Command] {
         &self.commands
+    }
+
+    /// Puts `commands` before the ones issued since the buffer had `len` of them: a behaviour
+    /// tree's halts, which must take effect before what its tick started.
+    pub fn insert_at(&mut self, len: usize, commands: impl IntoIterator<Item = Command>) {
+        let at = len.min(self.commands.len());
+        self.commands.splice(at..at, commands);
+    }
+
+    /// The commands issued since the buffer had `len` of them, to amend (a host naming the
+    /// script a tree was built by).
+    pub fn since_mut(&mut self, len: usize) -> &mut [Command] {
+        let from = len.min(self.commands.len());
+        &mut self.commands[from..]
     }
 }
 

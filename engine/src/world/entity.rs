@@ -40,8 +40,8 @@ pub struct Entity {
     pub attributes: Table,
     /// Free-form labels.
     pub tags: BTreeSet<String>,
-    /// Per-entity scratch memory that scripts and decision models share.
-    pub blackboard: Table,
+    /// Per-entity memory that scripts, its behaviour tree and decision models share.
+    pub blackboard: super::Blackboard,
     /// What it is doing and will do next.
     pub actions: ActionQueue,
     /// Tactical layers its moves avoid (a positive weight) or seek (negative), by layer name
@@ -66,7 +66,7 @@ impl Entity {
             speed: 1.0,
             attributes: Table::new(),
             tags: BTreeSet::new(),
-            blackboard: Table::new(),
+            blackboard: super::Blackboard::default(),
             actions: ActionQueue::default(),
             avoid: std::collections::BTreeMap::new(),
             regions_inside: BTreeSet::new(),

@@ -200,6 +200,18 @@ pub enum EventKind {
         /// What was printed.
         text: String,
     },
+    /// A behaviour-tree node's status changed: it started running, succeeded, failed, or was
+    /// halted while it ran (`decide::bt`). Only changes are recorded, never a status repeated.
+    Node {
+        /// The tree (its name in the tree file).
+        tree: String,
+        /// The node's number: depth first from the root's 0, subtrees counted where they are called.
+        node: u32,
+        /// The node as written, shortened (`move_to(post_a)`, `guard noise`, `sequence`).
+        name: String,
+        /// `running`, `success`, `failure` or `halted`.
+        status: &'static str,
+    },
 }
 
 impl EventKind {
@@ -230,6 +242,7 @@ impl EventKind {
         ("reload", "a script file was reloaded while running"),
         ("note", "anything else a script or model reports"),
         ("print", "a script's debug line"),
+        ("node", "a behaviour-tree node starts running, succeeds, fails or is halted"),
     ];
 
     /// The kind as the trace names it (`"say"`, `"script_error"` …), one of [`EventKind::KINDS`].
@@ -260,14 +273,15 @@ impl EventKind {
             EventKind::Reload { .. } => "reload",
             EventKind::Note { .. } => "note",
             EventKind::Print { .. } => "print",
+            EventKind::Node { .. } => "node",
         }
     }
 
     /// The event's own word, which a test's `say "…"` or `enter "…"` names: the line said or
     /// printed, the name of a trigger, sound, door or note, a signal's id, a region, the state a
     /// machine entered, the action started, the key of an attribute or global, why a move was
-    /// blocked, the message of a script error, a file reloaded. Kinds without one (spawn, move,
-    /// arrive …) have none.
+    /// blocked, the message of a script error, a file reloaded, a tree's node as written. Kinds
+    /// without one (spawn, move, arrive …) have none.
     pub fn text(&self) -> Option<&str> {
         Some(match self {
             EventKind::Say { text } | EventKind::Print { text, .. } => text,
@@ -281,6 +295,7 @@ impl EventKind {
             EventKind::Blocked { reason, .. } => reason,
             EventKind::ScriptError { message, .. } => message,
             EventKind::Reload { file, .. } | EventKind::Watchdog { file, .. } => file,
+            EventKind::Node { name, .. } => name,
             EventKind::Spawn { .. }
             | EventKind::Despawn
             | EventKind::Move { .. }
@@ -457,6 +472,7 @@ mod tests {
             EventKind::Reload { file: s(), entities: vec![], ok: true, message: s() },
             EventKind::Note { name: s(), value: Value::Nil },
             EventKind::Print { file: s(), line: 1, text: s() },
+            EventKind::Node { tree: s(), node: 3, name: s(), status: "running" },
         ];
         assert_eq!(all.len(), EventKind::KINDS.len());
         for (kind, (name, _)) in all.iter().zip(EventKind::KINDS) {

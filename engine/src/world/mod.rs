@@ -1,6 +1,7 @@
 //! The world: entities, globals, places and regions, the clock, the random generator, the event
 //! log, and the fixed phases of a tick.
 
+mod blackboard;
 mod build;
 mod clock;
 mod command;
@@ -17,6 +18,7 @@ use std::collections::BTreeMap;
 use glam::{IVec2, Vec2};
 use slotmap::SlotMap;
 
+pub use blackboard::{Blackboard, MAX_BLACKBOARD_KEYS};
 pub use build::{BuildError, Tile, WorldBuilder};
 pub use clock::Clock;
 pub use command::{Command, CommandBuffer, MAX_GLOBALS, MAX_QUEUED_ACTIONS, MAX_QUEUED_BYTES, queue_weight};
@@ -107,6 +109,8 @@ pub struct World {
     adaptive: BTreeMap<String, crate::decide::adaptive::TacticHistory>,
     /// Who stands still where: rebuilt by the walk phase each tick, kept to reuse its grid.
     standing: standing::Standing,
+    /// Every character's behaviour tree, ticked by the host in the scripts phase.
+    trees: crate::decide::bt::Trees,
 }
 
 impl World {
@@ -145,7 +149,35 @@ impl World {
             genetics: BTreeMap::new(),
             adaptive: BTreeMap::new(),
             standing: standing::Standing::default(),
+            trees: crate::decide::bt::Trees::default(),
         }
+    }
+
+    /// Every character's behaviour tree.
+    pub fn trees(&self) -> &crate::decide::bt::Trees {
+        &self.trees
+    }
+
+    /// Every character's behaviour tree, to attach one or change how they are evaluated.
+    pub fn trees_mut(&mut self) -> &mut crate::decide::bt::Trees {
+        &mut self.trees
+    }
+
+    /// Ticks every character's tree with the world's own generator (what a host without other
+    /// scripts does in its scripts phase; see [`crate::decide::bt::Trees::tick`]): the trees
+    /// read the world as it stands and issue commands, like scripts.
+    pub fn tick_trees(
+        &mut self,
+        commands: &mut CommandBuffer,
+        host: &mut dyn crate::decide::bt::LeafHost,
+        profile: Option<&mut crate::decide::bt::TreeProfile>,
+    ) {
+        if self.trees.is_empty() {
+            return;
+        }
+        let mut trees = std::mem::take(&mut self.trees);
+        self.lend(|world, rng| trees.tick(world, rng, commands, host, profile));
+        self.trees = trees;
     }
 
     /// The position-query service: its budget, pending queries and reservations.

@@ -56,6 +56,7 @@ impl World {
     pub fn apply(&mut self, commands: CommandBuffer) {
         // Characters noted this tick for actions dropped at the queue's cap (one note each).
         let mut dropped: Vec<EntityId> = Vec::new();
+        let mut dropped_keys: Vec<EntityId> = Vec::new();
         let mut globals_noted = false;
         for command in commands.sorted() {
             match command {
@@ -90,8 +91,18 @@ impl World {
                     }
                 }
                 Command::SetBlackboard { entity, key, value } => {
-                    if let Some(e) = self.entities.get_mut(entity) {
+                    let Some(e) = self.entities.get_mut(entity) else { continue };
+                    if e.blackboard.len() < super::MAX_BLACKBOARD_KEYS || e.blackboard.contains_key(&key) {
                         e.blackboard.insert(key, value);
+                    } else if !dropped_keys.contains(&entity) {
+                        // Only keys set in the tick the cap is reached get here: the host
+                        // function refuses the others first.
+                        dropped_keys.push(entity);
+                        let value = Value::from(format!(
+                            "the blackboard key `{key}` was not created: the blackboard holds {} keys already",
+                            super::MAX_BLACKBOARD_KEYS
+                        ));
+                        self.record(Some(entity), EventKind::Note { name: "blackboard_dropped".to_owned(), value });
                     }
                 }
                 Command::ClearActions { entity } => {
@@ -151,6 +162,20 @@ impl World {
                         );
                         self.log.push(self.clock.tick(), None, EventKind::Note { name: "generation".into(), value });
                     }
+                }
+                Command::DefineTree { name, def } => {
+                    self.models.insert(name, crate::decide::Model::Tree(def), "");
+                }
+                Command::RunTree { entity, model } => match self.models.tree(&model).cloned() {
+                    Some(def) if self.entities.contains_key(entity) => self.trees.attach(entity, model, def),
+                    Some(_) => {}
+                    None => {
+                        let value = Value::from(format!("no tree model `{model}`"));
+                        self.record(Some(entity), EventKind::Note { name: "tree_refused".to_owned(), value });
+                    }
+                },
+                Command::StopTree { entity } => {
+                    self.trees.stop(entity);
                 }
                 Command::Steer { entity, order } => {
                     if let Err(e) = self.steer(entity, order) {

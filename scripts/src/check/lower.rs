@@ -468,6 +468,24 @@ impl Checker<'_> {
                 let c = self.konst(signal_operand(*scope, id));
                 self.emit(Op::Signal(c), &span);
             }
+            StmtKind::Return(e) => {
+                if !self.in_leaf {
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::ReturnOutsideLeaf,
+                            span.clone(),
+                            "`return` outside a leaf",
+                            "nothing to return to",
+                        )
+                        .with_hint("`return` ends a `leaf NAME { … }` that a behaviour tree calls; handlers just end"),
+                    );
+                }
+                let ty = self.expr(e);
+                if ty == Type::Nil {
+                    self.no_value(&e.span);
+                }
+                self.emit(Op::Return, &span);
+            }
             StmtKind::Start(name) => {
                 if !self.sequence_names.iter().any(|s| s.eq_ignore_ascii_case(&name.text)) {
                     self.diags.push(

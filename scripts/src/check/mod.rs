@@ -90,6 +90,7 @@ fn walk(file: &str, src: &str, program: &Program, api: &Api, diags: Findings) ->
             .iter()
             .filter_map(|i| if let ItemKind::Sequence(s) = &i.kind { Some(s.name.text.clone()) } else { None })
             .collect(),
+        in_leaf: false,
     };
     let mut script = Script {
         file: file.to_owned(),
@@ -110,6 +111,7 @@ fn walk(file: &str, src: &str, program: &Program, api: &Api, diags: Findings) ->
         rules: Vec::new(),
         proofs: None,
         sequences: Vec::new(),
+        leaves: Vec::new(),
         top_level_only: false,
     };
     // The top-level statements form one chunk, in order; each top-level `if` gets an edge
@@ -177,6 +179,8 @@ pub(crate) struct Checker<'a> {
     waits: Vec<(String, Span, String)>,
     /// The file's sequence names (for `start`).
     sequence_names: Vec<String>,
+    /// Whether a `leaf` is being lowered (where `return` belongs).
+    in_leaf: bool,
 }
 
 impl Checker<'_> {
@@ -401,6 +405,33 @@ impl Checker<'_> {
             ItemKind::Sequence(s) => {
                 let code = self.sequence(s);
                 script.sequences.push(code);
+            }
+            ItemKind::Leaf { name, body } => {
+                if script.leaves.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name.text)) {
+                    self.diags.push(Diagnostic::new(
+                        Code::TreeDuplicate,
+                        name.span.clone(),
+                        format!("a second leaf `{}`", name.text),
+                        "a tree could not tell the two apart",
+                    ));
+                }
+                if !always_returns(body) {
+                    let end = item.span.end.saturating_sub(1)..item.span.end;
+                    self.diags.push(
+                        Diagnostic::new(
+                            Code::LeafWithoutReturn,
+                            end,
+                            format!("the leaf `{}` can end without saying how it went", name.text),
+                            "a path reaches the end of the leaf here",
+                        )
+                        .with_note(name.span.clone(), "this leaf")
+                        .with_hint("end every path with `return success;`, `return failure;` or `return running;`"),
+                    );
+                }
+                self.in_leaf = true;
+                let entry = self.body_chunk(body);
+                self.in_leaf = false;
+                script.leaves.push((name.text.clone(), entry));
             }
         }
     }
@@ -823,4 +854,16 @@ impl HintIfNone for Diagnostic {
     fn with_hint_if_none(self, hint: &str) -> Self {
         if self.hint.is_some() { self } else { self.with_hint(hint) }
     }
+}
+
+/// Whether every path through `stmts` ends in a `return`: one of them returns, or is an
+/// `if`/`else` whose branches both always return.
+fn always_returns(stmts: &[crate::ast::Stmt]) -> bool {
+    stmts.iter().any(|s| match &s.kind {
+        crate::ast::StmtKind::Return(_) => true,
+        crate::ast::StmtKind::If { then, otherwise: Some(otherwise), .. } => {
+            always_returns(then) && always_returns(otherwise)
+        }
+        _ => false,
+    })
 }
