@@ -459,6 +459,11 @@ pub const CAPABILITIES: &[Capability] = &[
         &[],
     ),
     internal(
+        "world/build",
+        "building a world from a game's own rows or cells",
+        "a game's Rust code builds its world with WorldBuilder (rows, tiles, doors, places); scripts and scenarios never call it",
+    ),
+    internal(
         "world/clock",
         "the fixed-step clock",
         "time is the tick count; scripts read it through globals such as HourOfDay",

@@ -20,10 +20,21 @@ unsafe extern "C-unwind" {
 }
 
 /// Starts a call's count afresh: work charged in an earlier call and never counted (that call
-/// ended with an error first) is not the new call's.
+/// ended with an error first) is not the new call's, and the count hook's countdown starts whole.
+/// Without the second, where a budget ran out (inside a host call or at a script instruction,
+/// so whether the stop names the call) depended on how many instructions everything before the
+/// call had run modulo the hook's granularity: loading more API functions moved it.
 pub(crate) fn clear_charges(lua: &mlua::Lua) {
-    // SAFETY: only resets a counter of the state.
-    lua.exec_raw_lua(|raw| unsafe { lua_clearcharges(raw.state()) });
+    // SAFETY: resets counters of the state; `lua_sethook` with the hook, mask and count it
+    // already has only restarts the countdown (the hook itself is unchanged).
+    lua.exec_raw_lua(|raw| unsafe {
+        let l = raw.state();
+        lua_clearcharges(l);
+        let mask = mlua::ffi::lua_gethookmask(l);
+        if mask != 0 {
+            mlua::ffi::lua_sethook(l, mlua::ffi::lua_gethook(l), mask, mlua::ffi::lua_gethookcount(l));
+        }
+    });
 }
 
 /// Charges `work` units to `lua`'s count hook at the script's next instruction (see
