@@ -70,8 +70,11 @@ fn game(chest: &Arc<Mutex<i64>>) -> Runtime {
     rt
 }
 
+/// `(entity, text)` pairs.
+type Lines = Vec<(String, String)>;
+
 /// `(entity, text)` of the lines said and the script errors, in trace order.
-fn lines(events: &[Event]) -> (Vec<(String, String)>, Vec<(String, String)>) {
+fn lines(events: &[Event]) -> (Lines, Lines) {
     let mut said = Vec::new();
     let mut errors = Vec::new();
     for e in events {
