@@ -101,7 +101,7 @@ fn main() {
         let (worst, watchdog) = case_worst(&root, n, file, source, *ticks);
         results.push((worst, file.clone(), watchdog));
     }
-    results.sort_by(|a, b| b.0.cmp(&a.0));
+    results.sort_by_key(|r| std::cmp::Reverse(r.0));
     let _ = std::fs::remove_dir_all(&root);
 
     println!("the ten slowest cases (worst tick, median of {ROUNDS} plays):");
