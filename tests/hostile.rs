@@ -14,6 +14,8 @@ use std::path::Path;
 use tactica::host::ScriptHost;
 use tactica_engine::world::{Event, EventKind};
 
+use common::bystanders::{self, TALKER, WALKER};
+
 /// Three well-behaved entities: a Lua walker with a sequence, a Rhai talker counting in its state,
 /// and a guard on scenario actions. `{hostile}` adds the entity under test, last.
 fn scenario(hostile: Option<&str>) -> String {
@@ -21,46 +23,14 @@ fn scenario(hostile: Option<&str>) -> String {
         r#"
 map = "map.txt"
 ticks = 8
-[[entities]]
-name = "walker"
-kind = "human"
-at = [0, 0]
-speed = 10.0
-scripts = ["walker.lua"]
-[[entities]]
-name = "talker"
-kind = "human"
-at = [0, 5]
-scripts = ["talker.rhai"]
-[[entities]]
-name = "guard"
-kind = "human"
-at = [11, 0]
-speed = 10.0
-actions = [{ move_to = [11, 5] }, { say = "All quiet." }]
 "#,
     );
+    s.push_str(bystanders::ENTITIES);
     if let Some(file) = hostile {
         s.push_str(&format!("[[entities]]\nname = \"hostile\"\nkind = \"imp\"\nat = [8, 3]\nscripts = [\"{file}\"]\n"));
     }
     s
 }
-
-const WALKER: &str = r#"
-function sequence()
-  move_to(3, 0)
-  say("Made it.")
-  if Distance(Me(), FindEntity("guard")) > 1 then say("Guard is far.") end
-end
-"#;
-
-const TALKER: &str = r#"
-fn on_spawn() { this.n = 0; }
-fn on_think() {
-    this.n += 1;
-    if this.n % 3 == 0 { say("Tick " + this.n); }
-}
-"#;
 
 /// Plays the scenario with `hostile` (a file in `tests/hostile/`) or without any hostile entity.
 fn play(name: &str, hostile: Option<&str>) -> Vec<Event> {

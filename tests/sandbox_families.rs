@@ -21,6 +21,7 @@
 
 mod common;
 
+use common::bystanders::{self, TALKER, WALKER};
 use common::families::{LuaCase, RhaiCase, lua_library_cases, lua_vm_cases, rhai_cases};
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,25 +30,7 @@ use std::process::{Command, Stdio};
 
 use tactica_engine::world::EventKind;
 
-/// The well-behaved characters (as in `tests/hostile.rs`): a Lua walker with a sequence, a Rhai
-/// talker counting in its state, and a guard on scenario actions.
-const WALKER: &str = r#"
-function sequence()
-  move_to(3, 0)
-  say("Made it.")
-  if Distance(Me(), FindEntity("guard")) > 1 then say("Guard is far.") end
-end
-"#;
-
-const TALKER: &str = r#"
-fn on_spawn() { this.n = 0; }
-fn on_think() {
-    this.n += 1;
-    if this.n % 3 == 0 { say("Tick " + this.n); }
-}
-"#;
-
-/// A scenario of `ticks` ticks with the well-behaved characters and one hostile character per
+/// A scenario of `ticks` ticks with the well-behaved characters ([`bystanders`]) and one hostile character per
 /// file of `hostile`, and the world's `seed`.
 fn scenario(ticks: u64, seed: u64, hostile: &[String]) -> String {
     let mut s = format!(
@@ -55,24 +38,8 @@ fn scenario(ticks: u64, seed: u64, hostile: &[String]) -> String {
 map = "map.txt"
 ticks = {ticks}
 seed = {seed}
-[[entities]]
-name = "walker"
-kind = "human"
-at = [0, 0]
-speed = 10.0
-scripts = ["walker.lua"]
-[[entities]]
-name = "talker"
-kind = "human"
-at = [0, 5]
-scripts = ["talker.rhai"]
-[[entities]]
-name = "guard"
-kind = "human"
-at = [11, 0]
-speed = 10.0
-actions = [{{ move_to = [11, 5] }}, {{ say = "All quiet." }}]
-"#
+{entities}"#,
+        entities = bystanders::ENTITIES
     );
     for (i, file) in hostile.iter().enumerate() {
         s.push_str(&format!(

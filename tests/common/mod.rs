@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use tactica::runtime::Runtime;
 
+pub mod bystanders;
 pub mod families;
 
 /// The map of the script tests: open ground with a wall segment, 12 × 6.
