@@ -7,6 +7,8 @@
 //! behaviour written in `.tac`, Lua and Rhai leaves byte-identical traces.
 
 mod common;
+#[path = "../engine/tests/walk/mod.rs"]
+mod walk;
 
 use tactica::runtime::Runtime;
 use tactica_engine::world::{Event, EventKind};
@@ -105,15 +107,18 @@ fn script(lang: usize, instant: &str, before: bool) -> (String, String) {
     (file.to_owned(), text)
 }
 
-/// What a walk did: the ticks its searches were made on, its arrival tick, the cells it
-/// crossed, how many instant events it left, and its trace.
+/// What a walk did (the engine tests' summary) and its trace.
 #[derive(Debug)]
 struct Walk {
-    searches: Vec<u64>,
-    arrived: Option<u64>,
-    cells: Vec<[i32; 2]>,
-    instants: usize,
+    summary: walk::Walk,
     trace: String,
+}
+
+impl std::ops::Deref for Walk {
+    type Target = walk::Walk;
+    fn deref(&self) -> &walk::Walk {
+        &self.summary
+    }
 }
 
 fn walk(lang: usize, name: &str, instant: &str, before: bool) -> Walk {
@@ -128,27 +133,7 @@ fn walk(lang: usize, name: &str, instant: &str, before: bool) -> Walk {
     let errors: Vec<&Event> = events.iter().filter(|e| matches!(e.kind, EventKind::ScriptError { .. })).collect();
     assert!(errors.is_empty(), "{file} ({name}): {errors:?}\n{text}");
     Walk {
-        searches: events.iter().filter(|e| matches!(e.kind, EventKind::Path { .. })).map(|e| e.tick).collect(),
-        arrived: events.iter().find(|e| matches!(e.kind, EventKind::Arrive { .. })).map(|e| e.tick),
-        cells: events
-            .iter()
-            .filter_map(|e| match e.kind {
-                EventKind::Move { to, .. } => Some(to),
-                _ => None,
-            })
-            .collect(),
-        instants: events
-            .iter()
-            .filter(|e| {
-                matches!(
-                    e.kind,
-                    EventKind::Say { .. }
-                        | EventKind::Sound { .. }
-                        | EventKind::Trigger { .. }
-                        | EventKind::Signal { .. }
-                )
-            })
-            .count(),
+        summary: walk::Walk::from_events(events),
         // The script's file name is the one thing the languages' traces may differ in.
         trace: rt.trace().replace(&file, "scout"),
     }

@@ -4,10 +4,13 @@
 //! (as a behaviour script's `Say` is), and the searches, the arrival tick and the cells walked are
 //! those of the walk with nothing said. Every instant of the action vocabulary is tried.
 
+mod walk;
+
 use glam::{IVec2, Vec2};
 use tactica_engine::coord::Action;
 use tactica_engine::grid::Map;
 use tactica_engine::world::{Command, Entity, EntityId, EventKind, World};
+use walk::Walk;
 
 /// One action of each kind. The match names every variant, so a new kind of action cannot be
 /// added without being listed here (and so tried below if it is instant).
@@ -52,16 +55,6 @@ fn world() -> (World, EntityId) {
     (world, id)
 }
 
-/// What a walk did: the ticks its searches were made on, the tick it arrived, the cells it
-/// crossed, and the events the instants left.
-#[derive(Debug, PartialEq)]
-struct Walk {
-    searches: Vec<u64>,
-    arrived: Option<u64>,
-    cells: Vec<[i32; 2]>,
-    instants: usize,
-}
-
 /// Walks to (10, 1). Every `every` ticks the commands `each(tick)` gives are applied as a
 /// script's would be; `request` asks for the move again every tick (a behaviour script that
 /// says `MoveTo` on each think).
@@ -79,30 +72,7 @@ fn walk(each: impl Fn(u64, EntityId) -> Vec<Command>, request: bool) -> Walk {
             }
         });
     }
-    let events = world.log().events();
-    Walk {
-        searches: events.iter().filter(|e| matches!(e.kind, EventKind::Path { .. })).map(|e| e.tick).collect(),
-        arrived: events.iter().find(|e| matches!(e.kind, EventKind::Arrive { .. })).map(|e| e.tick),
-        cells: events
-            .iter()
-            .filter_map(|e| match e.kind {
-                EventKind::Move { to, .. } => Some(to),
-                _ => None,
-            })
-            .collect(),
-        instants: events
-            .iter()
-            .filter(|e| {
-                matches!(
-                    e.kind,
-                    EventKind::Say { .. }
-                        | EventKind::Sound { .. }
-                        | EventKind::Trigger { .. }
-                        | EventKind::Signal { .. }
-                )
-            })
-            .count(),
-    }
+    Walk::from_events(world.log().events())
 }
 
 fn instants() -> Vec<Action> {
