@@ -157,11 +157,15 @@ impl HostFn {
         // The implementation is called here, not in a closure handed to the profiler: such a
         // closure, called from two places, was compiled out of line in a caller with two host
         // calls (the `.tac` guarded call), and the result went through memory once more.
+        let mark = ctx.commands.len();
         let out = if crate::profile::recording() {
             crate::profile::timed_recording(self.name, || self.imp.run(ctx, args))
         } else {
             self.imp.run(ctx, args)
         };
+        if out.is_ok() && ctx.mode == crate::ActionMode::Enqueue {
+            ctx.keep_in_order(mark);
+        }
         if out.is_ok()
             && let Some(reason) = ctx.commands.take_refusal()
         {
