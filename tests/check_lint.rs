@@ -1,7 +1,8 @@
 //! `tactica check` lints Lua and Rhai without running them: a misspelt call (E0011, with the
 //! closest name), a wrong argument count (E0013), a misspelt handler (E0074, a warning), a
 //! global the sandbox removed (E0075) and a place written bare where names are strings (E0079, a
-//! warning), each at file:line:col and rendered like `.tac`'s findings.
+//! warning), each at file:line:col and rendered like `.tac`'s findings; and a place misspelt in
+//! a string passed where the API expects one (E0010, with the closest of the scenario's places).
 //! The four mistakes in each language live in `tests/lint/`; their reports are snapshots.
 //! Every shipped Lua and Rhai script lints clean, and what a script defines itself is never
 //! a finding.
@@ -81,6 +82,16 @@ fn lua_place_written_bare() {
 #[test]
 fn rhai_place_written_bare() {
     insta::assert_snapshot!(report("well/rhai.toml", "E0079", 0));
+}
+
+#[test]
+fn lua_misspelt_place_in_a_string() {
+    insta::assert_snapshot!(report("vault/lua.toml", "E0010", 1));
+}
+
+#[test]
+fn rhai_misspelt_place_in_a_string() {
+    insta::assert_snapshot!(report("vault/rhai.toml", "E0010", 1));
 }
 
 #[test]

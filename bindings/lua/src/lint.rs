@@ -18,7 +18,7 @@ use full_moon::ast::{
     TableConstructor, Var,
 };
 use full_moon::node::Node;
-use full_moon::tokenizer::TokenReference;
+use full_moon::tokenizer::{TokenReference, TokenType};
 use tactica_stdlib::Api;
 use tactica_stdlib::lint::{self, ArgCount};
 use tactica_syntax::diagnostics::Diagnostic;
@@ -469,6 +469,9 @@ impl<'a> Walker<'a> {
             let start = span_of(name).start;
             let end = args.end_position().map_or(span_of(name).end, |p| p.bytes());
             let d = lint::check_arity(&overloads, arg_count(args), start..end);
+            if d.is_none() {
+                self.name_literals(&overloads, args);
+            }
             self.report(d);
             return;
         }
@@ -477,6 +480,20 @@ impl<'a> Walker<'a> {
         }
         let d = lint::unknown_function(self.api, &text, span_of(name));
         self.report(Some(d));
+    }
+}
+
+impl Walker<'_> {
+    /// E0010 for each string literal of an API call that names a place the scenario lacks.
+    fn name_literals(&mut self, overloads: &[&tactica_stdlib::HostFn], args: &FunctionArgs) {
+        let FunctionArgs::Parentheses { arguments, .. } = args else { return };
+        let argc = arguments.len();
+        for (index, a) in arguments.iter().enumerate() {
+            let Expression::String(token) = a else { continue };
+            let TokenType::StringLiteral { literal, .. } = token.token().token_type() else { continue };
+            let d = lint::unknown_place_literal(self.api, overloads, argc, index, literal, span_of(token));
+            self.report(d);
+        }
     }
 }
 
