@@ -94,6 +94,18 @@ fn rhai_misspelt_place_in_a_string() {
     insta::assert_snapshot!(report("vault/rhai.toml", "E0010", 1));
 }
 
+/// A script checked alone is checked with the scenario that lists it (here one folder up): the
+/// scenario's places are known, so a misspelt one is found and a right one is not a finding.
+#[test]
+fn a_script_checked_alone_is_checked_with_its_scenario() {
+    let (status, text) = check(&["tests/lint/vault/scripts/thief.lua"]);
+    assert_eq!(status, Some(1), "{text}");
+    insta::assert_snapshot!(text);
+    let (status, text) = check(&["examples/stealth/thief.lua"]);
+    assert_eq!(status, Some(0), "{text}");
+    assert!(text.contains("with  examples/stealth/scenario.toml"), "{text}");
+}
+
 #[test]
 fn json_findings_carry_their_place_and_hint() {
     let out = Command::new(env!("CARGO_BIN_EXE_tactica"))
