@@ -471,6 +471,7 @@ fn scenario_names(files: &[PathBuf]) -> Vec<(BTreeSet<PathBuf>, tactica_script::
         let Ok(s) = scenario::Loader::new().limits(super::load_limits()).load(f) else { continue };
         let mut api = tactica_script::Api::standard();
         api.declare_world_names(&s.world);
+        api.declare_script_signals(scenario::squad_signals::of(&s));
         let used = s
             .entity_scripts
             .iter()
@@ -489,6 +490,7 @@ fn scenario_names(files: &[PathBuf]) -> Vec<(BTreeSet<PathBuf>, tactica_script::
 fn script_warnings_in(s: &scenario::Scenario, host: &ScriptHost, colour: bool) -> Vec<Finding> {
     let mut api = tactica_script::Api::standard();
     api.declare_world_names(&s.world);
+    api.declare_script_signals(scenario::squad_signals::of(s));
     let files: std::collections::BTreeSet<&PathBuf> =
         s.entity_scripts.iter().flat_map(|e| e.files.iter()).chain(&s.world_scripts).collect();
     let mut warnings = Vec::new();

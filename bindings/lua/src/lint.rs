@@ -19,8 +19,9 @@ use full_moon::ast::{
 };
 use full_moon::node::Node;
 use full_moon::tokenizer::{TokenReference, TokenType};
-use tactica_stdlib::Api;
+use full_moon::visitors::Visitor;
 use tactica_stdlib::lint::{self, ArgCount};
+use tactica_stdlib::{Api, ScriptSignals};
 use tactica_syntax::diagnostics::Diagnostic;
 
 /// The globals of a script's state besides the API: the base library the sandbox keeps, the
@@ -90,6 +91,54 @@ pub(crate) fn lint(api: &Api, source: &str) -> Vec<Diagnostic> {
             .and_then(|h| h.join().ok())
             .unwrap_or_default()
     })
+}
+
+/// The squad signals `source` sends and waits for with `Signal` and `Wait` (see
+/// [`ScriptSignals`]); nothing when it does not parse or nests too deep.
+pub(crate) fn squad_signals(source: &str) -> ScriptSignals {
+    if nesting(source) > MAX_NESTING {
+        return ScriptSignals::default();
+    }
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("tactica-lua-signals".to_owned())
+            .stack_size(64 << 20)
+            .spawn_scoped(s, || {
+                let parsed = full_moon::parse_fallible(source, full_moon::LuaVersion::lua54());
+                let mut calls = SignalCalls::default();
+                if parsed.errors().is_empty() {
+                    calls.visit_ast(parsed.ast());
+                }
+                calls.0
+            })
+            .ok()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    })
+}
+
+/// Gathers the `Signal` and `Wait` calls of a file.
+#[derive(Default)]
+struct SignalCalls(ScriptSignals);
+
+impl Visitor for SignalCalls {
+    fn visit_function_call(&mut self, call: &full_moon::ast::FunctionCall) {
+        let Prefix::Name(name) = call.prefix() else { return };
+        let mut suffixes = call.suffixes();
+        let (Some(Suffix::Call(Call::AnonymousCall(args))), None) = (suffixes.next(), suffixes.next()) else {
+            return;
+        };
+        let FunctionArgs::Parentheses { arguments, .. } = &**args else { return };
+        let literal = |e: &Expression| match e {
+            Expression::String(t) => match t.token().token_type() {
+                TokenType::StringLiteral { literal, .. } => Some(literal.to_string()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let args: Vec<Option<String>> = arguments.iter().map(literal).collect();
+        self.0.note(&name_of(name), args.first().map(Option::as_deref), args.get(1).map(Option::as_deref));
+    }
 }
 
 /// The deepest bracket nesting of `source`, counted over every `(`, `[` and `{`.

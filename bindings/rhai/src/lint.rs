@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 
 use rhai::{ASTNode, Engine, Expr, FnCallExpr, Position, Stmt};
 use tactica_stdlib::lint::{self, ArgCount};
-use tactica_stdlib::{Api, ScriptLimits};
+use tactica_stdlib::{Api, ScriptLimits, ScriptSignals};
 use tactica_syntax::diagnostics::{Diagnostic, offset_of};
 
 /// Rhai's keyword functions, resolved by the engine itself rather than registered.
@@ -111,6 +111,27 @@ pub(crate) fn lint(engine: &Engine, api: &Api, source: &str) -> Vec<Diagnostic> 
     diags.sort_by_key(|d| (d.span.start, d.code));
     diags.dedup();
     diags
+}
+
+/// The squad signals `source` sends and waits for with `Signal` and `Wait` (see
+/// [`ScriptSignals`]); nothing when it does not compile.
+pub(crate) fn squad_signals(engine: &Engine, source: &str) -> ScriptSignals {
+    let mut found = ScriptSignals::default();
+    let Ok(ast) = engine.compile(source) else { return found };
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Stmt(Stmt::FnCall(call, _)) | ASTNode::Expr(Expr::FnCall(call, _))) = path.last()
+            && call.namespace.is_empty()
+        {
+            let literal = |e: &Expr| match e {
+                Expr::StringConstant(s, _) => Some(s.to_string()),
+                _ => None,
+            };
+            let args: Vec<Option<String>> = call.args.iter().map(literal).collect();
+            found.note(call.name.as_str(), args.first().map(Option::as_deref), args.get(1).map(Option::as_deref));
+        }
+        true
+    });
+    found
 }
 
 fn check_call(
