@@ -1,7 +1,8 @@
 //! `tactica check` lints Lua and Rhai without running them: a misspelt call (E0011, with the
 //! closest name), a wrong argument count (E0013), a misspelt handler (E0074, a warning), a
 //! global the sandbox removed (E0075) and a place written bare where names are strings (E0079, a
-//! warning), each at file:line:col and rendered like `.tac`'s findings.
+//! warning), each at file:line:col and rendered like `.tac`'s findings; and a place misspelt in
+//! a string passed where the API expects one (E0010, with the closest of the scenario's places).
 //! The four mistakes in each language live in `tests/lint/`; their reports are snapshots.
 //! Every shipped Lua and Rhai script lints clean, and what a script defines itself is never
 //! a finding.
@@ -81,6 +82,28 @@ fn lua_place_written_bare() {
 #[test]
 fn rhai_place_written_bare() {
     insta::assert_snapshot!(report("well/rhai.toml", "E0079", 0));
+}
+
+#[test]
+fn lua_misspelt_place_in_a_string() {
+    insta::assert_snapshot!(report("vault/lua.toml", "E0010", 1));
+}
+
+#[test]
+fn rhai_misspelt_place_in_a_string() {
+    insta::assert_snapshot!(report("vault/rhai.toml", "E0010", 1));
+}
+
+/// A script checked alone is checked with the scenario that lists it (here one folder up): the
+/// scenario's places are known, so a misspelt one is found and a right one is not a finding.
+#[test]
+fn a_script_checked_alone_is_checked_with_its_scenario() {
+    let (status, text) = check(&["tests/lint/vault/scripts/thief.lua"]);
+    assert_eq!(status, Some(1), "{text}");
+    insta::assert_snapshot!(text);
+    let (status, text) = check(&["examples/stealth/thief.lua"]);
+    assert_eq!(status, Some(0), "{text}");
+    assert!(text.contains("with  examples/stealth/scenario.toml"), "{text}");
 }
 
 #[test]

@@ -29,7 +29,25 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::
     }
     // A folder listed for what its walk passed over is not a file checked.
     let walked_only = walks.len();
-    let scenario_names = scenario_names(&files);
+    // A script checked without the scenario that uses it is checked with that scenario's
+    // names all the same: the nearest one beside it or in the folders above that lists it.
+    let mut scenarios: Vec<PathBuf> =
+        files.iter().filter(|f| f.extension().is_some_and(|e| e == "toml")).cloned().collect();
+    let mut beside = Vec::new();
+    for f in files.iter().filter(|f| f.is_file() && host.backend_for(f).is_some()) {
+        for s in scenarios_using(f) {
+            if !scenarios.contains(&s) && !beside.contains(&s) {
+                beside.push(s);
+            }
+        }
+    }
+    if format == Format::Text {
+        for s in &beside {
+            println!("with  {}", s.display());
+        }
+    }
+    scenarios.extend(beside);
+    let scenario_names = scenario_names(&scenarios);
     let colour = format == Format::Text && output::color();
     let mut found: Vec<Findings> = files
         .iter()
@@ -406,6 +424,45 @@ pub(crate) fn check_text(
     }
 }
 
+/// How many folders up from a script `check` looks for the scenario that uses it.
+const SCENARIO_SEARCH_DEPTH: usize = 4;
+
+/// The scenarios that use `script`: the scenario files of the nearest folder, beside it or up
+/// to [`SCENARIO_SEARCH_DEPTH`] folders above, that has any listing it among an entity's or the
+/// world's scripts. Empty when none does (the script is then checked with the standard names).
+fn scenarios_using(script: &Path) -> Vec<PathBuf> {
+    let Ok(canonical) = script.canonicalize() else { return Vec::new() };
+    // The folders as the script's own path reaches them, so the scenario is named the way the
+    // user named the script.
+    let beside = script.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let folders = std::iter::successors(Some(beside.to_path_buf()), |d| Some(d.join("..")));
+    for dir in folders.take(SCENARIO_SEARCH_DEPTH + 1) {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut candidates: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == "toml") && is_scenario(p))
+            .collect();
+        candidates.sort();
+        let users: Vec<PathBuf> = candidates
+            .into_iter()
+            .filter(|p| {
+                scenario::Loader::new().limits(super::load_limits()).load(p).is_ok_and(|s| {
+                    s.entity_scripts
+                        .iter()
+                        .flat_map(|e| e.files.iter())
+                        .chain(&s.world_scripts)
+                        .any(|f| f.canonicalize().is_ok_and(|f| f == canonical))
+                })
+            })
+            .collect();
+        if !users.is_empty() {
+            return users;
+        }
+    }
+    Vec::new()
+}
+
 /// For each scenario among `files` that loads: the script files it uses (canonical paths) and
 /// the API with its names declared (places, regions, kinds, globals, tags).
 fn scenario_names(files: &[PathBuf]) -> Vec<(BTreeSet<PathBuf>, tactica_script::Api)> {
@@ -414,6 +471,7 @@ fn scenario_names(files: &[PathBuf]) -> Vec<(BTreeSet<PathBuf>, tactica_script::
         let Ok(s) = scenario::Loader::new().limits(super::load_limits()).load(f) else { continue };
         let mut api = tactica_script::Api::standard();
         api.declare_world_names(&s.world);
+        api.declare_script_signals(scenario::squad_signals::of(&s));
         let used = s
             .entity_scripts
             .iter()
@@ -432,6 +490,7 @@ fn scenario_names(files: &[PathBuf]) -> Vec<(BTreeSet<PathBuf>, tactica_script::
 fn script_warnings_in(s: &scenario::Scenario, host: &ScriptHost, colour: bool) -> Vec<Finding> {
     let mut api = tactica_script::Api::standard();
     api.declare_world_names(&s.world);
+    api.declare_script_signals(scenario::squad_signals::of(s));
     let files: std::collections::BTreeSet<&PathBuf> =
         s.entity_scripts.iter().flat_map(|e| e.files.iter()).chain(&s.world_scripts).collect();
     let mut warnings = Vec::new();

@@ -23,6 +23,7 @@ pub const MARKDOWN_FILE: &str = "api.md";
 pub fn scenario_api(scenario: &Scenario) -> Api {
     let mut api = Api::standard();
     api.declare_world_names(&scenario.world);
+    api.declare_script_signals(crate::scenario::squad_signals::of(scenario));
     let files: std::collections::BTreeSet<&PathBuf> =
         scenario.entity_scripts.iter().flat_map(|e| e.files.iter()).chain(&scenario.world_scripts).collect();
     for f in files {

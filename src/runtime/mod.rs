@@ -89,9 +89,14 @@ impl Runtime {
         #[cfg(feature = "mimalloc")]
         tactica_stdlib::memory::keep_freed_memory();
         let mut host = ScriptHost::new();
+        let signals = crate::scenario::squad_signals::of(&scenario);
         for mut b in backends {
-            // The scenario's own names (places, regions, kinds, globals) are known to the checker.
-            b.declare_names(&|api| api.declare_world_names(&scenario.world));
+            // The scenario's own names (places, regions, kinds, globals) are known to the checker,
+            // and what its Lua and Rhai squad-mates signal and wait for.
+            b.declare_names(&|api| {
+                api.declare_world_names(&scenario.world);
+                api.declare_script_signals(signals.clone());
+            });
             host.add_backend(b);
         }
         let mut errors = Vec::new();

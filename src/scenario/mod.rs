@@ -17,6 +17,7 @@ mod load;
 mod missing;
 pub mod models;
 mod nav;
+pub mod squad_signals;
 mod steer;
 mod tactics;
 

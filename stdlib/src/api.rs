@@ -157,11 +157,15 @@ impl HostFn {
         // The implementation is called here, not in a closure handed to the profiler: such a
         // closure, called from two places, was compiled out of line in a caller with two host
         // calls (the `.tac` guarded call), and the result went through memory once more.
+        let mark = ctx.commands.len();
         let out = if crate::profile::recording() {
             crate::profile::timed_recording(self.name, || self.imp.run(ctx, args))
         } else {
             self.imp.run(ctx, args)
         };
+        if out.is_ok() && ctx.mode == crate::ActionMode::Enqueue {
+            ctx.keep_in_order(mark);
+        }
         if out.is_ok()
             && let Some(reason) = ctx.commands.take_refusal()
         {
@@ -272,6 +276,9 @@ pub struct Api {
     world_tags: Option<std::collections::BTreeSet<String>>,
     /// The signals a scenario's scripts send and wait for, for editors to complete.
     signals: std::collections::BTreeSet<String>,
+    /// What the scenario's Lua and Rhai scripts send and wait for in the squad's scope, once
+    /// declared (`None` for a file checked on its own).
+    script_signals: Option<crate::ScriptSignals>,
 }
 
 impl Api {
@@ -279,6 +286,18 @@ impl Api {
     /// role no character is tagged for can never be cast).
     pub fn world_tags(&self) -> Option<&std::collections::BTreeSet<String>> {
         self.world_tags.as_ref()
+    }
+
+    /// What the scenario's Lua and Rhai scripts send and wait for in the squad's scope, when
+    /// declared with [`Api::declare_script_signals`].
+    pub fn script_signals(&self) -> Option<&crate::ScriptSignals> {
+        self.script_signals.as_ref()
+    }
+
+    /// Declares what the scenario's Lua and Rhai scripts send and wait for, so the `.tac`
+    /// checker pairs a sequence's waits and signals with theirs.
+    pub fn declare_script_signals(&mut self, signals: crate::ScriptSignals) {
+        self.script_signals = Some(signals);
     }
 
     /// The signals declared with [`Api::declare_signal`].

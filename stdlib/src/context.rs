@@ -54,6 +54,9 @@ pub struct ScriptCtx<'a> {
     pub say_cooldown: u64,
     pattern: Vec<IVec2>,
     cursor: Option<Vec2>,
+    /// Whether this context has queued an action for `me` (a sequence's later changes to the
+    /// world then wait behind it, see [`ScriptCtx::keep_in_order`]).
+    queued_here: bool,
 }
 
 impl<'a> ScriptCtx<'a> {
@@ -78,6 +81,7 @@ impl<'a> ScriptCtx<'a> {
             say_cooldown: SAY_COOLDOWN_TICKS,
             pattern: Vec::new(),
             cursor: None,
+            queued_here: false,
         }
     }
 
@@ -117,6 +121,7 @@ impl<'a> ScriptCtx<'a> {
 
     /// Issues a command that adds to `me`'s queue, within its caps on actions and bytes.
     fn queue(&mut self, command: Command) {
+        self.queued_here = true;
         let me = self.me();
         let len = me.map_or(0, |e| e.actions.len());
         self.commands.push_queued_weighed(len, || me.map_or(0, |e| queue_weight(&e.actions)), command);
@@ -145,6 +150,36 @@ impl<'a> ScriptCtx<'a> {
                 self.queue(Command::Enqueue { entity: self.me, action });
             }
         }
+    }
+
+    /// In a sequence, after a host call that issued the commands since the buffer had `mark` of
+    /// them: the call's changes to the world that act directly (a door, a global, a steering
+    /// order, a note, a reservation …) wait in `me`'s queue behind what the sequence queued
+    /// before them, so a sequence's calls take effect in the order they are written. Every host
+    /// call goes through here ([`crate::HostFn::call`]), so a new function with an effect is kept
+    /// in order without being named. In behaviour mode, or with nothing queued before, it does
+    /// nothing: the change is made when the tick's commands are.
+    pub fn keep_in_order(&mut self, mark: usize) {
+        if self.mode != ActionMode::Enqueue {
+            return;
+        }
+        let Some(me) = self.me() else { return };
+        let own = |c: &Command| matches!(c, Command::Enqueue { entity, .. } if *entity == self.me);
+        let foreign = self.commands.as_slice().get(mark..).is_some_and(|tail| tail.iter().any(|c| !own(c)));
+        if !foreign {
+            return;
+        }
+        if !self.pattern.is_empty() {
+            // Steps gathered before this call are walked before its change: the path they make
+            // goes in front of what the call issued.
+            let before = self.commands.len();
+            self.flush_pattern();
+            let path: Vec<Command> = self.commands.as_slice()[before..].to_vec();
+            self.commands.truncate(before);
+            self.commands.insert_at(mark, path);
+        }
+        let pending = self.queued_here || !me.actions.is_idle();
+        self.queued_here = self.commands.keep_in_queue(mark, self.me, pending, me.actions.len());
     }
 
     /// Adds one step of a movement pattern: one cell relative to the previous step (reference

@@ -1,6 +1,6 @@
 //! What the Lua and Rhai linters share: the findings they make, worded as the `.tac` checker words
 //! them (E0011 unknown function, E0013 wrong arity, E0074 unknown handler, E0075 removed global,
-//! E0079 a global nothing defines),
+//! E0079 a global nothing defines, E0010 a string naming a place the scenario does not have),
 //! so `tactica check` reads alike in every language. Each language walks its own syntax tree and
 //! asks here about the names it meets.
 
@@ -137,6 +137,41 @@ pub fn removed_global(name: &str, what: &str, span: Range<usize>) -> Diagnostic 
         format!("{what}; this fails when the script runs"),
     )
     .with_hint("scripts have no files, OS, modules, clock or debug library: `print` or `Note` show what a script does")
+}
+
+/// E0010 when the string literal `text`, passed as argument `index` (0-based) of a call with
+/// `argc` arguments to `overloads`, stands where the API expects a place or region and the
+/// scenario has none of that name (`MoveTo("kVualt")`): at run time the call fails on every
+/// think. Silent for a file checked without a scenario (its places are not known) and for a
+/// parameter of any other kind. `span` is the literal's, quotes included.
+pub fn unknown_place_literal(
+    api: &Api,
+    overloads: &[&HostFn],
+    argc: usize,
+    index: usize,
+    text: &str,
+    span: Range<usize>,
+) -> Option<Diagnostic> {
+    api.world_tags()?;
+    let f = overloads.iter().find(|f| f.params.len() == argc)?;
+    let param = f.params.get(index)?;
+    if param.ty != crate::Type::symbol("place") || api.symbol(text).is_some_and(|s| s.family == "place") {
+        return None;
+    }
+    let places = api.all_symbols().iter().filter(|s| s.family == "place").map(|s| s.name.as_str());
+    let closest = suggest(text, places);
+    Some(
+        Diagnostic::new(
+            Code::UnknownName,
+            span,
+            format!("`{}` names no place or region of the scenario", text),
+            format!("`{}` expects a place here", f.name),
+        )
+        .with_hint(match closest {
+            Some(name) => format!("did you mean `\"{name}\"`? The scenario's `[places]` and `[regions]` name them"),
+            None => "the scenario's `[places]` and `[regions]` name the places a script may use".to_owned(),
+        }),
+    )
 }
 
 /// E0079: a read of a global nothing defines — not the script, not the language's library, not

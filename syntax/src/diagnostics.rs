@@ -83,8 +83,8 @@ codes! {
     DuplicateFact = "E0052", Error, "A fact is declared twice in one rule system.";
     UnknownFact = "E0055", Error, "`prove` and rule assignments need a fact of the file's rule systems.";
     DuplicateRole = "E0060", Error, "Two roles of one sequence have the same name.";
-    WaitWithoutSignal = "E0061", Error, "No role of the sequence sends this signal, so the wait would block forever.";
-    UnusedSignal = "E0062", Warning, "The signal is sent but no role of the sequence waits for it.";
+    WaitWithoutSignal = "E0061", Error, "Nobody sends this signal in the squad's scope (no role of the sequence, no Lua or Rhai script of the scenario), so the wait would block forever.";
+    UnusedSignal = "E0062", Warning, "The signal is sent but nobody waits for it (no role of the sequence, no Lua or Rhai script of the scenario).";
     EmptySequence = "E0064", Error, "A sequence needs at least one role.";
     UncastRole = "E0065", Warning, "No character of the scenario carries this role's tag, so `start` could never cast it.";
     UnknownEvent = "E0070", Error, "Handlers react to `spawn`, `think`, `tick`, `encounter`, `hear`, `reload`, or `enter` a place.";

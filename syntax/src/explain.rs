@@ -343,14 +343,16 @@ fn entry(code: Code) -> (&'static str, &'static str, &'static str) {
             "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait ready; }\n}\n",
         ),
         Code::WaitWithoutSignal => (
-            "A role waits for a signal no role of the sequence sends, so it would wait forever (signals \
-             and waits are scoped to the sequence).",
+            "A role waits for a signal that nobody sends in the squad's scope — no role of the sequence, \
+             and no Lua or Rhai script of the scenario with that id written as a literal — so it would wait \
+             forever. Signals reach the starter's squad (else its team), the scope Lua and Rhai scripts \
+             signal in too; a script that computes its id leaves the check silent.",
             "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait redy; Say(\"Go!\"); }\n}\n",
             "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait ready; Say(\"Go!\"); }\n}\n",
         ),
         Code::UnusedSignal => (
-            "A role sends a signal that no role waits for. Harmless, so a warning, but usually a typo in the \
-             matching `wait` or a leftover.",
+            "A role sends a signal that no role waits for, nor any Lua or Rhai script of the scenario. \
+             Harmless, so a warning, but usually a typo in the matching `wait` or a leftover.",
             "sequence Breach {\n  role pointman { signal ready; signal done; }\n  role cover { wait ready; }\n}\n",
             "sequence Breach {\n  role pointman { signal ready; }\n  role cover { wait ready; }\n}\n",
         ),

@@ -42,3 +42,10 @@ mod random;
 mod sandbox;
 
 pub use backend::{LuaBackend, SEQUENCE};
+
+/// The squad signals a Lua script sends and waits for with literal ids (`Signal("ready")`,
+/// `Wait("go")`), read without running it, for `tactica check`'s pairing of signals and waits
+/// across languages; nothing when it does not parse.
+pub fn squad_signals(source: &str) -> tactica_stdlib::ScriptSignals {
+    lint::squad_signals(source)
+}

@@ -18,9 +18,10 @@ use full_moon::ast::{
     TableConstructor, Var,
 };
 use full_moon::node::Node;
-use full_moon::tokenizer::TokenReference;
-use tactica_stdlib::Api;
+use full_moon::tokenizer::{TokenReference, TokenType};
+use full_moon::visitors::Visitor;
 use tactica_stdlib::lint::{self, ArgCount};
+use tactica_stdlib::{Api, ScriptSignals};
 use tactica_syntax::diagnostics::Diagnostic;
 
 /// The globals of a script's state besides the API: the base library the sandbox keeps, the
@@ -90,6 +91,54 @@ pub(crate) fn lint(api: &Api, source: &str) -> Vec<Diagnostic> {
             .and_then(|h| h.join().ok())
             .unwrap_or_default()
     })
+}
+
+/// The squad signals `source` sends and waits for with `Signal` and `Wait` (see
+/// [`ScriptSignals`]); nothing when it does not parse or nests too deep.
+pub(crate) fn squad_signals(source: &str) -> ScriptSignals {
+    if nesting(source) > MAX_NESTING {
+        return ScriptSignals::default();
+    }
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("tactica-lua-signals".to_owned())
+            .stack_size(64 << 20)
+            .spawn_scoped(s, || {
+                let parsed = full_moon::parse_fallible(source, full_moon::LuaVersion::lua54());
+                let mut calls = SignalCalls::default();
+                if parsed.errors().is_empty() {
+                    calls.visit_ast(parsed.ast());
+                }
+                calls.0
+            })
+            .ok()
+            .and_then(|h| h.join().ok())
+            .unwrap_or_default()
+    })
+}
+
+/// Gathers the `Signal` and `Wait` calls of a file.
+#[derive(Default)]
+struct SignalCalls(ScriptSignals);
+
+impl Visitor for SignalCalls {
+    fn visit_function_call(&mut self, call: &full_moon::ast::FunctionCall) {
+        let Prefix::Name(name) = call.prefix() else { return };
+        let mut suffixes = call.suffixes();
+        let (Some(Suffix::Call(Call::AnonymousCall(args))), None) = (suffixes.next(), suffixes.next()) else {
+            return;
+        };
+        let FunctionArgs::Parentheses { arguments, .. } = &**args else { return };
+        let literal = |e: &Expression| match e {
+            Expression::String(t) => match t.token().token_type() {
+                TokenType::StringLiteral { literal, .. } => Some(literal.to_string()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let args: Vec<Option<String>> = arguments.iter().map(literal).collect();
+        self.0.note(&name_of(name), args.first().map(Option::as_deref), args.get(1).map(Option::as_deref));
+    }
 }
 
 /// The deepest bracket nesting of `source`, counted over every `(`, `[` and `{`.
@@ -469,6 +518,9 @@ impl<'a> Walker<'a> {
             let start = span_of(name).start;
             let end = args.end_position().map_or(span_of(name).end, |p| p.bytes());
             let d = lint::check_arity(&overloads, arg_count(args), start..end);
+            if d.is_none() {
+                self.name_literals(&overloads, args);
+            }
             self.report(d);
             return;
         }
@@ -477,6 +529,20 @@ impl<'a> Walker<'a> {
         }
         let d = lint::unknown_function(self.api, &text, span_of(name));
         self.report(Some(d));
+    }
+}
+
+impl Walker<'_> {
+    /// E0010 for each string literal of an API call that names a place the scenario lacks.
+    fn name_literals(&mut self, overloads: &[&tactica_stdlib::HostFn], args: &FunctionArgs) {
+        let FunctionArgs::Parentheses { arguments, .. } = args else { return };
+        let argc = arguments.len();
+        for (index, a) in arguments.iter().enumerate() {
+            let Expression::String(token) = a else { continue };
+            let TokenType::StringLiteral { literal, .. } = token.token().token_type() else { continue };
+            let d = lint::unknown_place_literal(self.api, overloads, argc, index, literal, span_of(token));
+            self.report(d);
+        }
     }
 }
 

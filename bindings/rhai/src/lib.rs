@@ -38,3 +38,14 @@ mod text;
 mod work;
 
 pub use backend::{RhaiBackend, SEQUENCE};
+
+/// The squad signals a Rhai script sends and waits for with literal ids (`signal("ready")`,
+/// `wait("go")`), read without running it, for `tactica check`'s pairing of signals and waits
+/// across languages; nothing when it does not compile.
+pub fn squad_signals(source: &str) -> tactica_stdlib::ScriptSignals {
+    let engine = backend::sandboxed_engine(
+        std::sync::Arc::new(tactica_stdlib::Api::raw()),
+        &tactica_stdlib::ScriptLimits::new(),
+    );
+    lint::squad_signals(&engine, source)
+}

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 
 use rhai::{ASTNode, Engine, Expr, FnCallExpr, Position, Stmt};
 use tactica_stdlib::lint::{self, ArgCount};
-use tactica_stdlib::{Api, ScriptLimits};
+use tactica_stdlib::{Api, ScriptLimits, ScriptSignals};
 use tactica_syntax::diagnostics::{Diagnostic, offset_of};
 
 /// Rhai's keyword functions, resolved by the engine itself rather than registered.
@@ -84,6 +84,8 @@ pub(crate) fn lint(engine: &Engine, api: &Api, source: &str) -> Vec<Diagnostic> 
             Some(ASTNode::Stmt(Stmt::FnCall(call, pos))) | Some(ASTNode::Expr(Expr::FnCall(call, pos))) => {
                 if let Some(d) = check_call(api, source, call, *pos, &defined) {
                     diags.push(d);
+                } else if !defined(call.name.as_str()) {
+                    diags.extend(name_literals(api, source, call));
                 }
             }
             Some(ASTNode::Expr(Expr::Variable(v, _, pos))) if v.2.is_empty() && !defined(&v.1) => {
@@ -109,6 +111,27 @@ pub(crate) fn lint(engine: &Engine, api: &Api, source: &str) -> Vec<Diagnostic> 
     diags.sort_by_key(|d| (d.span.start, d.code));
     diags.dedup();
     diags
+}
+
+/// The squad signals `source` sends and waits for with `Signal` and `Wait` (see
+/// [`ScriptSignals`]); nothing when it does not compile.
+pub(crate) fn squad_signals(engine: &Engine, source: &str) -> ScriptSignals {
+    let mut found = ScriptSignals::default();
+    let Ok(ast) = engine.compile(source) else { return found };
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Stmt(Stmt::FnCall(call, _)) | ASTNode::Expr(Expr::FnCall(call, _))) = path.last()
+            && call.namespace.is_empty()
+        {
+            let literal = |e: &Expr| match e {
+                Expr::StringConstant(s, _) => Some(s.to_string()),
+                _ => None,
+            };
+            let args: Vec<Option<String>> = call.args.iter().map(literal).collect();
+            found.note(call.name.as_str(), args.first().map(Option::as_deref), args.get(1).map(Option::as_deref));
+        }
+        true
+    });
+    found
 }
 
 fn check_call(
@@ -137,6 +160,33 @@ fn check_call(
         return None;
     }
     Some(lint::unknown_function(api, name, span))
+}
+
+/// E0010 for each string literal of an API call that names a place the scenario lacks.
+fn name_literals(api: &Api, source: &str, call: &FnCallExpr) -> Vec<Diagnostic> {
+    let overloads = lint::overloads(api, call.name.as_str());
+    if overloads.is_empty() || !call.namespace.is_empty() {
+        return Vec::new();
+    }
+    let argc = call.args.len();
+    call.args
+        .iter()
+        .enumerate()
+        .filter_map(|(index, a)| {
+            let Expr::StringConstant(text, pos) = a else { return None };
+            let span = literal_span(source, *pos, text);
+            lint::unknown_place_literal(api, &overloads, argc, index, text, span)
+        })
+        .collect()
+}
+
+/// The byte span of a string literal at Rhai's `pos`, quotes included (its text when written
+/// without escapes; else just where it starts).
+fn literal_span(source: &str, pos: Position, text: &str) -> Range<usize> {
+    let start = name_span(source, pos, "").start;
+    let quoted = format!("\"{text}\"");
+    let end = if source[start..].starts_with(&quoted) { start + quoted.len() } else { start };
+    start..end
 }
 
 /// E0079 for a variable no `let`, `const`, parameter or loop declares anywhere in the file.

@@ -5,8 +5,10 @@ use std::collections::VecDeque;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-/// One thing an entity does. Instant actions (say, sound, trigger, signal) finish on the tick
-/// they start; the others run over several ticks.
+use crate::world::Command;
+
+/// One thing an entity does. Instant actions (say, sound, trigger, signal, effect) finish on the
+/// tick they start; the others run over several ticks.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -59,6 +61,23 @@ pub enum Action {
         /// Whether the wait has been logged as begun.
         logged: bool,
     },
+    /// A change to the world a sequence makes at its place (`OpenDoor`, `SetGlobal`, a steering
+    /// order, a note …): carried out when the queue reaches it, so it comes after everything the
+    /// sequence queued before it and before what it queued after. Scripts never name it; a
+    /// sequence's host calls become one (see `CommandBuffer::keep_in_queue`). A saved queue
+    /// writes it as the command's text and cannot read it back.
+    #[serde(skip_deserializing)]
+    Effect {
+        /// The change.
+        #[serde(serialize_with = "command_text")]
+        command: Box<Command>,
+    },
+}
+
+/// Writes an effect's command as its text (commands carry shared queries and trees, which have
+/// no saved form).
+fn command_text<S: serde::Serializer>(command: &Command, out: S) -> Result<S::Ok, S::Error> {
+    out.serialize_str(&format!("{command:?}"))
 }
 
 impl Action {
@@ -73,6 +92,7 @@ impl Action {
             Action::Sleep { .. } => "sleep",
             Action::Signal { .. } => "signal",
             Action::Wait { .. } => "wait",
+            Action::Effect { .. } => "effect",
         }
     }
 
@@ -81,7 +101,11 @@ impl Action {
     /// ahead of a move in progress and must leave it (and its plan) as it was.
     pub fn is_instant(&self) -> bool {
         match self {
-            Action::Say { .. } | Action::PlaySound { .. } | Action::Trigger { .. } | Action::Signal { .. } => true,
+            Action::Say { .. }
+            | Action::PlaySound { .. }
+            | Action::Trigger { .. }
+            | Action::Signal { .. }
+            | Action::Effect { .. } => true,
             Action::MoveTo { .. } | Action::FollowPath { .. } | Action::Sleep { .. } | Action::Wait { .. } => false,
         }
     }

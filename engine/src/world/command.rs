@@ -200,6 +200,11 @@ impl Command {
     }
 }
 
+/// Whether `command` adds an action to `entity`'s own queue (what a sequence issues in order).
+fn is_own_action(command: &Command, entity: EntityId) -> bool {
+    matches!(command, Command::Enqueue { entity: e, .. } if *e == entity)
+}
+
 /// How many actions scripts may leave waiting in one character's queue. A character does at most
 /// [`super::tick::MAX_ACTIONS_PER_TICK`] instant actions a tick, so a script that queues more
 /// every call (a `Say` or `Signal` in a loop) would grow the queue, and the memory, for the whole
@@ -341,6 +346,41 @@ impl CommandBuffer {
         self.push(command);
     }
 
+    /// Keeps a sequence's calls in their order: every command issued since the buffer had `mark`
+    /// of them that changes the world directly (a door, a global, a steering order, a note …)
+    /// becomes an [`Action::Effect`] queued for `entity` — once `entity` has something queued
+    /// before it (`pending`: its queue, of `queue_len` actions, is not idle or the call queued
+    /// already; or an action queued earlier in these commands). Effects count against the
+    /// queue's cap as any queued action does. Returns whether `entity` now has something queued.
+    pub fn keep_in_queue(&mut self, mark: usize, entity: EntityId, mut pending: bool, queue_len: usize) -> bool {
+        let from = mark.min(self.commands.len());
+        if self.commands[from..].iter().all(|c| is_own_action(c, entity)) {
+            return pending || from < self.commands.len();
+        }
+        let tail = self.commands.split_off(from);
+        for command in tail {
+            if is_own_action(&command, entity) {
+                pending = true;
+                self.commands.push(command);
+            } else if !pending {
+                self.commands.push(command);
+            } else if queue_len + self.queued >= MAX_QUEUED_ACTIONS {
+                self.refused.get_or_insert_with(|| {
+                    format!(
+                        "the character's action queue holds {MAX_QUEUED_ACTIONS} actions already (a sequence's \
+                         changes to the world wait in it, in their place); let them run out, or `CancelPath()` to \
+                         drop them"
+                    )
+                });
+            } else {
+                self.queued += 1;
+                let action = Action::Effect { command: Box::new(command) };
+                self.commands.push(Command::Enqueue { entity, action });
+            }
+        }
+        pending
+    }
+
     /// Bytes handed over since the last [`CommandBuffer::allow`].
     pub fn spent(&self) -> usize {
         self.spent
@@ -435,6 +475,39 @@ mod tests {
         b.allow(None);
         b.push_queued(MAX_QUEUED_ACTIONS - 1, sleep());
         assert_eq!((b.len(), b.take_refusal()), (5, None));
+    }
+
+    #[test]
+    fn a_sequences_changes_wait_in_its_queue_behind_what_it_queued() {
+        let e = EntityId::default();
+        let door = |open| Command::SetDoor { name: "back".into(), open };
+        let wait = || Command::Enqueue {
+            entity: e,
+            action: Action::Wait { scope: "s".into(), id: "go".into(), logged: false },
+        };
+        let mut b = CommandBuffer::default();
+        b.allow(None);
+        // Nothing queued before: the door opens now.
+        assert!(!b.keep_in_queue(0, e, false, 0));
+        b.push(door(true));
+        assert!(!b.keep_in_queue(0, e, false, 0));
+        assert_eq!(b.as_slice(), [door(true)]);
+        // A wait, then the door in the same call: the door waits behind it.
+        let mark = b.len();
+        b.push(wait());
+        b.push(door(false));
+        assert!(b.keep_in_queue(mark, e, false, 0));
+        assert_eq!(b.as_slice()[1], wait());
+        assert_eq!(
+            b.as_slice()[2],
+            Command::Enqueue { entity: e, action: Action::Effect { command: Box::new(door(false)) } }
+        );
+        // A queue that is not idle holds the change too, and the cap counts it.
+        let mark = b.len();
+        b.push(door(true));
+        assert!(b.keep_in_queue(mark, e, true, MAX_QUEUED_ACTIONS - 1));
+        assert_eq!(b.len(), 3, "over the cap: dropped");
+        assert!(b.take_refusal().unwrap().contains("1024 actions already"));
     }
 
     #[test]

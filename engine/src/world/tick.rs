@@ -264,13 +264,14 @@ impl World {
     pub fn walk_actions(&mut self) {
         let tick = self.clock.tick();
         let dt = self.clock.dt();
-        let World { entities, map, log, signals, steering, nav, standing, .. } = self;
+        let World { entities, map, steering, nav, standing, .. } = &mut *self;
         standing.refill(entities, steering, map, nav.config().blocked_ticks, |e| move_goal(e).is_some());
         // Every character in key order, with where its queue front and plan are, to be
         // prefetched a few characters ahead of the walk.
         let mut order: Vec<(EntityId, usize, usize)> = Vec::with_capacity(entities.len());
         order.extend(entities.iter().map(|(id, e)| (id, address_of(e.actions.front()), address_of(nav.plan(id)))));
         for (n, &(id, _, _)) in order.iter().enumerate() {
+            let World { entities, nav, .. } = &*self;
             if let Some(&(_, front, plan)) = order.get(n + AHEAD) {
                 prefetch(front as *const Action);
                 prefetch_span(plan, Plan::HOT);
@@ -291,10 +292,28 @@ impl World {
                     }
                 }
             }
-            if let Some(e) = entities.get_mut(id) {
-                run_queue(id, e, map, log, signals, nav, standing, tick, dt);
+            let Some(mut turn) = entities.get(id).map(|e| Turn::new(e, dt)) else { continue };
+            // A sequence's change to the world (an `Effect` at the queue's front) is made here,
+            // between what the character did before it and what it does after, all in this tick.
+            loop {
+                let World { entities, map, log, signals, nav, standing, .. } = &mut *self;
+                let Some(e) = entities.get_mut(id) else { break };
+                match run_queue(id, e, map, log, signals, nav, standing, tick, &mut turn) {
+                    Some(effect) => self.apply_effect(effect),
+                    None => {
+                        turn.finish(e, log, tick, dt);
+                        break;
+                    }
+                }
             }
         }
+    }
+
+    /// Makes one change a sequence queued ([`Action::Effect`]) as a script's command is made.
+    fn apply_effect(&mut self, command: Command) {
+        let mut one = CommandBuffer::default();
+        one.push(command);
+        self.apply(one);
     }
 
     /// Phase 4c: every steered entity decides from one snapshot, then all move.
@@ -354,15 +373,19 @@ fn run_queue(
     nav: &mut Navigator,
     standing: &Standing,
     tick: u64,
-    dt: f32,
-) {
-    let mut budget = e.speed.max(0.0) * dt;
-    let start = e.position;
-    for _ in 0..MAX_ACTIONS_PER_TICK {
+    turn: &mut Turn,
+) -> Option<Command> {
+    let budget = &mut turn.budget;
+    while turn.actions < MAX_ACTIONS_PER_TICK {
+        turn.actions += 1;
         let started = e.actions.started;
         e.actions.started = true;
         let Some(action) = e.actions.front_mut() else { break };
         let done = match action {
+            Action::Effect { .. } => match e.actions.pop() {
+                Some(Action::Effect { command }) => return Some(*command),
+                _ => unreachable!("the front was an effect"),
+            },
             Action::Say { text } => {
                 log.push(tick, Some(&e.name), EventKind::Say { text: std::mem::take(text) });
                 true
@@ -417,7 +440,7 @@ fn run_queue(
                         EventKind::Action { action: "move_to".into(), detail: format!("({}, {})", c.x, c.y) },
                     );
                 }
-                match navigate(id, e, target, map, nav, standing, &mut budget, log, tick) {
+                match navigate(id, e, target, map, nav, standing, budget, log, tick) {
                     Leg::Arrived => {
                         log.push(tick, Some(&e.name), EventKind::Arrive { cell: target.floor().as_ivec2().to_array() });
                         true
@@ -450,7 +473,7 @@ fn run_queue(
                 };
                 let mut outcome = None;
                 while let Some(p) = point(e, at) {
-                    match navigate(id, e, p, map, nav, standing, &mut budget, log, tick) {
+                    match navigate(id, e, p, map, nav, standing, budget, log, tick) {
                         Leg::Arrived => {
                             at += 1;
                             if let Some(Action::FollowPath { next, .. }) = e.actions.front_mut() {
@@ -492,13 +515,35 @@ fn run_queue(
             nav.forget(id);
         }
     }
-    let moved = e.position - start;
-    e.velocity = moved / dt;
-    if moved != Vec2::ZERO {
-        e.heading = moved.y.atan2(moved.x);
-        let (from, to) = (cell_of(start), cell_of(e.position));
-        if from != to {
-            log.push(tick, Some(&e.name), EventKind::Move { from: from.to_array(), to: to.to_array() });
+    None
+}
+
+/// What one character has left of its turn in a tick: the walk a sequence's effects interrupt
+/// goes on with the same budget and the same count of actions.
+struct Turn {
+    /// The distance it may still walk.
+    budget: f32,
+    /// Where it stood when the turn began.
+    start: Vec2,
+    /// The actions it has finished or worked on.
+    actions: usize,
+}
+
+impl Turn {
+    fn new(e: &Entity, dt: f32) -> Self {
+        Turn { budget: e.speed.max(0.0) * dt, start: e.position, actions: 0 }
+    }
+
+    /// The turn's velocity, heading and cell change.
+    fn finish(self, e: &mut Entity, log: &mut EventLog, tick: u64, dt: f32) {
+        let moved = e.position - self.start;
+        e.velocity = moved / dt;
+        if moved != Vec2::ZERO {
+            e.heading = moved.y.atan2(moved.x);
+            let (from, to) = (cell_of(self.start), cell_of(e.position));
+            if from != to {
+                log.push(tick, Some(&e.name), EventKind::Move { from: from.to_array(), to: to.to_array() });
+            }
         }
     }
 }

@@ -792,8 +792,10 @@ impl Checker<'_> {
         let sent: BTreeSet<&str> = self.signals.iter().map(|(k, _, _)| k.as_str()).collect();
         let awaited: BTreeSet<&str> = self.waits.iter().map(|(k, _, _)| k.as_str()).collect();
         let mut found = Vec::new();
+        // Squad-mates whose roles are Lua or Rhai scripts signal in the same scope.
+        let others = self.api.script_signals();
         for (key, span, text) in &self.waits {
-            if !sent.contains(key.as_str()) {
+            if !sent.contains(key.as_str()) && !others.is_some_and(|o| o.may_send(key)) {
                 found.push(
                     Diagnostic::new(
                         Code::WaitWithoutSignal,
@@ -806,7 +808,7 @@ impl Checker<'_> {
             }
         }
         for (key, span, text) in &self.signals {
-            if !awaited.contains(key.as_str()) {
+            if !awaited.contains(key.as_str()) && !others.is_some_and(|o| o.may_await(key)) {
                 found.push(Diagnostic::new(
                     Code::UnusedSignal,
                     span.clone(),
