@@ -196,9 +196,7 @@ struct Call {
 }
 
 fn folder(tag: &str, files: &[(&str, String)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-sequence-order-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-sequence-order-{tag}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), MAP).unwrap();
     std::fs::write(dir.join("cover.tps"), QUERY).unwrap();
     std::fs::write(dir.join("idle.bt"), "tree Idle { wait(10); }\n").unwrap();

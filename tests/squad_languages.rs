@@ -8,9 +8,7 @@ use std::process::Command;
 
 /// A copy of `tests/squad` in a fresh folder of its own, with `edits` (file, from, to) made.
 fn squad(tag: &str, edits: &[(&str, &str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-squad-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-squad-{tag}-")).tempdir().unwrap().keep();
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/squad");
     for e in std::fs::read_dir(&from).unwrap().flatten() {
         let mut text = std::fs::read_to_string(e.path()).unwrap();
