@@ -11,6 +11,7 @@
 //!
 //! `cargo bench --bench hostile` prints one line per language and a summary; each case plays
 //! `ROUNDS` times and its worst tick is the median of the rounds' worst (the machine is shared).
+//! `HOSTILE_ONLY=find,unpack` plays only the cases whose file name holds one of those words.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -96,8 +97,15 @@ fn main() {
     let lua_budget = case_worst(&root, 9_000, "budget.lua", "function on_think()\n  while true do end\nend\n", 5);
     let rhai_budget = case_worst(&root, 9_001, "budget.rhai", "fn on_think() {\n    loop { }\n}\n", 5);
 
+    // `HOSTILE_ONLY=gsub,find` plays only the cases whose file name holds one of the words.
+    let only: Vec<String> = std::env::var("HOSTILE_ONLY")
+        .map(|v| v.split(',').filter(|w| !w.is_empty()).map(str::to_owned).collect())
+        .unwrap_or_default();
     let mut results: Vec<(Duration, String, bool)> = Vec::new();
     for (n, (file, source, ticks)) in cases.iter().enumerate() {
+        if !only.is_empty() && !only.iter().any(|w| file.contains(w.as_str())) {
+            continue;
+        }
         let (worst, watchdog) = case_worst(&root, n, file, source, *ticks);
         results.push((worst, file.clone(), watchdog));
     }
@@ -121,7 +129,10 @@ fn main() {
         );
     }
     let watchdogs = results.iter().filter(|r| r.2).count();
-    let (worst, name, _) = &results[0];
+    let Some((worst, name, _)) = results.first() else {
+        println!("no case matched HOSTILE_ONLY");
+        return;
+    };
     println!(
         "hostile suite: {} cases, worst tick {:.2} ms ({name}); per-call budget's cost: Lua {:.2} ms, Rhai {:.2} ms; watchdog stops: {watchdogs}",
         results.len(),
