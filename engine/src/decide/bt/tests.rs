@@ -661,7 +661,8 @@ mod hostile {
             let (def, d) = parse(&src, &Catalog::default());
             assert!(def.is_none());
             assert!(
-                d.iter().any(|d| d.code == Code::NestingTooDeep && d.message == "nested more than 200 levels deep"),
+                d.iter().any(|d| d.code == tactica_syntax::Code::NestingTooDeep
+                    && d.message == "nested more than 200 levels deep"),
                 "{:?}",
                 &d[..d.len().min(3)]
             );
@@ -673,7 +674,7 @@ mod hostile {
             assert!(def.is_none());
             assert_eq!(
                 d.iter().map(|d| (d.code, d.message.as_str())).collect::<Vec<_>>(),
-                [(Code::NestingTooDeep, "nested more than 200 levels deep")],
+                [(tactica_syntax::Code::NestingTooDeep, "nested more than 200 levels deep")],
                 "{n}"
             );
         }
