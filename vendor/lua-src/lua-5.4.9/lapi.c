@@ -1502,10 +1502,10 @@ LUA_API void lua_chargework (lua_State *L, size_t work) {
   while (work >= (size_t)L->hookcount) {
     work -= (size_t)L->hookcount;
     resethookcount(L);
-    L->workpending = work;  /* what a stop raised by the hook leaves uncounted */
+    /* what is charged here is charged before it is done (a stop raised by
+    ** the hook leaves it undone): it is never 'workpending' */
     luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);
   }
-  L->workpending = 0;
   L->hookcount -= (int)work;
 }
 
