@@ -12,6 +12,8 @@
 //! - the process ends normally, its peak resident set under 512 MB;
 //! - every hostile call is stopped by a deterministic limit (the instruction budget, the memory
 //!   limit, a size cap) — no `watchdog` event appears in the trace;
+//! - every budget stop says the work the call was charged, and it is at most
+//!   [`MAX_CHARGED_BUDGETS`] budgets: no single charge takes a call far past its budget;
 //! - the other characters' trace lines are the ones they give alone;
 //! - two runs of the same seed give the same trace, byte for byte.
 //!
@@ -133,6 +135,82 @@ const DETERMINISTIC: &[&str] = &[
     "this call handed the world more than",
 ];
 
+/// How many budgets' worth of work a call may be charged before it stops. The budget is checked
+/// as work is charged, but a library function charges its work in one piece (before doing it
+/// where it can), so a stop can come one piece past the budget; no piece may be larger than
+/// the budget itself. A call charged more did work the budget did not hold back: work charged
+/// after it was done, in a piece larger than the budget.
+const MAX_CHARGED_BUDGETS: u64 = 2;
+
+/// Cases whose stops still come more than [`MAX_CHARGED_BUDGETS`] budgets past: work done first
+/// and charged after, in one piece larger than the budget (open in issue 33). Named here so the
+/// rest of every family is held to the bound and these are not forgotten.
+const OVERSHOOTS: &[(&str, &str)] = &[
+    (
+        "vm_op_error_name.lua",
+        "an error message naming a 1 MiB `__name` is copied three times, each copy charged after it is made",
+    ),
+    ("vm_op_tostring_name.lua", "the same for `tostring` of a value whose `__name` is 1 MiB"),
+    (
+        "vm_op_next_emptied.lua",
+        "`next` over a table emptied of 65,536 entries charges the slots it skipped after skipping them",
+    ),
+    (
+        "vm_op_memory_churn.lua",
+        "a failed allocation's emergency collection is charged (one unit per 16 bytes of heap) after it ran",
+    ),
+    ("table_move_copy.lua", "growing the destination table is charged when the rehash is done"),
+];
+
+/// The budget and the work charged to a call, from its budget stop's message: Lua reports
+/// `instruction budget of 1000000 exceeded … (1000100 units of work charged)` (what the count
+/// reached, plus work done and charged that it had not reached yet; work charged before it is
+/// done and refused by the stop is not in it), Rhai
+/// `instruction budget of 1000000 exceeded (998340 operations, 25820 bytes allocated at 16 bytes an
+/// operation, 48 operations of library work)`. `None` for a message that is not a budget stop;
+/// `Some((budget, None))` for one that does not say what it charged.
+fn charged_work(message: &str) -> Option<(u64, Option<u64>)> {
+    let number = |s: &str| s.trim().parse::<u64>().ok();
+    let rest = message.split_once("instruction budget of ")?.1;
+    let budget = number(rest.split_once(' ')?.0)?;
+    let charged = if let Some((_, tail)) = rest.split_once(" (") {
+        if let Some(units) = tail.strip_suffix(" units of work charged)") {
+            number(units)
+        } else {
+            // Rhai: operations, bytes allocated (16 a unit), library work.
+            let parts: Vec<&str> = tail.trim_end_matches(')').split(", ").collect();
+            match parts.as_slice() {
+                [ops, bytes, work] => {
+                    let ops = number(ops.strip_suffix(" operations")?)?;
+                    let bytes = number(bytes.split_once(" bytes allocated")?.0)?;
+                    let work = number(work.strip_suffix(" operations of library work")?)?;
+                    Some(ops + bytes / 16 + work)
+                }
+                _ => None,
+            }
+        }
+    } else {
+        None
+    };
+    Some((budget, charged))
+}
+
+#[test]
+fn budget_stops_say_what_they_charged() {
+    assert_eq!(
+        charged_work("line 10: instruction budget of 1000000 exceeded inside `pcall` (1000164 units of work charged)"),
+        Some((1_000_000, Some(1_000_164)))
+    );
+    assert_eq!(
+        charged_work(
+            "instruction budget of 1000000 exceeded (998340 operations, 25820 bytes allocated at 16 bytes an operation, 48 operations of library work)"
+        ),
+        Some((1_000_000, Some(998_340 + 25_820 / 16 + 48)))
+    );
+    assert_eq!(charged_work("line 9: instruction budget of 100 exceeded"), Some((100, None)));
+    assert_eq!(charged_work("memory limit of 64 bytes exceeded"), None);
+}
+
 /// Plays `cases` twice and checks the family's promises (see the module documentation). Every
 /// case must be stopped on at least half of the `ticks` ticks, and every stop must be a
 /// deterministic one, unless it is listed in `may_finish` (cases whose calls are allowed to end
@@ -174,6 +252,21 @@ fn check_family(family: &str, ticks: u64, cases: &[(String, String)], may_finish
             if !DETERMINISTIC.iter().any(|d| m.contains(d)) && !may_finish.contains(file) {
                 failures.push(format!("{file}: stopped by {m:?}"));
                 break;
+            }
+        }
+        // The work of every budget stop, against the budget: a call cannot be charged (so
+        // cannot have done) more than a few budgets' worth.
+        for m in &messages {
+            match charged_work(m) {
+                Some((_, None)) => {
+                    failures.push(format!("{file}: a budget stop that does not say what it charged: {m:?}"))
+                }
+                Some((budget, Some(charged)))
+                    if charged > MAX_CHARGED_BUDGETS * budget && !OVERSHOOTS.iter().any(|(f, _)| f == file) =>
+                {
+                    failures.push(format!("{file}: charged {charged} units against a budget of {budget}: {m:?}"));
+                }
+                _ => {}
             }
         }
     }

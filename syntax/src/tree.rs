@@ -414,10 +414,12 @@ where
         })
 }
 
-/// How deep a tree file may nest blocks and wrapping nodes before it is refused unread. The tree
-/// is read into nested nodes, and nodes a million deep would overflow the stack when the tree is
-/// walked or dropped; the engine refuses trees deeper than 128 anyway.
-pub const MAX_NESTING: usize = 256;
+/// How deep a tree file may nest blocks and wrapping nodes before it is refused unread: the one
+/// nesting limit of designer text ([`crate::limits::MAX_NESTING`], E0005), so a tree is refused
+/// at the same depth with the same code whether it nests blocks, decorators or both. The tree is
+/// read into nested nodes, and nodes a million deep would overflow the stack when the tree is
+/// walked or dropped; the engine holds trees (subtrees included) to the same depth.
+pub const MAX_NESTING: usize = crate::limits::MAX_NESTING;
 
 /// The words that make a node wrap the next one (a block or one node).
 const WRAPPING: &[&str] = &[
@@ -458,12 +460,15 @@ fn too_deep(src: &str) -> Option<Span> {
 pub fn parse(src: &str) -> (Option<TreeFile>, Vec<Diagnostic>) {
     if let Some(span) = too_deep(src) {
         let d = Diagnostic::new(
-            crate::diagnostics::Code::TreeArguments,
+            crate::diagnostics::Code::NestingTooDeep,
             span,
-            format!("nodes nested more than {MAX_NESTING} deep"),
-            "too deep",
+            format!("nested more than {MAX_NESTING} levels deep"),
+            "the limit is reached here",
         )
-        .with_hint("a tree this deep is hard to read: split it into subtrees or flatten it");
+        .with_hint(
+            "blocks and the decorators wrapping a node count together; a tree this deep is hard to read: \
+             split it into subtrees or flatten it",
+        );
         return (None, vec![d]);
     }
     // The reader's own depth check above counts nodes (blocks and the decorators wrapping them);
@@ -572,9 +577,21 @@ mod tests {
         let deep = format!("tree T {{ {}x(); }}", "guard a ".repeat(100_000));
         let (file, d) = parse(&deep);
         assert!(file.is_none());
-        assert_eq!(d[0].message, "nodes nested more than 256 deep");
-        let blocks = format!("tree T {{ {}x();{} }}", "sequence { ".repeat(300), " }".repeat(300));
-        assert_eq!(parse(&blocks).1[0].message, "nodes nested more than 256 deep");
+        assert_eq!(d[0].code, Code::NestingTooDeep);
+        assert_eq!(d[0].message, "nested more than 200 levels deep");
+        // One limit, one code: blocks past it, from just past it to far past it.
+        for n in [201, 256, 257, 300] {
+            let blocks = format!("tree T {{ {}x();{} }}", "sequence { ".repeat(n), " }".repeat(n));
+            let d = parse(&blocks).1;
+            assert_eq!(
+                (d[0].code, d[0].message.as_str()),
+                (Code::NestingTooDeep, "nested more than 200 levels deep"),
+                "{n}"
+            );
+        }
+        // Well within the limit: read.
+        let within = format!("tree T {{ {}x();{} }}", "sequence { ".repeat(150), " }".repeat(150));
+        assert!(parse(&within).1.is_empty());
         // Many siblings are no nesting.
         let wide = format!("tree T {{ sequence {{ {} }} }}", "guard a x(); ".repeat(10_000));
         assert!(parse(&wide).1.is_empty());

@@ -17,6 +17,9 @@ unsafe extern "C-unwind" {
     /// Forgets work charged with [`lua_chargelater`] (or inside the VM) that the hook has not
     /// counted yet.
     pub(crate) fn lua_clearcharges(l: *mut lua_State);
+    /// Inside the count hook: the work charged and not yet counted, which a stop raised by the
+    /// hook leaves uncounted (the rest of one large charge).
+    pub(crate) fn lua_workpending(l: *mut lua_State) -> usize;
 }
 
 /// Starts a call's count afresh: work charged in an earlier call and never counted (that call
@@ -52,4 +55,12 @@ pub(crate) fn memory_error_line(lua: &mlua::Lua) -> u32 {
     // SAFETY: reads one field of the state.
     let line = lua.exec_raw_lua(|raw| unsafe { lua_memerrorline(raw.state()) });
     u32::try_from(line).unwrap_or(0)
+}
+
+/// Inside the count hook: the work already charged that this hook call has not counted (see
+/// [`lua_workpending`]).
+pub(crate) fn work_pending(lua: &mlua::Lua) -> u64 {
+    // SAFETY: reads one field of the state.
+    let pending = lua.exec_raw_lua(|raw| unsafe { lua_workpending(raw.state()) });
+    u64::try_from(pending).unwrap_or(u64::MAX)
 }

@@ -19,6 +19,10 @@ pub(crate) struct Meter {
     pub(crate) started: Cell<Option<std::time::Instant>>,
     /// Whether the watchdog stopped the running call.
     pub(crate) watchdog_fired: Cell<bool>,
+    /// At a budget stop: the work charged that the count had not reached yet (the rest of one
+    /// large charge). With `ops`, all the work the call was charged for, which a stop reports:
+    /// how far past the budget one charge can take a call.
+    pub(crate) uncounted: Cell<u64>,
     /// What the counting allocator had counted when the call started (host values the call
     /// creates count against the memory limit too; see `tactica_stdlib::memory`).
     pub(crate) allocated_at_start: Cell<tactica_stdlib::memory::Usage>,
@@ -27,11 +31,18 @@ pub(crate) struct Meter {
 }
 
 impl Meter {
+    /// What a budget stop says the call was charged: the operations counted and what one charge
+    /// still held when the count passed the budget.
+    fn charged(&self) -> String {
+        format!(" ({} units of work charged)", self.ops.get().saturating_add(self.uncounted.get()))
+    }
+
     /// Starts counting a new call; `lua_heap` is the state's heap now (0 before it exists).
     pub(crate) fn start(&self, lua_heap: usize) {
         self.lua_heap_at_start.set(lua_heap);
         self.ops.set(0);
         self.watchdog_fired.set(false);
+        self.uncounted.set(0);
         // The clock is first read at the hook's first periodic check (6,400 instructions in),
         // not on every call: a call that short is not what the watchdog is for, and reading the
         // clock was a good part of a short call's cost.
@@ -102,7 +113,7 @@ fn seal_error_catchers(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> m
     let over = lua.create_function(move |_, ()| {
         Ok(max
             .filter(|&max| m.ops.get() > max)
-            .map(|max| format!("line {}: instruction budget of {max} exceeded", m.last_line.get())))
+            .map(|max| format!("line {}: instruction budget of {max} exceeded{}", m.last_line.get(), m.charged())))
     })?;
     let table: mlua::Table = lua.globals().raw_get("table")?;
     let (pack, unpack): (mlua::Function, mlua::Function) = (table.raw_get("pack")?, table.raw_get("unpack")?);
@@ -154,7 +165,11 @@ fn install_hook(lua: &Lua, limits: &ScriptLimits, meter: &Rc<Meter>) -> mlua::Re
         if let Some(max) = max_ops
             && ops > max
         {
-            return Err(mlua::Error::runtime(format!("line {line}: instruction budget of {max} exceeded{inside}")));
+            meter.uncounted.set(crate::patched::work_pending(lua));
+            let charged = meter.charged();
+            return Err(mlua::Error::runtime(format!(
+                "line {line}: instruction budget of {max} exceeded{inside}{charged}"
+            )));
         }
         // With the counting allocator installed, whatever the call makes live — the Lua heap and
         // the host values it asks for alike — counts against the memory limit.

@@ -1502,6 +1502,8 @@ LUA_API void lua_chargework (lua_State *L, size_t work) {
   while (work >= (size_t)L->hookcount) {
     work -= (size_t)L->hookcount;
     resethookcount(L);
+    /* what is charged here is charged before it is done (a stop raised by
+    ** the hook leaves it undone): it is never 'workpending' */
     luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);
   }
   L->hookcount -= (int)work;
@@ -1520,4 +1522,10 @@ LUA_API void lua_chargelater (lua_State *L, size_t work) {
 
 LUA_API void lua_clearcharges (lua_State *L) {
   L->workdebt = 0;
+  L->workpending = 0;
+}
+
+
+LUA_API size_t lua_workpending (lua_State *L) {
+  return L->workpending;
 }

@@ -54,6 +54,11 @@ static int findfield (lua_State *L, int objidx, int level) {
     return 0;  /* not found */
   lua_pushnil(L);  /* start 'next' loop */
   while (lua_next(L, -2)) {  /* for each pair in table */
+    /* TACTICA: naming a function for an error message walks every loaded
+    ** module (and the tables in them): four units per pair visited, as a
+    ** step of 'next' costs about that many instructions. Charged for the
+    ** next instruction, as this also runs in message handlers */
+    lua_chargelater(L, 4);
     if (lua_type(L, -2) == LUA_TSTRING) {  /* ignore non-string keys */
       if (lua_rawequal(L, objidx, -1)) {  /* found object? */
         lua_pop(L, 1);  /* remove value (but keep name) */

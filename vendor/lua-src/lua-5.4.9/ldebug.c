@@ -974,8 +974,10 @@ int luaG_traceexec (lua_State *L, const Instruction *pc) {
     ** rest taken from the fresh count */
     while (L->workdebt >= (size_t)L->basehookcount) {
       L->workdebt -= (size_t)L->basehookcount;
+      L->workpending = L->workdebt;  /* uncounted if this hook call stops */
       luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);
     }
+    L->workpending = 0;
     L->hookcount -= (int)L->workdebt;
     L->workdebt = 0;
     luaD_hook(L, LUA_HOOKCOUNT, -1, 0, 0);  /* call count hook */

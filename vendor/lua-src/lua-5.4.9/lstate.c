@@ -263,6 +263,7 @@ static void preinit_thread (lua_State *L, global_State *g) {
   L->hookmask = 0;
   L->basehookcount = 0;
   L->workdebt = 0;  /* TACTICA */
+  L->workpending = 0;  /* TACTICA */
   L->allowhook = 1;
   resethookcount(L);
   L->openupval = NULL;

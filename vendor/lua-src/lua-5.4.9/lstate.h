@@ -331,6 +331,7 @@ struct lua_State {
   int basehookcount;
   int hookcount;
   size_t workdebt;  /* TACTICA: work charged in the VM not yet counted */
+  size_t workpending;  /* TACTICA: work charged, not yet counted, while the hook runs */
   volatile l_signalT hookmask;
 };
 

@@ -220,6 +220,9 @@ LUA_API int            (lua_memerrorline) (lua_State *L);
 ** the hook sees them at the next VM instruction or 'lua_chargework' (for the
 ** host, which must not be unwound by a hook error where it stands) */
 LUA_API void           (lua_chargelater) (lua_State *L, size_t work);
+/* TACTICA: inside the count hook, work already done and charged that the count
+** has not reached (the rest of the VM's debt, see 'luaE_chargelater') */
+LUA_API size_t         (lua_workpending) (lua_State *L);
 /* TACTICA: forget the work charged but not yet counted (a new call starts its
 ** count afresh: a memory error raised before the debt was settled left it
 ** for the next call) */

@@ -28,10 +28,11 @@ pub struct Catalog<'a> {
     pub places: Option<&'a [String]>,
 }
 
-/// How deep nodes may nest, subtrees included. Ticking, halting and checking a tree walk it
-/// recursively; a designer's tree is a few levels deep, and a text of a million `invert`s must not
-/// overflow the stack.
-pub const MAX_DEPTH: u32 = 128;
+/// How deep nodes may nest, subtrees included: the one nesting limit of designer text
+/// (`tactica_syntax::limits::MAX_NESTING`, E0005), which the reader holds a file to before this
+/// sees it; here it holds a tree with its subtrees put in. Ticking, halting and checking a tree
+/// walk it recursively, and a text of a million `invert`s must not overflow the stack.
+pub const MAX_DEPTH: u32 = tactica_syntax::limits::MAX_NESTING as u32;
 
 /// The built-in leaves, their argument counts, and the arguments that name a place or entity
 /// (checked against the scenario's names when a name is not a key).
@@ -303,12 +304,15 @@ impl<'a> Builder<'a> {
         if !self.too_deep {
             self.too_deep = true;
             self.error(
-                Code::TreeArguments,
+                Code::NestingTooDeep,
                 span.clone(),
-                format!("nodes nested more than {MAX_DEPTH} deep"),
-                "too deep",
+                format!("nested more than {MAX_DEPTH} levels deep"),
+                "the limit is reached here",
             )
-            .hint = Some("a tree this deep is hard to read: split it into subtrees or flatten it".to_owned());
+            .hint = Some(
+                "subtrees count with the tree they are put in; a tree this deep is hard to read: split it or flatten it"
+                    .to_owned(),
+            );
         }
         false
     }

@@ -660,13 +660,24 @@ mod hostile {
         ] {
             let (def, d) = parse(&src, &Catalog::default());
             assert!(def.is_none());
-            assert!(d.iter().any(|d| d.message.starts_with("nodes nested more than")), "{:?}", &d[..d.len().min(3)]);
+            assert!(
+                d.iter().any(|d| d.code == tactica_syntax::Code::NestingTooDeep
+                    && d.message == "nested more than 200 levels deep"),
+                "{:?}",
+                &d[..d.len().min(3)]
+            );
         }
-        // Past the builder's limit but within the reader's: refused by the builder.
-        let src = format!("tree T {{ {}wait(1); }}", "invert ".repeat(200));
-        let (def, d) = parse(&src, &Catalog::default());
-        assert!(def.is_none());
-        assert!(d.iter().any(|d| d.message == "nodes nested more than 128 deep"), "{d:?}");
+        // Just past the limit and far past it: the same code and message (the reader's).
+        for n in [200, 256, 300] {
+            let src = format!("tree T {{ {}wait(1); }}", "invert ".repeat(n));
+            let (def, d) = parse(&src, &Catalog::default());
+            assert!(def.is_none());
+            assert_eq!(
+                d.iter().map(|d| (d.code, d.message.as_str())).collect::<Vec<_>>(),
+                [(tactica_syntax::Code::NestingTooDeep, "nested more than 200 levels deep")],
+                "{n}"
+            );
+        }
         let ok = format!("tree T {{ {}wait(1); }}", "invert ".repeat(100));
         assert!(parse(&ok, &Catalog::default()).0.is_some());
     }

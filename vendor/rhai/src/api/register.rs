@@ -794,7 +794,7 @@ impl Engine {
         mapper: impl Fn(crate::module::FuncInfo) -> Option<T> + Copy,
         include_standard_packages: bool,
     ) -> Vec<T> {
-        self.collect_fn_metadata_impl(ctx, mapper, include_standard_packages)
+        self.collect_fn_metadata_impl(ctx, mapper, include_standard_packages, true)
     }
 
     /// Collect the [`FuncInfo`][crate::module::FuncInfo] of all functions, native or script-defined,
@@ -815,8 +815,21 @@ impl Engine {
         _ctx: Option<&NativeCallContext>,
         mapper: impl Fn(crate::module::FuncInfo) -> Option<T> + Copy,
         include_standard_packages: bool,
+        materialize: bool,
     ) -> Vec<T> {
         let mut list = Vec::new();
+        // TACTICA: `materialize` false lists only the functions registered or defined so far,
+        // not those of plugin modules looked up lazily: a script's `get_fn_metadata_list` wants
+        // script-defined functions only, and materializing the standard packages (cloning each
+        // and registering every one of their functions) on every call was work no operation
+        // count saw.
+        fn materialized(m: &Module, materialize: bool) -> std::borrow::Cow<'_, Module> {
+            if materialize {
+                m.materialized()
+            } else {
+                std::borrow::Cow::Borrowed(m)
+            }
+        }
 
         #[cfg(not(feature = "no_function"))]
         if let Some(ctx) = _ctx {
@@ -838,7 +851,7 @@ impl Engine {
             .iter()
             .filter(|m| include_standard_packages || !m.is_standard_lib())
         {
-            m.materialized()
+            materialized(m, materialize)
                 .iter_fn()
                 .filter_map(|(_func, f)| {
                     mapper(crate::module::FuncInfo {
@@ -860,10 +873,16 @@ impl Engine {
                 namespace: &str,
                 module: &Module,
                 mapper: impl Fn(crate::module::FuncInfo) -> Option<T> + Copy,
+                materialize: bool,
             ) {
                 use crate::engine::NAMESPACE_SEPARATOR;
 
-                let module = &*module.materialized();
+                let module = if materialize {
+                    module.materialized()
+                } else {
+                    std::borrow::Cow::Borrowed(module)
+                };
+                let module = &*module;
 
                 module
                     .iter_fn()
@@ -881,19 +900,19 @@ impl Engine {
                     use std::fmt::Write;
                     let mut ns = crate::new_smart_string();
                     write!(&mut ns, "{namespace}{NAMESPACE_SEPARATOR}{name}").unwrap();
-                    scan_module_recursive(list, &ns, m, mapper);
+                    scan_module_recursive(list, &ns, m, mapper, materialize);
                 });
             }
 
             if let Some(ctx) = _ctx {
                 ctx.global_runtime_state()
                     .iter_imports_raw()
-                    .for_each(|(ns, m)| scan_module_recursive(&mut list, ns, m, mapper));
+                    .for_each(|(ns, m)| scan_module_recursive(&mut list, ns, m, mapper, materialize));
             }
 
             self.global_sub_modules
                 .iter()
-                .for_each(|(name, m)| scan_module_recursive(&mut list, name, m, mapper));
+                .for_each(|(name, m)| scan_module_recursive(&mut list, name, m, mapper, materialize));
         }
 
         list

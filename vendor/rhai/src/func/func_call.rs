@@ -542,6 +542,9 @@ impl Engine {
         pos: Position,
     ) -> RhaiResultOf<(Dynamic, bool)> {
         self.track_operation(global, pos)?;
+        // TACTICA: resolving and dispatching a native call costs many times one step of the
+        // count (`loop {}`); a loop of the cheapest calls (`a.len()`) ran for tens of budgets.
+        crate::tactica::charge(crate::tactica::NATIVE_CALL_WORK);
 
         // Check for data race.
         #[cfg(not(feature = "no_closure"))]

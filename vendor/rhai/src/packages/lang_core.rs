@@ -214,6 +214,10 @@ mod reflection_functions {
                  script,
              }|
              -> Option<Dynamic> {
+                // TACTICA: the listing visits every function the engine knows, one step of
+                // Rhai's count for all of them: each visited is charged, each listed more
+                // (a map of its metadata is built).
+                crate::tactica::charge(4);
                 let func = script.as_ref()?;
 
                 if !filter(
@@ -226,6 +230,7 @@ mod reflection_functions {
                     return None;
                 }
 
+                crate::tactica::charge(64);
                 let mut map = Map::new();
 
                 #[cfg(not(feature = "no_module"))]
@@ -274,6 +279,8 @@ mod reflection_functions {
 
                 Some(Dynamic::from_map(map))
             },
+            false,
+            // TACTICA: script-defined functions are never in a lazily looked-up plugin module.
             false,
         )
     }
