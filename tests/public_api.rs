@@ -4,8 +4,9 @@
 //! (`TACTICA_BLESS_API=1 cargo test --test public_api -- --ignored`).
 //!
 //! The listing is made from rustdoc's JSON output (`--output-format json`, unstable: the test
-//! sets `RUSTC_BOOTSTRAP=1` for that one rustdoc run, so a stable toolchain does). It runs cargo
-//! inside a test, so the test is ignored by `cargo test` and CI runs it by name with `--ignored`.
+//! sets `RUSTC_BOOTSTRAP=1` for that one rustdoc run, so a stable toolchain does), in a target
+//! folder of its own (`target/public-api`). It runs cargo inside a test, so the test is ignored
+//! by `cargo test` and CI runs it by name with `--ignored`.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -32,7 +33,9 @@ fn repo() -> PathBuf {
 
 /// rustdoc's JSON for `krate`.
 fn rustdoc_json(krate: &str) -> Value {
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join("target"));
+    // A target folder of its own: `RUSTC_BOOTSTRAP` is part of what cargo fingerprints, so in the
+    // workspace's folder this run and the next ordinary build would rebuild each other's crates.
+    let target = repo().join("target/public-api");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
         .current_dir(repo())
@@ -83,11 +86,13 @@ impl<'a> Listing<'a> {
                 self.module(&here, &item["id"]);
             }
             "use" => {
+                // A re-export's name is the use's own (`load as load_scenario`), not the item's.
                 let source = body["source"].as_str().unwrap_or("?");
+                let name = body["name"].as_str().unwrap_or(name);
                 if body["is_glob"].as_bool() == Some(true) {
                     self.lines.insert(format!("pub use {path}::{{{source}::*}}"));
                 } else {
-                    self.lines.insert(format!("pub use {here} = {source}"));
+                    self.lines.insert(format!("pub use {path}::{name} = {source}"));
                 }
             }
             "function" => {
