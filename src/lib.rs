@@ -63,6 +63,9 @@ pub struct ReadmeDoctests;
 
 /// The guides of the repository's `docs/` folder, as pages of this documentation: what docs.rs
 /// shows is what the repository says. Their Rust blocks are compiled and run as doctests.
+// The guides are Markdown for the repository's readers too: `<dir>` in a command line is text,
+// not an HTML tag, a bare address is a link there, and `[x]` is text, not a Rust path.
+#[allow(rustdoc::invalid_html_tags, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
 pub mod guide {
     pub mod embedding {
         #![doc = include_str!("../docs/embedding.md")]
