@@ -52,6 +52,8 @@ pub struct Report {
     pub sprites: Vec<(&'static str, IVec2)>,
     /// The frame the goblin crossed the gate, if it did.
     pub crossed_at: Option<u32>,
+    /// The SHA-256 of the whole run's trace: the same on every machine and every build.
+    pub trace_hash: String,
 }
 
 /// Plays `frames` frames of the game.
@@ -96,7 +98,7 @@ pub fn play(frames: u32) -> Report {
     // A game that runs for hours keeps only recent events; it takes them out every frame.
     rt.keep_events(Some(256));
 
-    let mut report = Report { subtitles: Vec::new(), sprites: Vec::new(), crossed_at: None };
+    let mut report = Report { subtitles: Vec::new(), sprites: Vec::new(), crossed_at: None, trace_hash: String::new() };
     for frame in 0..frames {
         // The game's own logic first: at frame 20 the gate opens, and the map follows.
         if frame == 20 {
@@ -124,6 +126,7 @@ pub fn play(frames: u32) -> Report {
         }
     }
     report.sprites = npcs.iter().map(|n| (n.name, n.sprite)).collect();
+    report.trace_hash = rt.trace_hash();
     report
 }
 
@@ -137,4 +140,5 @@ fn main() {
         Some(f) => println!("the goblin went through the gate at frame {f}"),
         None => println!("the goblin never got through"),
     }
+    println!("trace {}", report.trace_hash);
 }

@@ -5,21 +5,32 @@
 //! [`runtime::Runtime`], recording a deterministic trace.
 //!
 //! A game needs one import, [`prelude`]: the runtime, world building, values, events and host
-//! functions.
+//! functions. The prelude is the surface we mean to keep (its listing is checked in CI, see
+//! `tests/public_api`); the modules beside it are the engine's workings, public for tools and
+//! for games that go further.
 //!
-//! ```no_run
-//! use std::path::Path;
+//! The guides are part of these docs, under [`guide`]: [embedding Tactica in a
+//! game](guide::embedding), the [script API](guide::api), [modding with Lua and
+//! Rhai](guide::modding), [Tactica Script](guide::tac), [behaviour trees](guide::trees),
+//! [position queries](guide::tps), [the trace](guide::trace). The Bevy plugin is the
+//! `tactica-bevy` crate.
 //!
-//! let scenario = tactica::scenario::load(Path::new("examples/harbour/scenario.toml")).unwrap();
-//! let mut rt = tactica::runtime::Runtime::new(scenario, tactica::languages()).unwrap();
-//! rt.run(rt.scenario_ticks());
-//! println!("{}", rt.trace_hash());
+//! ```
+//! use tactica::prelude::*;
+//!
+//! let scenario = load_scenario(std::path::Path::new("examples/harbour/scenario.toml")).unwrap();
+//! let mut rt = Runtime::new(scenario, languages()).unwrap();
+//! rt.run(20);
+//! // The same scenario and seed give the same trace, byte for byte, on every run.
+//! let mut again = Runtime::new(load_scenario(std::path::Path::new("examples/harbour/scenario.toml")).unwrap(), languages()).unwrap();
+//! again.run(20);
+//! assert_eq!(rt.trace_hash(), again.trace_hash());
 //! ```
 //!
 //! **Architecture invariant:** this crate is the only one that reads files, watches them or
 //! talks to a terminal; the engine, the stdlib and the languages work on text and values.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -44,12 +55,73 @@ pub use glam;
 pub use tactica_engine as engine;
 pub use tactica_stdlib::memory;
 
-/// The README's and the embedding guide's Rust blocks, compiled and run as doctests: what a game
-/// programmer copies from them builds.
+/// The README's Rust blocks, compiled and run as doctests: what a game programmer copies from
+/// them builds. (The guides' own blocks run as doctests of [`guide`].)
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
-#[doc = include_str!("../docs/embedding.md")]
-pub struct GuideDoctests;
+pub struct ReadmeDoctests;
+
+/// The guides of the repository's `docs/` folder, as pages of this documentation: what docs.rs
+/// shows is what the repository says. Their Rust blocks are compiled and run as doctests.
+// The guides are Markdown for the repository's readers too: `<dir>` in a command line is text,
+// not an HTML tag, a bare address is a link there, and `[x]` is text, not a Rust path.
+#[allow(rustdoc::invalid_html_tags, rustdoc::bare_urls, rustdoc::broken_intra_doc_links)]
+pub mod guide {
+    pub mod embedding {
+        #![doc = include_str!("../docs/embedding.md")]
+        // The guide's links name the prelude's items (`[`Runtime`]`) as a game does.
+        #[allow(unused_imports)]
+        use crate::prelude::*;
+    }
+    pub mod api {
+        #![doc = include_str!("../docs/api.md")]
+        // The guide's links name the prelude's items (`[`Runtime`]`) as a game does.
+        #[allow(unused_imports)]
+        use crate::prelude::*;
+    }
+    pub mod modding {
+        #![doc = include_str!("../docs/modding.md")]
+        // The guide's links name the prelude's items (`[`Runtime`]`) as a game does.
+        #[allow(unused_imports)]
+        use crate::prelude::*;
+    }
+    pub mod tac {
+        #![doc = include_str!("../docs/tac.md")]
+        // The guide's links name the prelude's items (`[`Runtime`]`) as a game does.
+        #[allow(unused_imports)]
+        use crate::prelude::*;
+    }
+    pub mod trees {
+        #![doc = include_str!("../docs/trees.md")]
+        // The guide's links name the prelude's items (`[`Runtime`]`) as a game does.
+        #[allow(unused_imports)]
+        use crate::prelude::*;
+    }
+    pub mod tps {
+        #![doc = include_str!("../docs/tps.md")]
+        // The guide's links name the prelude's items (`[`Runtime`]`) as a game does.
+        #[allow(unused_imports)]
+        use crate::prelude::*;
+    }
+    pub mod trace {
+        #![doc = include_str!("../docs/trace.md")]
+        // The guide's links name the prelude's items (`[`Runtime`]`) as a game does.
+        #[allow(unused_imports)]
+        use crate::prelude::*;
+    }
+    pub mod json {
+        #![doc = include_str!("../docs/json.md")]
+        // The guide's links name the prelude's items (`[`Runtime`]`) as a game does.
+        #[allow(unused_imports)]
+        use crate::prelude::*;
+    }
+    pub mod editors {
+        #![doc = include_str!("../docs/editors.md")]
+        // The guide's links name the prelude's items (`[`Runtime`]`) as a game does.
+        #[allow(unused_imports)]
+        use crate::prelude::*;
+    }
+}
 
 /// Every script language built into this runtime: Tactica Script (`.tac`), Lua (`.lua`) and Rhai
 /// (`.rhai`), each binding the standard API table under the default [`host::ScriptLimits`].

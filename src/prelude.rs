@@ -10,7 +10,14 @@
 //! - events: [`Event`], [`EventKind`] (what [`Runtime::drain_events`] gives);
 //! - host functions: [`Api`] (with [`Api::add_fn`] for a closure with a Rust signature),
 //!   [`FromValue`]/[`IntoValue`] for the game's own argument and result types, [`ScriptCtx`],
-//!   [`HostError`], [`Type`], [`Param`], [`ScriptLimits`], [`ScriptError`].
+//!   [`HostError`], [`Type`], [`Param`], [`ScriptLimits`], [`ScriptError`];
+//! - the script languages' common trait, [`ScriptBackend`] (what [`languages`] returns boxed), for
+//!   a game that keeps or passes the list itself.
+//!
+//! What is not here is the engine's workings (the modules beside the prelude, and
+//! `tactica::engine`): public for tools and for games that go further, but the prelude is the
+//! surface a game can hold us to. `tests/public_api/tactica.txt` records it; a change to it is a
+//! diff there.
 //!
 //! ```
 //! use tactica::prelude::*;
@@ -21,7 +28,7 @@
 //! assert!(rt.drain_events().is_empty(), "nobody lives here yet");
 //! ```
 
-pub use crate::host::{Api, HostError, Param, ScriptCtx, ScriptError, ScriptLimits, Type};
+pub use crate::host::{Api, HostError, Param, ScriptBackend, ScriptCtx, ScriptError, ScriptLimits, Type};
 pub use crate::reload::ReloadReport;
 pub use crate::runtime::Runtime;
 pub use crate::scenario::{Scenario, load as load_scenario};

@@ -49,7 +49,7 @@
 //! **Architecture invariant:** nothing here names Lua, Rhai or Tactica Script; the script host
 //! lends scripts `&World` and applies the [`world::Command`]s they return.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod coord;
 pub mod decide;

@@ -9,8 +9,22 @@
 //! [`check`] (names, types, schema) → compile (bytecode) → the VM (a stack machine with a step
 //! budget). Rule systems and state machines run on the engine's models (`decide::rules`,
 //! `decide::fsm`). Front-end functions never fail: they return `(Option<T>, Vec<Diagnostic>)`.
+//!
+//! ```
+//! use tactica_stdlib::Api;
+//!
+//! let api = Api::standard();
+//! let (script, diagnostics) = tactica_script::check("guard.tac", "on encounter { Say(\"Halt!\"); }\n", &api);
+//! assert!(script.is_some() && diagnostics.is_empty());
+//!
+//! // A misspelt function is an error with its place and a hint, never a panic.
+//! let (script, diagnostics) = tactica_script::check("guard.tac", "on encounter { Sya(\"Halt!\"); }\n", &api);
+//! assert!(script.is_none());
+//! assert_eq!(diagnostics[0].span.start, 15);
+//! assert!(diagnostics[0].hint.as_deref().unwrap_or("").contains("Say"), "{:?}", diagnostics[0]);
+//! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod check;
 mod code;

@@ -79,11 +79,11 @@ impl Runtime {
     /// Events are hashed before they are forgotten, so [`Runtime::trace_hash`] still covers the
     /// whole run; take them out first with [`Runtime::drain_events`] if the game needs them.
     ///
-    /// ```no_run
-    /// # let scenario = tactica::scenario::load(std::path::Path::new("examples/village/scenario.toml")).unwrap();
+    /// ```
+    /// # let scenario = tactica::scenario::load(std::path::Path::new("examples/harbour/scenario.toml")).unwrap();
     /// let mut rt = tactica::runtime::Runtime::new(scenario, tactica::languages()).unwrap();
     /// rt.keep_events(Some(1_000));
-    /// for _ in 0..1_000_000 {
+    /// for _ in 0..100 { // a game's whole session: the log keeps no more than 1,000 events
     ///     rt.tick();
     ///     for event in rt.drain_events() {
     ///         // move a sprite, play a sound, show a subtitle …

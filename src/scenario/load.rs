@@ -119,14 +119,15 @@ pub fn load_with(path: &Path, edit: impl FnOnce(&mut ScenarioFile)) -> Result<Sc
 /// Loads scenarios with limits, a map of the game's own, or a progress report: what [`load`]
 /// does, configured.
 ///
-/// ```no_run
+/// ```
 /// use tactica::scenario::{LoadLimits, Loader};
 ///
 /// let mut report = |p: &tactica::scenario::LoadProgress<'_>| eprintln!("{}: {} units", p.what, p.units);
 /// let scenario = Loader::new()
 ///     .limits(LoadLimits::new().set_work(500_000_000))
 ///     .progress(&mut report)
-///     .load(std::path::Path::new("mods/siege/scenario.toml"))?;
+///     .load(std::path::Path::new("examples/harbour/scenario.toml"))?;
+/// assert!(scenario.load_work > 0);
 /// # Ok::<(), tactica::scenario::ScenarioError>(())
 /// ```
 #[derive(Default)]

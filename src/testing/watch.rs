@@ -16,7 +16,7 @@ use super::prepare::PreparedTest;
 /// ([`Watch::observe`]); when the run ends (or as soon as [`Watch::done`]), take the verdicts
 /// ([`Watch::finish`]), one per expectation, in the test's order.
 ///
-/// ```no_run
+/// ```
 /// # fn demo(test: &tactica::testing::PreparedTest) {
 /// let mut scenario = test.scenario();
 /// scenario.world.reseed(test.seed);

@@ -27,7 +27,7 @@
 //! **Architecture invariant:** this crate names no `mlua`, `rhai` or `.tac` type; it depends on the
 //! engine only.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod api;
 mod attributes;

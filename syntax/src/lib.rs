@@ -32,7 +32,7 @@
 //! assert_eq!(errors[0].code, Code::NotACondition);
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod ast;
 pub mod blocks;

@@ -27,7 +27,7 @@
 //! assert_eq!(errors[0].line, 2);
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod backend;
 mod convert;

@@ -1,26 +1,9 @@
-//! The vendored Lua's additions (`vendor/lua-src`, marked `TACTICA` there), as the host calls
-//! them.
+//! The patched Lua's additions to its C API (the `tactica-lua-src` crate, `vendor/lua-src`,
+//! marked `TACTICA` there), as the host calls them.
 
-use mlua::ffi::lua_State;
-
-unsafe extern "C-unwind" {
-    /// Charges `work` units to the count hook now, as if that many instructions had run: when
-    /// the budget runs out the hook raises its error from inside this call. Only for a frame that
-    /// owns nothing Rust would have to drop (a hook error unwinds it with `longjmp`).
-    pub(crate) fn lua_chargework(l: *mut lua_State, work: usize);
-    /// Charges `work` units without calling the hook: it sees them at the script's next
-    /// instruction. Safe from anywhere, Rust frames included.
-    pub(crate) fn lua_chargelater(l: *mut lua_State, work: usize);
-    /// The script line that was running when the state last ran out of memory (0 when unknown):
-    /// Lua's memory errors carry no place of their own.
-    pub(crate) fn lua_memerrorline(l: *mut lua_State) -> std::ffi::c_int;
-    /// Forgets work charged with [`lua_chargelater`] (or inside the VM) that the hook has not
-    /// counted yet.
-    pub(crate) fn lua_clearcharges(l: *mut lua_State);
-    /// Inside the count hook: the work charged and not yet counted, which a stop raised by the
-    /// hook leaves uncounted (the rest of one large charge).
-    pub(crate) fn lua_workpending(l: *mut lua_State) -> usize;
-}
+// Referenced here, so the linker keeps the crate that provides Lua's symbols: mlua-sys links
+// none in its `external` mode.
+pub(crate) use tactica_lua_src::{lua_chargelater, lua_chargework, lua_clearcharges, lua_memerrorline, lua_workpending};
 
 /// Starts a call's count afresh: work charged in an earlier call and never counted (that call
 /// ended with an error first) is not the new call's, and the count hook's countdown starts whole.

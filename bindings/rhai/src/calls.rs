@@ -3,10 +3,9 @@
 //!
 //! Rhai's `call_fn_with_options` starts every call with an empty cache, so each host function a
 //! handler calls was searched for through every module on every call: for a one-line `on_think`
-//! that search was a sixth of the call. The workspace builds Rhai from `vendor/rhai`, which adds
-//! `Engine::call_fn_with_caches`; its build script announces it, and `build.rs` here turns that
-//! into `cfg(rhai_kept_caches)`. Built against an upstream Rhai, a call starts with an empty
-//! cache as before: the same results, only slower.
+//! that search was a sixth of the call. Rhai here is `tactica-rhai-fork` (`vendor/rhai`), which
+//! adds `Engine::call_fn_with_caches`; `docs/upstream/rhai.md` is the change as we would send it
+//! upstream.
 //!
 //! A cache holds what names resolved to in one `AST` under one engine's functions, so a
 //! recompiled file starts a fresh one; the engine's functions are fixed when it is built.
@@ -16,7 +15,6 @@ use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, Scope};
 /// The calls into one `AST`.
 #[derive(Default)]
 pub(crate) struct Calls {
-    #[cfg(rhai_kept_caches)]
     caches: rhai::Caches,
 }
 
@@ -31,10 +29,7 @@ impl Calls {
         name: &str,
         args: Vec<Dynamic>,
     ) -> Result<Dynamic, Box<EvalAltResult>> {
-        #[cfg(rhai_kept_caches)]
-        return engine.call_fn_with_caches(options, &mut self.caches, scope, ast, name, args);
-        #[cfg(not(rhai_kept_caches))]
-        engine.call_fn_with_options::<Dynamic>(options, scope, ast, name, args)
+        engine.call_fn_with_caches(options, &mut self.caches, scope, ast, name, args)
     }
 }
 
@@ -70,7 +65,6 @@ mod tests {
 
     /// The cache lives across calls: after the first calls every function `f` calls is in it
     /// (Rhai caches a function from its second use on), and it stays one cache, not a stack.
-    #[cfg(rhai_kept_caches)]
     #[test]
     fn the_cache_is_kept_between_calls() {
         let engine = engine();

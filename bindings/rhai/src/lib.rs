@@ -27,7 +27,7 @@
 //! assert_eq!(errors[0].line, 3);
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod backend;
 mod calls;
