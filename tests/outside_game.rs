@@ -28,10 +28,7 @@ fn repo() -> PathBuf {
 /// A fresh folder for the game crate, outside the workspace (cargo would otherwise take the
 /// repository's manifest as the game's workspace).
 fn game_folder(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-outside-game-{test}-{}", std::process::id()));
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-outside-game-{test}-")).tempdir().unwrap().keep();
     std::fs::create_dir_all(dir.join("src")).unwrap();
     assert!(!dir.starts_with(repo()), "{} is inside the workspace", dir.display());
     dir

@@ -15,7 +15,7 @@
 //!
 //! From a game's own `cargo test`, one call runs a folder of them and fails with the report:
 //!
-//! ```
+//! ```no_run
 //! #[test]
 //! fn the_ai_does_what_the_designers_wrote() {
 //!     tactica::testing::assert_passes("assets/ai-tests");
