@@ -10,8 +10,9 @@
 //!   position order, so the apply order is the one thread's, "by stage, then issue order";
 //! - output allowances, failures and their rollback, and state tables are per instance, and an
 //!   instance runs on one worker, so they are exactly as on one thread;
-//! - calls put off by a script time budget are listed in position order (a budget makes what
-//!   runs depend on the machine in any case; each worker lets at least one routine call run).
+//! - a game's own host functions (closures over the game's state) run in turn, as draws do;
+//! - under a script time budget the phase runs on one worker, since which calls wait is decided
+//!   over the whole phase in order.
 //!
 //! A worker that panics still finishes its turns (a guard), so the others never wait for ever,
 //! and the panic then reaches the caller.
@@ -123,7 +124,10 @@ impl ScriptHost {
     /// Runs the tick's `jobs` (in position order) on up to `threads` worker threads (at most
     /// [`LANES`]), drawing from `rng` in position order; see the module doc.
     pub fn run_parallel(&mut self, jobs: &[Job], rng: &WorldRng, shared: &Shared<'_>, threads: usize) -> Ran {
-        let workers = threads.clamp(1, LANES);
+        // Under a script time budget, "at least one routine call a tick" and "the rest wait,
+        // longest waiting first" are decisions over the whole phase in order: one worker takes
+        // them (a budget trades reproducibility for frame time in any case).
+        let workers = if shared.budget.is_some() { 1 } else { threads.clamp(1, LANES) };
         let order = TurnOrder::new(rng, jobs.len(), workers);
         let limits = self.limits;
         let mut crew: Vec<Worker<'_>> = (0..workers)
@@ -221,7 +225,7 @@ fn work(mut w: Worker<'_>, jobs: &[Job], order: &Arc<TurnOrder>, shared: &Shared
     let mine = std::mem::take(&mut w.jobs);
     let _finish = FinishAll { order, jobs: &mine };
     let mut commands = CommandBuffer::default();
-    // At least one routine call runs each tick on each worker, so a tiny budget still progresses.
+    // At least one routine call runs each tick, so a tiny budget still progresses.
     let mut thought = false;
     for &(position, at) in &mine {
         let job = &jobs[position];
