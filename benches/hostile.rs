@@ -76,7 +76,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn main() {
-    let root = std::env::temp_dir().join(format!("tactica-bench-hostile-{}", std::process::id()));
+    let root = tempfile::Builder::new().prefix("tactica-bench-hostile-").tempdir().unwrap().keep();
     let mut cases: Vec<(String, String, u64)> = Vec::new();
     for c in families::lua_library_cases().iter().chain(&families::lua_vm_cases()) {
         cases.push((c.file(), c.source(), 12));

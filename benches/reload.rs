@@ -42,9 +42,7 @@ fn taunt(ext: &str, line: &str) -> String {
 /// A scenario folder with `ENTITIES` entities on a 64 × 64 field, entity `i` running
 /// `taunt.<LANGUAGES[i % 3]>`.
 fn folder() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-bench-reload-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix("tactica-bench-reload-").tempdir().unwrap().keep();
     let row = ".".repeat(64) + "\n";
     std::fs::write(dir.join("map.txt"), row.repeat(64)).unwrap();
     let mut toml = String::from("map = \"map.txt\"\nticks = 0\nplayer = \"hero\"\n");

@@ -8,9 +8,7 @@ mod common;
 const MODEL: &str = "tactics = [\"defensive\", \"offensive\", \"berserk\", \"balanced\"]\ndefault = \"balanced\"\n";
 
 fn play(ext: &str) -> Vec<String> {
-    let dir = std::env::temp_dir().join(format!("tactica-adaptive-{}-{ext}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-adaptive-{ext}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), "....\n").unwrap();
     std::fs::write(dir.join("duel.toml"), MODEL).unwrap();
     // Each think: note the choice for "cornered", then report that defending worked there and
@@ -63,8 +61,7 @@ fn an_adaptive_model_prefers_what_worked_in_each_context_in_every_language() {
 
 #[test]
 fn an_unknown_tactic_is_an_error_with_a_suggestion() {
-    let dir = std::env::temp_dir().join(format!("tactica-adaptive-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix("tactica-adaptive-bad-").tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), "....\n").unwrap();
     std::fs::write(dir.join("duel.toml"), MODEL).unwrap();
     std::fs::write(dir.join("f.lua"), "function on_think() AdaptiveRecord(\"duel\", \"x\", \"defensiv\", 1) end\n")

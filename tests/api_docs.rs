@@ -14,7 +14,7 @@ fn tactica(args: &[&str]) -> String {
 
 #[test]
 fn the_api_files_are_generated_from_the_table_and_up_to_date() {
-    let dir = std::env::temp_dir().join(format!("tactica-api-docs-{}", std::process::id()));
+    let dir = tempfile::Builder::new().prefix("tactica-api-docs-").tempdir().unwrap().keep();
     let printed = tactica(&["docs", "-o", dir.to_str().unwrap()]);
     for name in ["tactica.lua", "tactica.d.rhai", "api.md"] {
         assert!(printed.contains(&format!("wrote {}", dir.join(name).display())), "{printed}");
@@ -59,7 +59,7 @@ fn the_lua_definitions_document_every_function_and_alias() {
 
 #[test]
 fn a_scenario_adds_its_places_globals_and_signals() {
-    let dir = std::env::temp_dir().join(format!("tactica-castle-docs-{}", std::process::id()));
+    let dir = tempfile::Builder::new().prefix("tactica-castle-docs-").tempdir().unwrap().keep();
     tactica(&["docs", "examples/castle", "-o", dir.to_str().unwrap()]);
     let lua = std::fs::read_to_string(dir.join("tactica.lua")).unwrap();
     // examples/castle/scripts/squad.tac sends `ready` and waits for `go`.

@@ -128,8 +128,7 @@ fn every_shipped_lua_and_rhai_script_lints_clean() {
 
 #[test]
 fn what_a_script_defines_itself_is_never_a_finding() {
-    let dir = std::env::temp_dir().join(format!("tactica-check-lint-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix("tactica-check-lint-").tempdir().unwrap().keep();
     let lua = dir.join("clean.lua");
     std::fs::write(
         &lua,
@@ -180,8 +179,7 @@ fn later() { MoveTo(1, 2); }
 
 #[test]
 fn a_scenario_check_lints_its_scripts() {
-    let dir = std::env::temp_dir().join(format!("tactica-check-lint-scenario-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix("tactica-check-lint-scenario-").tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), "....\n....\n").unwrap();
     std::fs::write(dir.join("guard.lua"), "function on_thinck()\n  Say(\"Halt!\")\nend\n").unwrap();
     std::fs::write(

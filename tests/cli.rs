@@ -12,7 +12,7 @@ fn text(o: &Output) -> (String, String) {
 
 #[test]
 fn run_plays_the_example_and_prints_a_readable_log_and_the_hash() {
-    let trace = std::env::temp_dir().join(format!("tactica-cli-{}.jsonl", std::process::id()));
+    let trace = tempfile::Builder::new().prefix("tactica-cli-").tempdir().unwrap().keep().join("trace.jsonl");
     let o = tactica(&["run", "examples/harbour", "--trace", trace.to_str().unwrap()]);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{err}");
@@ -33,8 +33,7 @@ fn run_plays_the_example_and_prints_a_readable_log_and_the_hash() {
 #[test]
 fn exit_codes_are_0_ok_1_errors_2_usage() {
     assert_eq!(tactica(&["check", "examples/harbour"]).status.code(), Some(0));
-    let bad = std::env::temp_dir().join(format!("tactica-cli-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&bad).unwrap();
+    let bad = tempfile::Builder::new().prefix("tactica-cli-bad-").tempdir().unwrap().keep();
     std::fs::write(bad.join("scenario.toml"), "map = \"m.txt\"\nsed = 1\n").unwrap();
     std::fs::write(bad.join("m.txt"), "..\n.q\n").unwrap();
     let o = tactica(&["check", bad.to_str().unwrap(), bad.join("m.txt").to_str().unwrap()]);
@@ -62,8 +61,7 @@ fn every_command_has_help() {
 
 #[test]
 fn query_prints_the_parsed_query_every_candidate_and_the_result() {
-    let dir = std::env::temp_dir().join(format!("tactica-cli-query-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix("tactica-cli-query-").tempdir().unwrap().keep();
     std::fs::write(dir.join("m.txt"), ".......\n.......\n...#...\n.......\n.......\n").unwrap();
     let q = "query hide {\n option {\n  Generation { grid_around_puppet = 2 }\n  Conditions { visible_from_target = false }\n  Weights { distance_from_puppet = -1 }\n }\n}\n";
     std::fs::write(dir.join("q.tac"), q).unwrap();
@@ -116,7 +114,7 @@ fn render_lists_layers_suggests_names_and_draws_a_layer_with_its_legend() {
     let high = open.iter().map(|p| p.1).fold(f32::NEG_INFINITY, f32::max);
     assert!(high > low, "the influence varies over the field");
 
-    let dir = std::env::temp_dir().join(format!("tactica-render-{}", std::process::id()));
+    let dir = tempfile::Builder::new().prefix("tactica-render-").tempdir().unwrap().keep();
     let file = dir.join("influence.png");
     let drawn = tactica(&[
         "render",
@@ -161,7 +159,7 @@ fn render_lists_layers_suggests_names_and_draws_a_layer_with_its_legend() {
 
 #[test]
 fn render_draws_a_position_query_record_with_each_candidate_coloured_by_its_fate() {
-    let dir = std::env::temp_dir().join(format!("tactica-render-query-{}", std::process::id()));
+    let dir = tempfile::Builder::new().prefix("tactica-render-query-").tempdir().unwrap().keep();
     let file = dir.join("query.png");
     let o = tactica(&[
         "render",

@@ -18,8 +18,7 @@ fn json_lines(out: &Output) -> Vec<Value> {
 }
 
 fn scratch(name: &str, file: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("tactica-formats-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-formats-{name}-")).tempdir().unwrap().keep();
     let path = dir.join(file);
     std::fs::write(&path, text).unwrap();
     path.to_string_lossy().into_owned()
@@ -114,8 +113,10 @@ fn query_json_has_every_candidate_of_the_text_record_and_the_outcome() {
 #[test]
 fn path_json_is_one_object_per_query_and_the_totals() {
     let map = scratch("path", "m.map", "type octile\nheight 3\nwidth 4\nmap\n.@..\n.@..\n....\n");
-    let scen =
-        scratch("path", "m.map.scen", "version 1\n0\tm.map\t4\t3\t0\t0\t2\t0\t6\n0\tm.map\t4\t3\t0\t0\t3\t0\t3\n");
+    // The scenario file beside its map, as the benchmark sets ship them.
+    let scen = std::path::Path::new(&map).with_file_name("m.map.scen");
+    std::fs::write(&scen, "version 1\n0\tm.map\t4\t3\t0\t0\t2\t0\t6\n0\tm.map\t4\t3\t0\t0\t3\t0\t3\n").unwrap();
+    let scen = scen.to_string_lossy().into_owned();
     let out = tactica(&["path", &map, &scen, "--algo", "astar", "--format", "json"]);
     assert_eq!(out.status.code(), Some(1), "the second optimal length is wrong");
     let lines = json_lines(&out);

@@ -86,7 +86,7 @@ fn a_closed_pipe_ends_the_run_quietly() {
 
 #[test]
 fn a_teams_influence_is_drawn_in_its_colour() {
-    let png = std::env::temp_dir().join(format!("tactica-blue-{}.png", std::process::id()));
+    let png = tempfile::Builder::new().prefix("tactica-blue-").tempdir().unwrap().keep().join("blue.png");
     let out = tactica(&[
         "render",
         "examples/tactics",

@@ -10,8 +10,7 @@ fn tactica(args: &[&str]) -> Output {
 /// A folder with a 4 × 3 map (a wall at x = 1, rows 0–1, so the way from (0,0) to (2,0) runs
 /// round its foot without cutting a corner: 6 steps) and scenario text of our own.
 fn fixture(name: &str, scen: &str) -> (PathBuf, String, String) {
-    let dir = std::env::temp_dir().join(format!("tactica-cli-path-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-cli-path-{name}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("m.map"), "type octile\nheight 3\nwidth 4\nmap\n.@..\n.@..\n....\n").unwrap();
     std::fs::write(dir.join("m.map.scen"), scen).unwrap();
     let map = dir.join("m.map").to_string_lossy().into_owned();

@@ -99,8 +99,7 @@ fn the_crowd_loads_on_another_map() {
 }
 
 fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-crowd-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-crowd-{name}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), "..........\n..........\n..........\n....##....\n..........\n").unwrap();
     std::fs::write(dir.join("b.tac"), "if (IsIdle()) move(1, 0);\n").unwrap();
     let path = dir.join("scenario.toml");

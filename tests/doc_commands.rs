@@ -93,8 +93,7 @@ fn run(args: &[String], scratch: &Path) -> (Option<i32>, String) {
 
 #[test]
 fn every_command_the_docs_show_runs() {
-    let scratch = std::env::temp_dir().join(format!("tactica-doc-commands-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
+    let scratch = tempfile::Builder::new().prefix("tactica-doc-commands-").tempdir().unwrap().keep();
     let mut docs = vec![PathBuf::from("README.md")];
     docs.extend(
         std::fs::read_dir("docs")

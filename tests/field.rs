@@ -83,8 +83,7 @@ fn on_think() {
 "#;
 
 fn fixture(name: &str, scenario: &str, script: Option<(&str, &str)>) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-field-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-field-{name}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), "..........\n..........\n....#.....\n..........\n").unwrap();
     let mut text = scenario.to_owned();
     if let Some((file, code)) = script {

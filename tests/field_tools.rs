@@ -28,9 +28,7 @@ fn scenario(ext: &str) -> PathBuf {
 }
 
 fn scenario_in(ext: &str, folder: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-field-tools-{}-{folder}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-field-tools-{folder}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), MAP).unwrap();
     std::fs::write(
         dir.join("scenario.toml"),

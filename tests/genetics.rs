@@ -31,9 +31,7 @@ fn script(ext: &str) -> &'static str {
 }
 
 fn play(ext: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("tactica-genetics-{}-{ext}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-genetics-{ext}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), "....\n").unwrap();
     std::fs::write(dir.join("raiders.toml"), MODEL).unwrap();
     std::fs::write(dir.join(format!("arena.{ext}")), script(ext)).unwrap();

@@ -237,7 +237,7 @@ fn fifty_characters_cross_a_large_map_through_the_hierarchy_within_the_budget() 
             walkers.push((format!("w{i:02}"), s, g));
         }
     }
-    let dir = std::env::temp_dir().join(format!("tactica-hierarchy-{}", std::process::id()));
+    let dir = tempfile::Builder::new().prefix("tactica-hierarchy-").tempdir().unwrap().keep();
     let door = "\n[doors.middle]\ncells = [[128, 100], [128, 101], [128, 102], [128, 103]]\n\n\
                 [[timeline]]\ntick = 40\nopen = [\"middle\"]\n";
     let path = write_scenario(&dir, "map.txt", map.as_bytes(), door, &walkers);
@@ -271,7 +271,7 @@ fn a_benchmark_map_is_crossed_through_the_hierarchy() {
             walkers.push((format!("q{}", q.line), q.start, q.goal));
         }
     }
-    let dir = std::env::temp_dir().join(format!("tactica-hierarchy-den-{}", std::process::id()));
+    let dir = tempfile::Builder::new().prefix("tactica-hierarchy-den-").tempdir().unwrap().keep();
     let path = write_scenario(&dir, "den520d.map", &std::fs::read(&map_file).unwrap(), "", &walkers);
     let m = play_and_check(&path, &walkers, None);
     eprintln!(
@@ -287,7 +287,7 @@ fn a_benchmark_map_is_crossed_through_the_hierarchy() {
 
 #[test]
 fn a_cluster_size_out_of_range_is_an_error_at_its_line() {
-    let dir = std::env::temp_dir().join(format!("tactica-hierarchy-bad-{}", std::process::id()));
+    let dir = tempfile::Builder::new().prefix("tactica-hierarchy-bad-").tempdir().unwrap().keep();
     let path = write_scenario(&dir, "map.txt", b"....\n....\n", "", &[]);
     let text = std::fs::read_to_string(&path).unwrap().replace("cluster = 16", "cluster = 1");
     std::fs::write(&path, text).unwrap();

@@ -50,10 +50,7 @@ fn run(checker: &Path, config: &Path, folders: &[&Path]) -> (bool, String) {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-luals-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    tempfile::Builder::new().prefix(&format!("tactica-luals-{name}-")).tempdir().unwrap().keep()
 }
 
 #[test]

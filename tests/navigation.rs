@@ -129,7 +129,7 @@ fn optimal(costs: &[Option<f64>], from: IVec2, to: IVec2) -> Option<f64> {
 
 #[test]
 fn two_hundred_characters_cross_a_map_whose_doors_open_by_optimal_paths_within_the_budget() {
-    let dir = std::env::temp_dir().join(format!("tactica-navigation-{}", std::process::id()));
+    let dir = tempfile::Builder::new().prefix("tactica-navigation-").tempdir().unwrap().keep();
     let (path, chars) = scenario(&dir);
     let loaded = tactica::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
     let mut rt = Runtime::new(loaded, tactica::languages()).unwrap_or_else(|_| panic!("no scripts to fail"));
@@ -219,8 +219,7 @@ fn two_hundred_characters_cross_a_map_whose_doors_open_by_optimal_paths_within_t
 /// Plays a small scenario: a red sentry in the middle of an open field, and two walkers crossing
 /// it, one of which avoids red influence. Returns each walker's closest approach to the sentry.
 fn closest_approaches(avoid: &str) -> (f32, f32, String) {
-    let dir = std::env::temp_dir().join(format!("tactica-avoid-{}-{}", std::process::id(), avoid.len()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-avoid-{}-", avoid.len())).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), format!("{}\n", ".".repeat(30)).repeat(21)).unwrap();
     let toml = format!(
         "map = \"map.txt\"\nticks = 200\n\n[field]\nteams = [\"red\"]\nradius = 6.0\nstrength = 4.0\n\n\
@@ -265,8 +264,7 @@ fn a_character_that_avoids_enemy_influence_goes_round_it() {
 
 #[test]
 fn avoid_must_name_a_layer_the_scenario_keeps() {
-    let dir = std::env::temp_dir().join(format!("tactica-avoid-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix("tactica-avoid-bad-").tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), "......\n......\n").unwrap();
     std::fs::write(
         dir.join("scenario.toml"),

@@ -131,9 +131,7 @@ fn scenario(ext: &str) -> PathBuf {
 }
 
 fn scenario_in(ext: &str, folder: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-tps-{}-{folder}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-tps-{folder}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), map_text()).unwrap();
     let mut toml = String::from(
         "map = \"map.txt\"\nticks = 1\nplayer = \"enemy\"\n\n[queries]\nfiles = [\"reference.tps\"]\n\n\

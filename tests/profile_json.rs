@@ -175,8 +175,7 @@ fn the_crowds_timeline_is_trace_event_json_and_adds_up_to_the_profile() {
 
 #[test]
 fn run_writes_the_timeline_file_and_says_where() {
-    let dir = std::env::temp_dir().join(format!("tactica-profile-json-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix("tactica-profile-json-").tempdir().unwrap().keep();
     let file = dir.join("harbour.json");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tactica"))
         .args(["run", "examples/harbour", "--ticks", "30", "--quiet", "--profile-json"])

@@ -15,9 +15,7 @@ const MAP: &str = "\
 ";
 
 fn play(ext: &str) -> Vec<String> {
-    let dir = std::env::temp_dir().join(format!("tactica-radar-{}-{ext}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-radar-{ext}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), MAP).unwrap();
     let script = match ext {
         "lua" => {
@@ -70,7 +68,7 @@ fn radar_sees_through_walls_the_team_shares_what_it_sees_and_touch_is_contact() 
     // Touch: only the pet, whose body overlaps mine.
     let touch: Vec<&str> = lua.iter().filter(|n| n.starts_with("touch")).map(String::as_str).collect();
     assert_eq!(touch, ["touch \"pet\""]);
-    play_tac(&std::env::temp_dir().join(format!("tactica-radar-{}-tac", std::process::id())));
+    play_tac(&tempfile::Builder::new().prefix("tactica-radar-tac-").tempdir().unwrap().keep());
 }
 
 /// `.tac` has no loops over lists: a script that calls all three compiles (names, arities, types)

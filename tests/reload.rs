@@ -85,9 +85,7 @@ struct Fixture {
 
 impl Fixture {
     fn new(name: &str, script: &str) -> Fixture {
-        let dir = std::env::temp_dir().join(format!("tactica-reload-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::Builder::new().prefix(&format!("tactica-reload-{name}-")).tempdir().unwrap().keep();
         std::fs::write(dir.join("map.txt"), "..........\n..........\n").unwrap();
         std::fs::write(dir.join("troll.lines"), script).unwrap();
         std::fs::write(

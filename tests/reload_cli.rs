@@ -8,9 +8,7 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
 fn folder(name: &str, rate: u32) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-reload-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-reload-cli-{name}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), "......\n......\n").unwrap();
     std::fs::write(
         dir.join("scenario.toml"),

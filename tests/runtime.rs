@@ -14,8 +14,7 @@ use tactica_engine::coord::Action;
 use tactica_engine::world::{Command, EventKind};
 
 fn fixture(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-rt-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-rt-{name}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), "..........\n..........\n....#.....\n..........\n").unwrap();
     std::fs::write(dir.join("scenario.toml"), text).unwrap();
     dir.join("scenario.toml")

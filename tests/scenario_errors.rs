@@ -6,8 +6,7 @@ use std::path::PathBuf;
 use tactica::scenario;
 
 fn write(name: &str, scenario: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-scen-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-scen-{name}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), ".....\n..#..\n.....\n").unwrap();
     std::fs::write(dir.join("bad.map"), "type octile\nheight 3\nwidth 2\nmap\n..\n.\n").unwrap();
     std::fs::write(dir.join("s.toml"), scenario).unwrap();
@@ -67,10 +66,13 @@ fn positions_places_and_files_are_checked() {
     // Where the file is elsewhere in the folder, or a letter off, the hint says so.
     let e = error("nearmap", "map = \"mpa.txt\"\n", 1, 7);
     assert!(e.contains("hint: did you mean `map.txt`?"), "{e}");
-    let dir = write("scriptsdir", "").parent().unwrap().to_path_buf();
+    let path = write("scriptsdir", &(entity("[0, 0]") + "scripts = [\"troll.tac\"]\n"));
+    let dir = path.parent().unwrap();
     std::fs::create_dir_all(dir.join("scripts")).unwrap();
     std::fs::write(dir.join("scripts/troll.tac"), "on think { }\n").unwrap();
-    let e = error("scriptsdir", &(entity("[0, 0]") + "scripts = [\"troll.tac\"]\n"), 8, 12);
+    let e = scenario::load(&path).expect_err("must not load");
+    assert_eq!((e.pos.line, e.pos.column), (8, 12), "{e}");
+    let e = e.to_string();
     assert!(e.contains("hint: `scripts/troll.tac` exists") && e.contains("set `scripts_dir = \"scripts\"`"), "{e}");
     let e = error("dup", &(entity("[0, 0]") + "[[entities]]\nname = \"a\"\nkind = \"b\"\nat = [1, 0]\n"), 11, 6);
     assert!(e.contains("already exists"), "{e}");

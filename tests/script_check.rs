@@ -12,8 +12,7 @@ fn tactica(args: &[&str]) -> (i32, String) {
 
 #[test]
 fn check_reports_lua_and_rhai_syntax_errors_with_their_line() {
-    let dir = std::env::temp_dir().join(format!("tactica-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix("tactica-check-").tempdir().unwrap().keep();
     let lua = dir.join("bad.lua");
     std::fs::write(&lua, "function on_think()\n  Say('hi'\nend\n").unwrap();
     let rhai = dir.join("bad.rhai");
@@ -37,8 +36,7 @@ fn run_plays_a_scenario_with_lua_and_rhai_scripts() {
 
 /// A fresh folder under the temp dir holding `files`.
 fn scratch(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-{name}-")).tempdir().unwrap().keep();
     for (file, text) in files {
         std::fs::write(dir.join(file), text).unwrap();
     }

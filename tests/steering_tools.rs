@@ -40,9 +40,7 @@ fn book_line(start: IVec2, end: IVec2) -> Vec<IVec2> {
 }
 
 fn folder(name: &str, map: &str, scenario: &str, scripts: &[(&str, &str)]) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-steer-tools-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-steer-tools-{name}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), map).unwrap();
     std::fs::write(dir.join("scenario.toml"), scenario).unwrap();
     for (f, t) in scripts {

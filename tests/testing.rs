@@ -22,10 +22,7 @@ fn stdout(o: &Output) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-testing-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    tempfile::Builder::new().prefix(&format!("tactica-testing-{name}-")).tempdir().unwrap().keep()
 }
 
 fn options(threads: usize, seeds: Option<Seeds>) -> Options {

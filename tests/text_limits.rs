@@ -79,10 +79,7 @@ fn unique() -> u64 {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-text-limits-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+    tempfile::Builder::new().prefix(&format!("tactica-text-limits-{name}-")).tempdir().unwrap().keep()
 }
 
 /// The outcome held to the bounds every child must keep.

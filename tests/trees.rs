@@ -156,8 +156,7 @@ fn the_profiler_lists_time_per_tree_and_per_node() {
 
 /// A copy of the guard example in a fresh folder.
 fn copy_example(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-trees-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-trees-{name}-")).tempdir().unwrap().keep();
     for sub in ["", "trees", "leaves"] {
         std::fs::create_dir_all(dir.join(sub)).unwrap();
         for entry in std::fs::read_dir(Path::new(EXAMPLE).join(sub)).unwrap().flatten() {

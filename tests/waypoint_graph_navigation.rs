@@ -80,9 +80,7 @@ fn dijkstra(from: &str, to: &str, closed: &[&str]) -> (Vec<String>, f64) {
 const BUDGET: usize = 4;
 
 fn scenario(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-graph-nav-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-graph-nav-{name}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), map_text()).unwrap();
     let nodes: Vec<String> = NODES.iter().map(|(n, [x, y])| format!("{n} = [{x}, {y}]")).collect();
     let edges: Vec<String> = EDGES.iter().map(|(a, b)| format!("[\"{a}\", \"{b}\"]")).collect();

@@ -20,9 +20,7 @@ const MAP: &str = "\
 ";
 
 fn play(ext: &str) -> (Runtime, Vec<serde_json::Value>) {
-    let dir = std::env::temp_dir().join(format!("tactica-waypoints-{}-{ext}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-waypoints-{ext}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), MAP).unwrap();
     let script = match ext {
         "lua" => {
@@ -87,8 +85,7 @@ fn generated_waypoints_are_listed_and_ranked_as_the_engine_generates_them() {
 
 #[test]
 fn a_misspelled_waypoint_value_is_an_error_with_a_suggestion() {
-    let dir = std::env::temp_dir().join(format!("tactica-waypoints-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix("tactica-waypoints-bad-").tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), "....\n").unwrap();
     std::fs::write(dir.join("s.lua"), "function on_think() BestWaypoint(\"snipping\", 1, 1, 5) end\n").unwrap();
     std::fs::write(

@@ -166,8 +166,7 @@ mod tests {
     #[test]
     fn the_scenario_search_ends_in_looped_and_crowded_folders() {
         use std::os::unix::fs::symlink;
-        let base = std::env::temp_dir().join(format!("tactica-project-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
+        let base = tempfile::Builder::new().prefix("tactica-project-").tempdir().unwrap().keep();
         let (root, outside) = (base.join("mod"), base.join("outside"));
         std::fs::create_dir_all(root.join("scripts")).unwrap();
         std::fs::create_dir_all(&outside).unwrap();

@@ -8,10 +8,7 @@ use super::*;
 
 /// A fresh folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-output-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    tempfile::Builder::new().prefix(&format!("tactica-output-{name}-")).tempdir().unwrap().keep()
 }
 
 fn entries(dir: &Path) -> Vec<String> {

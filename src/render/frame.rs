@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn frames_are_numbered_pngs_that_read_back() {
-        let dir = std::env::temp_dir().join(format!("tactica-render-{}", std::process::id()));
+        let dir = tempfile::Builder::new().prefix("tactica-render-").tempdir().unwrap().keep();
         let mut w = FrameWriter::new(&dir).unwrap();
         let mut img = RgbImage::new(3, 2);
         img.put_pixel(2, 1, image::Rgb([9, 8, 7]));
@@ -102,7 +102,7 @@ mod tests {
 
     #[test]
     fn an_unwritable_folder_is_an_error() {
-        let file = std::env::temp_dir().join(format!("tactica-render-file-{}", std::process::id()));
+        let file = tempfile::Builder::new().prefix("tactica-render-file-").tempdir().unwrap().keep().join("file");
         std::fs::write(&file, b"x").unwrap();
         let err = FrameWriter::new(file.join("sub")).unwrap_err();
         assert!(matches!(err, RenderError::CreateDir { .. }), "{err}");

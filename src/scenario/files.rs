@@ -85,8 +85,7 @@ mod tests {
     fn devices_and_oversized_files_are_refused() {
         #[cfg(unix)]
         assert!(read_text(Path::new("/dev/zero"), 10).unwrap_err().contains("not a regular file"));
-        let dir = std::env::temp_dir().join(format!("tactica-files-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = tempfile::Builder::new().prefix("tactica-files-").tempdir().unwrap().keep();
         let f = dir.join("big.txt");
         std::fs::write(&f, "x".repeat(2049)).unwrap();
         assert_eq!(read_text(&f, 2048).unwrap_err(), "is larger than the 2 KiB such a file may be");
@@ -98,7 +97,7 @@ mod tests {
 
     #[test]
     fn paths_leaving_the_folder_are_refused_unless_allowed() {
-        let base = std::env::temp_dir().join(format!("tactica-confine-{}", std::process::id()));
+        let base = tempfile::Builder::new().prefix("tactica-confine-").tempdir().unwrap().keep();
         let (mine, other) = (base.join("mod"), base.join("common"));
         std::fs::create_dir_all(&mine).unwrap();
         std::fs::create_dir_all(&other).unwrap();

@@ -95,8 +95,7 @@ mod tests {
     use super::*;
 
     fn folder(name: &str, files: &[&str]) -> PathBuf {
-        let root = std::env::temp_dir().join(format!("tactica-missing-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let root = tempfile::Builder::new().prefix(&format!("tactica-missing-{name}-")).tempdir().unwrap().keep();
         for f in files {
             let path = root.join(f);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();

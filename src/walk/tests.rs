@@ -5,10 +5,7 @@ use std::path::{Path, PathBuf};
 use super::*;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-walk-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    tempfile::Builder::new().prefix(&format!("tactica-walk-{name}-")).tempdir().unwrap().keep()
 }
 
 fn touch(path: &Path) {

@@ -97,10 +97,7 @@ pub fn tactica(args: &[&str], cwd: Option<&Path>, uid: Option<u32>) -> Outcome {
 
 /// A fresh folder for one test case.
 pub fn scratch(test: &str, case: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-{test}-{}-{case}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    tempfile::Builder::new().prefix(&format!("tactica-{test}-{case}-")).tempdir().unwrap().keep()
 }
 
 /// An open ASCII map of `w × h` cells.

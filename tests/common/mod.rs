@@ -23,9 +23,7 @@ pub const MAP: &str = "\
 /// Writes `scenario` (TOML), the map and `scripts` into a fresh folder named after `name` and
 /// returns the scenario path.
 pub fn folder(name: &str, scenario: &str, scripts: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tactica-scripts-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::Builder::new().prefix(&format!("tactica-scripts-{name}-")).tempdir().unwrap().keep();
     std::fs::write(dir.join("map.txt"), MAP).unwrap();
     std::fs::write(dir.join("scenario.toml"), scenario).unwrap();
     for (file, text) in scripts {

@@ -20,8 +20,7 @@ use tactica_engine::world::EventKind;
 
 /// `BASE/assets/keep/…`, a copy of the crate's keep.
 fn copy_assets() -> PathBuf {
-    let base = std::env::temp_dir().join(format!("tactica-bevy-root-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
+    let base = tempfile::Builder::new().prefix("tactica-bevy-root-").tempdir().unwrap().keep();
     let keep = base.join("assets/keep");
     std::fs::create_dir_all(keep.join("scripts")).unwrap();
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/keep");

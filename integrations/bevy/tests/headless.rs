@@ -90,8 +90,7 @@ fn an_entity_the_game_drives_moves_its_character() {
 
 /// A copy of the keep under a fresh folder, so the test can edit a script.
 fn copy_keep() -> PathBuf {
-    let root = std::env::temp_dir().join(format!("tactica-bevy-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let root = tempfile::Builder::new().prefix("tactica-bevy-").tempdir().unwrap().keep();
     let keep = root.join("keep");
     std::fs::create_dir_all(keep.join("scripts")).unwrap();
     for f in ["scenario.toml", "keep.txt", "scripts/trap.tac", "scripts/guard.tac", "scripts/goblin.lua"] {

@@ -69,8 +69,7 @@ fn logged(text: &str) -> Vec<(Level, String)> {
 
 /// A copy of the crate's keep under a temporary folder, outside any asset folder.
 fn copy_keep(tag: &str) -> PathBuf {
-    let keep = std::env::temp_dir().join(format!("tactica-bevy-warn-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&keep);
+    let keep = tempfile::Builder::new().prefix(&format!("tactica-bevy-warn-{tag}-")).tempdir().unwrap().keep();
     std::fs::create_dir_all(keep.join("scripts")).unwrap();
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/keep");
     for f in ["scenario.toml", "keep.txt", "scripts/trap.tac", "scripts/guard.tac", "scripts/goblin.lua"] {
