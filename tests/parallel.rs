@@ -83,15 +83,9 @@ fn threads_come_from_the_scenario_and_zero_is_refused_at_its_line() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// A folder of this test's own (named by process, test and case, so parallel tests never share).
+/// A folder of this call's own (tempfile), so tests running at once never share one.
 fn scratch(name: &str) -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("tactica-parallel-{}-{name}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    tempfile::Builder::new().prefix(&format!("tactica-parallel-{name}-")).tempdir().unwrap().keep()
 }
 
 /// A character of a generated scenario: where it stands, its script's language and numbers.
