@@ -26,6 +26,8 @@ use tactica_stdlib::{Api, HostFnPtr, ScriptCtx};
 static ALLOCATOR: tactica::memory::CountingAllocator = tactica::memory::CountingAllocator;
 
 const CROWD: &str = "examples/crowd/scenario.toml";
+/// The same crowd with everyone thinking every tick (`think_every = 1`).
+const EVERYONE: &str = "examples/crowd/everyone.toml";
 /// Ticks played before timing: the spawn calls of tick 0 and the first wave of walks.
 const WARM: u64 = 30;
 /// Ticks timed for the medians.
@@ -259,7 +261,47 @@ fn counts(rt: &Runtime) -> (usize, usize) {
     (paths, says)
 }
 
+/// Both crowds at 1 thread and at every core, ticks timed alternately so a busy machine weighs
+/// on both alike; the traces must agree. One line per crowd: the medians, the speed-up, the
+/// scripts phase's share at one thread (what the threads divide) and the native peer's tick.
+fn threads(c: &mut Criterion) {
+    let _ = c;
+    let cores = tactica::runtime::default_threads();
+    for (name, file) in [("staggered (think_every = 10)", CROWD), ("everyone thinks (think_every = 1)", EVERYONE)] {
+        let load = || scenario::load(Path::new(file)).unwrap_or_else(|e| panic!("{e}"));
+        let mut one = scripted(load());
+        one.set_threads(1);
+        let mut all = scripted(load());
+        all.set_threads(cores);
+        let mut peer = native(load());
+        peer.set_threads(cores);
+        for rt in [&mut one, &mut all, &mut peer] {
+            rt.run(WARM);
+        }
+        let (mut t1, mut tn, mut tp) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..TIMED {
+            t1.extend(time_ticks(&mut one, 1));
+            tn.extend(time_ticks(&mut all, 1));
+            tp.extend(time_ticks(&mut peer, 1));
+        }
+        assert_eq!(one.trace_hash(), all.trace_hash(), "{name}: 1 and {cores} threads play the same trace");
+        one.enable_profile();
+        let _ = time_ticks(&mut one, 20);
+        let p = one.disable_profile().expect("profiled");
+        let total: f64 = Phase::ALL.iter().map(|&ph| p.phase(ph).map_or(0.0, |s| ms(s.median()))).sum();
+        let scripts = p.phase(Phase::Scripts).map_or(0.0, |s| ms(s.median()));
+        let (m1, mn, mp) = (ms(median(t1)), ms(median(tn)), ms(median(tp)));
+        eprintln!(
+            "crowd {name}: 1 thread {m1:.2} ms, {cores} threads {mn:.2} ms, speed-up {:.2}×; scripts phase \
+             {:.0}% of a 1-thread tick; native peer ({cores} threads) {mp:.2} ms",
+            m1 / mn,
+            100.0 * scripts / total.max(1e-9)
+        );
+    }
+}
+
 fn crowd(c: &mut Criterion) {
+    threads(c);
     let town = || scenario::load(Path::new(CROWD)).unwrap_or_else(|e| panic!("{e}"));
     let mut rt = scripted(town());
     rt.run(WARM);

@@ -57,6 +57,10 @@ pub struct RunArgs {
     /// (docs/profile.md).
     #[arg(long, value_name = "FILE.json")]
     pub profile_json: Option<PathBuf>,
+    /// Worker threads for the scripts phase (default: the scenario's `threads`, else every
+    /// core). The trace is the same for any number.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
     /// With `--profile`: the frame budget in milliseconds a tick is listed against (default 16.6).
     #[arg(long, value_name = "MS", value_parser = frame_budget)]
     pub frame_budget: Option<f64>,
@@ -95,6 +99,9 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         (None, false) => rt.scenario_ticks(),
     };
     let watcher = if args.watch { Some(watch(&rt)?) } else { None };
+    if let Some(n) = args.threads {
+        rt.set_threads(usize::try_from(n).unwrap_or(1));
+    }
     if let Some(ms) = args.frame_budget {
         rt.set_frame_budget(Duration::from_secs_f64(ms / 1e3));
     }

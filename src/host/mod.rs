@@ -5,7 +5,9 @@
 //! world read-only, the world's random generator, their own state table and a command buffer;
 //! the runtime applies the commands after every script of the tick has run.
 
+mod lanes;
 mod native;
+mod parallel;
 mod tac;
 
 use std::collections::BTreeMap;
@@ -14,7 +16,10 @@ use std::path::{Path, PathBuf};
 use tactica_engine::Table;
 use tactica_engine::world::{CommandBuffer, EntityId, Event, World, WorldRng};
 
+pub use lanes::LANES;
+use lanes::Lane;
 pub use native::{NativeBackend, NativeFn};
+pub use parallel::{Called, Job, Ran, Shared};
 pub use tac::TacBackend;
 pub use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 pub use tactica_stdlib::limits::ScriptLimits;
@@ -50,6 +55,64 @@ fn cut_message(message: &mut String, cap: usize) {
     message.push_str(&format!("… ({} bytes cut)", total - keep));
 }
 
+/// Runs one call of `inst` on `backend`: its output held to the limits, and a failed call undone
+/// (see [`ScriptHost::run`]). Every scripts phase, on one thread or several, runs calls here.
+#[allow(clippy::too_many_arguments)]
+fn call(
+    inst: &mut Instance,
+    limits: &ScriptLimits,
+    backend: &mut dyn ScriptBackend,
+    program: ProgramId,
+    shared: &parallel::Shared<'_>,
+    rng: &mut WorldRng,
+    trigger: &Trigger,
+    commands: &mut CommandBuffer,
+) -> Result<(), ScriptError> {
+    let before = commands.len();
+    let tick = shared.world.clock().tick();
+    if inst.output.0 != tick {
+        inst.output = (tick, 0);
+    }
+    commands.allow(limits.output_allowance(inst.output.1));
+    // A failed call must leave the world as if it never ran: its commands are dropped, and the
+    // generator and the instance's state go back to where they were (else `Random(2);
+    // error("boom")` would shift every later roll of every other character).
+    // The state is copied on the call's first write only: most calls write none.
+    let (rng_before, mut state_before) = (rng.clone(), None);
+    let state = StateMut::journaled(&mut inst.state, &mut state_before);
+    let mut call = ScriptCall {
+        world: shared.world,
+        rng,
+        entity: inst.entity,
+        state,
+        commands,
+        trigger,
+        events: shared.events,
+        blackboard: None,
+    };
+    let mut result = backend.run(program, &mut call);
+    if let Err(e) = &mut result {
+        commands.truncate(before);
+        *rng = rng_before;
+        if let Some(state) = state_before {
+            inst.state = state;
+        }
+        // The message goes into the trace: capped, and paid for from the tick's allowance.
+        let tick_left =
+            (limits.max_output_per_tick > 0).then(|| limits.max_output_per_tick.saturating_sub(inst.output.1));
+        let cap = tick_left.map_or(MAX_ERROR_MESSAGE, |left| left.clamp(MIN_ERROR_MESSAGE, MAX_ERROR_MESSAGE));
+        cut_message(&mut e.message, cap);
+        if let Some(rendered) = &mut e.rendered {
+            cut_message(rendered, 4 * MAX_ERROR_MESSAGE);
+        }
+        inst.output.1 += ERROR_WEIGHT + e.message.len();
+    } else {
+        inst.output.1 += commands.spent();
+    }
+    commands.allow(None);
+    result
+}
+
 /// A script attached to an entity (or to the world), with its own state.
 #[derive(Debug)]
 pub struct Instance {
@@ -73,13 +136,23 @@ pub struct Instance {
     /// Made for a behaviour tree's leaves (the file is not attached to the entity): it keeps the
     /// leaves' state and gets no triggers.
     pub passive: bool,
+    /// The lane whose copy of the language runs it (see [`LANES`]): fixed when it is attached,
+    /// from its place among the instances alone, so it never depends on the number of threads.
+    pub lane: usize,
 }
 
 /// All backends and all script instances of a run.
 #[derive(Default)]
 pub struct ScriptHost {
     native: NativeBackend,
+    /// Lane 0's backends: every program is compiled here first, and checks, lints and leaf
+    /// look-ups ask these.
     backends: Vec<Box<dyn ScriptBackend>>,
+    /// Lanes 1 … [`LANES`]` - 1`: copies of the backends ([`ScriptBackend::fork`]), made when an
+    /// instance first needs one.
+    lanes: Vec<Lane>,
+    /// Each program's source (by backend and lane-0 program), to compile it into another lane.
+    sources: BTreeMap<(usize, ProgramId), String>,
     programs: BTreeMap<PathBuf, (Option<usize>, ProgramId)>,
     instances: Vec<Instance>,
     limits: ScriptLimits,
@@ -177,8 +250,13 @@ impl ScriptHost {
                 };
                 let program = self.backends[b].compile(name, source)?;
                 self.programs.insert(name.to_path_buf(), (Some(b), program));
+                self.sources.insert((b, program), source.to_owned());
                 (Some(b), program)
             }
+        };
+        let lane = match backend {
+            Some(b) => self.lane_for(self.instances.len() % LANES, b, program, name)?,
+            None => 0,
         };
         self.instances.push(Instance {
             entity,
@@ -190,8 +268,30 @@ impl ScriptHost {
             think_phase: 0,
             output: (0, 0),
             passive: false,
+            lane,
         });
         Ok(())
+    }
+
+    /// The lane an instance of `program` placed at `wanted` runs on: `wanted`, with the program
+    /// compiled into that lane's copy of the backend (made now if it is the lane's first), or
+    /// lane 0 when the language cannot be copied.
+    fn lane_for(
+        &mut self,
+        wanted: usize,
+        b: usize,
+        program: ProgramId,
+        file: &Path,
+    ) -> Result<usize, Vec<ScriptError>> {
+        if wanted == 0 {
+            return Ok(0);
+        }
+        if self.lanes.is_empty() {
+            self.lanes = (1..LANES).map(|_| Lane::default()).collect();
+        }
+        let source = self.sources.get(&(b, program)).map_or("", String::as_str);
+        let lane = &mut self.lanes[wanted - 1];
+        Ok(if lane.add(&self.backends, b, program, file, source)? { wanted } else { 0 })
     }
 
     /// Attaches a Rust behaviour to `entity` (or to the world). It runs on the same triggers and
@@ -209,6 +309,7 @@ impl ScriptHost {
             think_phase: 0,
             output: (0, 0),
             passive: false,
+            lane: 0,
         });
     }
 
@@ -251,45 +352,15 @@ impl ScriptHost {
         commands: &mut CommandBuffer,
     ) -> Result<(), ScriptError> {
         let Some(inst) = self.instances.get_mut(instance) else { return Ok(()) };
-        let before = commands.len();
-        let tick = world.clock().tick();
-        if inst.output.0 != tick {
-            inst.output = (tick, 0);
+        let shared = parallel::Shared { world, events, budget: None, timing: false };
+        let program = inst.program;
+        match inst.backend {
+            Some(b) => match lanes::backend(&mut self.backends, &mut self.lanes, inst.lane, b, program) {
+                Some((backend, p)) => call(inst, &self.limits, backend, p, &shared, rng, trigger, commands),
+                None => Err(lanes::missing(&inst.file)),
+            },
+            None => call(inst, &self.limits, &mut self.native, program, &shared, rng, trigger, commands),
         }
-        commands.allow(self.limits.output_allowance(inst.output.1));
-        // A failed call must leave the world as if it never ran: its commands are dropped, and the
-        // generator and the instance's state go back to where they were (else `Random(2);
-        // error("boom")` would shift every later roll of every other character).
-        // The state is copied on the call's first write only: most calls write none.
-        let (rng_before, mut state_before) = (rng.clone(), None);
-        let state = StateMut::journaled(&mut inst.state, &mut state_before);
-        let mut call =
-            ScriptCall { world, rng, entity: inst.entity, state, commands, trigger, events, blackboard: None };
-        let result = match inst.backend {
-            Some(b) => self.backends[b].run(inst.program, &mut call),
-            None => self.native.run(inst.program, &mut call),
-        };
-        let mut result = result;
-        if let Err(e) = &mut result {
-            commands.truncate(before);
-            *rng = rng_before;
-            if let Some(state) = state_before {
-                inst.state = state;
-            }
-            // The message goes into the trace: capped, and paid for from the tick's allowance.
-            let tick_left = (self.limits.max_output_per_tick > 0)
-                .then(|| self.limits.max_output_per_tick.saturating_sub(inst.output.1));
-            let cap = tick_left.map_or(MAX_ERROR_MESSAGE, |left| left.clamp(MIN_ERROR_MESSAGE, MAX_ERROR_MESSAGE));
-            cut_message(&mut e.message, cap);
-            if let Some(rendered) = &mut e.rendered {
-                cut_message(rendered, 4 * MAX_ERROR_MESSAGE);
-            }
-            inst.output.1 += ERROR_WEIGHT + e.message.len();
-        } else {
-            inst.output.1 += commands.spent();
-        }
-        commands.allow(None);
-        result
     }
 
     /// Compiles `file` (once, however often asked) without attaching it: a behaviour tree's leaf
@@ -305,6 +376,7 @@ impl ScriptHost {
             .map_err(|why| vec![ScriptError::new(file, 0, 0, format!("the leaf file {why}"))])?;
         let program = self.backends[b].compile(file, &source)?;
         self.programs.insert(file.to_path_buf(), (Some(b), program));
+        self.sources.insert((b, program), source);
         Ok(())
     }
 
@@ -359,6 +431,7 @@ impl ScriptHost {
                     think_phase: 0,
                     output: (0, 0),
                     passive: true,
+                    lane: 0,
                 });
                 self.instances.len() - 1
             }
@@ -383,7 +456,9 @@ impl ScriptHost {
             events: &[],
             blackboard: Some(blackboard),
         };
-        let result = self.backends[b].call_leaf(program, function, &mut call);
+        let file_name = &inst.file;
+        let result = lanes::backend(&mut self.backends, &mut self.lanes, inst.lane, b, program)
+            .map_or_else(|| Err(lanes::missing(file_name)), |(be, p)| be.call_leaf(p, function, &mut call));
         if result.is_err() {
             commands.truncate(before);
             *rng = rng_before;
@@ -409,6 +484,10 @@ impl ScriptHost {
             return Err(vec![ScriptError::new(file, 0, 0, "no running script uses this file")]);
         };
         self.backends[b].recompile(program, file, source)?;
+        for lane in &mut self.lanes {
+            lane.recompile(b, program, file, source)?;
+        }
+        self.sources.insert((b, program), source.to_owned());
         self.leaf_index.remove(file);
         Ok(self.instances.iter().filter(|i| i.file == file).map(|i| i.entity).collect())
     }

@@ -36,6 +36,9 @@ impl ScriptBackend for NativeBackend {
     }
 
     fn run(&mut self, program: ProgramId, call: &mut ScriptCall<'_>) -> Result<(), ScriptError> {
+        // A game's behaviour may touch the game's own state, which no turn of the world orders:
+        // in a parallel scripts phase it runs after every earlier call has finished.
+        call.rng.wait_turn();
         let Some((name, f)) = self.functions.get_mut(program.0 as usize) else {
             return Err(ScriptError::new("native", 0, 0, "no such native behaviour"));
         };

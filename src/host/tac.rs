@@ -67,6 +67,10 @@ impl Default for TacBackend {
 }
 
 impl ScriptBackend for TacBackend {
+    fn fork(&self) -> Option<Box<dyn ScriptBackend>> {
+        Some(Box::new(TacBackend::with_api(self.api.clone(), self.limits)))
+    }
+
     fn extensions(&self) -> &[&'static str] {
         &["tac"]
     }

@@ -23,6 +23,7 @@ impl Scenario {
             player: world.player(),
             world,
             ticks: 0,
+            threads: None,
             encounter_range: 5.0,
             player_says: Default::default(),
             entity_scripts: Vec::new(),

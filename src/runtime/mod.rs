@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use tactica_engine::grid::line_of_sight;
 use tactica_engine::world::{Command, CommandBuffer, EntityId, Event, EventKind, World};
 
-use crate::host::{NativeFn, ScriptBackend, ScriptError, ScriptHost, Trigger};
+use crate::host::{Job, NativeFn, ScriptBackend, ScriptError, ScriptHost, Shared, Trigger};
 use crate::scenario::Scenario;
 
 /// A scenario being played.
@@ -64,6 +64,8 @@ pub struct Runtime {
     profiler: Option<Box<Profiler>>,
     /// The time a whole tick may take before the profiler lists it as an overrun.
     frame_budget: std::time::Duration,
+    /// How many worker threads the scripts phase runs on (see [`Runtime::set_threads`]).
+    threads: usize,
 }
 
 /// The profile and what it needs while a tick runs.
@@ -148,6 +150,7 @@ impl Runtime {
             owed: Vec::new(),
             profiler: None,
             frame_budget: profile::DEFAULT_FRAME_BUDGET,
+            threads: scenario.threads.unwrap_or_else(default_threads),
         })
     }
 
@@ -226,7 +229,7 @@ impl Runtime {
         let mut failures: Vec<(Option<EntityId>, ScriptError)> = Vec::new();
         let scripts_dir = self.file.parent().unwrap_or(Path::new(".")).to_path_buf();
         let scripts_dir = &scripts_dir;
-        let Runtime { world, host, previous, spawned, reloaded, script_budget, owed, profiler, .. } = self;
+        let Runtime { world, host, previous, spawned, reloaded, script_budget, owed, profiler, threads, .. } = self;
         let mut trees = std::mem::take(world.trees_mut());
         let mut tree_profile = profiler.as_ref().map(|_| tactica_engine::decide::bt::TreeProfile::default());
         let reloaded = std::mem::take(reloaded);
@@ -240,22 +243,24 @@ impl Runtime {
         let count = host.instances().len();
         let order = first.into_iter().chain((0..count).filter(move |i| !owed_before.contains(i)));
         let mut calls = profiler.as_mut().map(|p| std::mem::take(&mut p.calls));
-        if profiler.is_some() {
+        let timing = profiler.is_some();
+        if timing {
             tactica_stdlib::profile::record(true);
         }
+        let mut worker_times = Vec::new();
+        let mut worker_host_calls = Vec::new();
         world.lend(|world, rng| {
             let events: &[Event] = world.log().range(previous.0..previous.1);
-            // At least one routine think runs each tick, so a tiny budget still makes progress.
-            let mut thought = false;
-            let mut triggers = Vec::new();
+            // The tick's calls in the order one thread runs them; the budget's decisions are the
+            // workers' (see `host/parallel.rs`).
+            let mut jobs = Vec::new();
             for i in order {
-                let over = thought && script_budget.is_some_and(|b| started.elapsed() >= b);
                 let inst = &host.instances()[i];
                 if inst.passive {
                     continue;
                 }
                 let entity = inst.entity;
-                triggers.clear();
+                let mut triggers = Vec::new();
                 if i >= *spawned {
                     triggers.push(Trigger::Spawn);
                 } else if reloaded.contains(&i) {
@@ -281,33 +286,34 @@ impl Runtime {
                 if triggers.is_empty() {
                     continue;
                 }
-                // Over the budget, the routine think or world tick waits for the next tick;
-                // one-off triggers (spawn, reload, encounter, hear) still run.
                 let routine = triggers.iter().any(|t| matches!(t, Trigger::Think | Trigger::Tick));
-                if over && routine {
-                    triggers.retain(|t| !matches!(t, Trigger::Think | Trigger::Tick));
-                    owed.push(i);
-                }
-                thought |= routine && !over;
-                for t in &triggers {
-                    let call_start = calls.as_ref().map(|_| std::time::Instant::now());
-                    let issued = commands.len();
-                    let result = host.run(i, world, rng, t, events, &mut commands);
-                    if result.is_ok()
-                        && commands.as_slice()[issued..].iter().any(|c| matches!(c, Command::DefineTree { .. }))
-                    {
-                        let builder = host.instances()[i].file.clone();
-                        for e in trees::name_builder(&mut commands, issued, &builder, scripts_dir, host) {
-                            failures.push((entity, e));
-                        }
-                    }
-                    if let (Some(calls), Some(t0)) = (calls.as_mut(), call_start) {
-                        calls.push((i, profile::handler_name(t), t0, t0.elapsed()));
-                    }
-                    if let Err(e) = result {
+                jobs.push(Job { instance: i, triggers, routine });
+            }
+            let shared = Shared { world, events, budget: script_budget.map(|b| (started, b)), timing };
+            let ran = host.run_parallel(&jobs, rng, &shared, *threads);
+            *rng = ran.rng;
+            owed.extend(ran.owed);
+            worker_times = ran.workers;
+            worker_host_calls = ran.host_calls;
+            commands.extend_issued(ran.commands);
+            let mut issued = 0;
+            for called in ran.calls {
+                let end = issued + called.commands;
+                let entity = host.instances()[called.instance].entity;
+                if called.result.is_ok()
+                    && commands.as_slice()[issued..end].iter().any(|c| matches!(c, Command::DefineTree { .. }))
+                {
+                    let builder = host.instances()[called.instance].file.clone();
+                    for e in trees::name_builder(&mut commands, (issued, end), &builder, scripts_dir, host) {
                         failures.push((entity, e));
-                        break; // stopped for this tick
                     }
+                }
+                issued = end;
+                if let (Some(calls), Some(t0)) = (calls.as_mut(), called.start) {
+                    calls.push((called.instance, called.handler, t0, called.took));
+                }
+                if let Err(e) = called.result {
+                    failures.push((entity, e));
                 }
             }
             if !trees.is_empty() {
@@ -319,6 +325,8 @@ impl Runtime {
         *world.trees_mut() = trees;
         if let Some(p) = profiler {
             tactica_stdlib::profile::record(false);
+            p.host_calls.append(&mut worker_host_calls);
+            p.profile.add_workers(&worker_times);
             if let Some(calls) = calls {
                 p.calls = calls;
             }
@@ -541,6 +549,19 @@ impl Runtime {
         self.script_budget = budget;
     }
 
+    /// Runs the scripts phase on `threads` worker threads (at least 1; more than
+    /// [`crate::host::LANES`] use that many). The trace is the same for every count: see
+    /// `docs/embedding.md`, "Threads". The default is the scenario's `threads`, else the
+    /// machine's cores.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// How many worker threads the scripts phase runs on.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// How many characters' thinks the budget put off in the last tick.
     pub fn scripts_put_off(&self) -> usize {
         self.owed.len()
@@ -563,6 +584,11 @@ impl Runtime {
         }
         out
     }
+}
+
+/// The machine's cores (what [`std::thread::available_parallelism`] reports; 1 if unknown).
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
 }
 
 /// The SHA-256 of a trace, in lowercase hex.

@@ -206,6 +206,9 @@ pub struct Profile {
     tree_nodes: BTreeMap<String, Stat>,
     overruns: VecDeque<Overrun>,
     overrun_count: u64,
+    /// Per worker thread of the scripts phase, per tick: the time it ran, and the part of it
+    /// spent waiting for its turn at the generator (see `host/parallel.rs`).
+    workers: Vec<(Stat, Stat)>,
 }
 
 impl Default for Profile {
@@ -229,6 +232,7 @@ impl Profile {
             tree_nodes: BTreeMap::new(),
             overruns: VecDeque::new(),
             overrun_count: 0,
+            workers: Vec::new(),
         }
     }
 
@@ -316,6 +320,28 @@ impl Profile {
         }
     }
 
+    /// Per worker thread of the scripts phase (`worker 0` is the thread that plays the tick):
+    /// its time running the phase, per tick; and `worker N waiting`, the part of it spent
+    /// waiting for an earlier character's call to finish before drawing from the generator.
+    pub fn workers(&self) -> Vec<Row> {
+        let mut rows = Vec::new();
+        for (n, (ran, waited)) in self.workers.iter().enumerate() {
+            rows.push(ran.row(format!("worker {n}")));
+            rows.push(waited.row(format!("worker {n} waiting")));
+        }
+        rows
+    }
+
+    pub(super) fn add_workers(&mut self, workers: &[(Duration, Duration)]) {
+        if self.workers.len() < workers.len() {
+            self.workers.resize_with(workers.len(), Default::default);
+        }
+        for ((ran, waited), (r, w)) in workers.iter().zip(&mut self.workers) {
+            r.add(*ran, 1);
+            w.add(*waited, 1);
+        }
+    }
+
     /// The ticks that went over a budget, oldest first (the last [`MAX_OVERRUNS`]).
     pub fn overruns(&self) -> impl Iterator<Item = &Overrun> {
         self.overruns.iter()
@@ -378,8 +404,9 @@ impl Profile {
             fmt_duration(self.frame_budget),
             self.overrun_count
         );
-        let tables: [(&str, Vec<Row>); 5] = [
+        let tables: [(&str, Vec<Row>); 6] = [
             ("tick phases (per tick)", self.phases()),
+            ("scripts phase per worker thread (per tick; waiting = for an earlier call's draws)", self.workers()),
             ("languages (per tick; calls = handler calls)", self.languages()),
             ("script files", self.files()),
             ("handlers", self.handlers()),
@@ -464,7 +491,7 @@ pub fn fmt_duration(d: Duration) -> String {
 }
 
 /// The trigger's handler name in the profile.
-pub(super) fn handler_name(t: &crate::host::Trigger) -> &'static str {
+pub(crate) fn handler_name(t: &crate::host::Trigger) -> &'static str {
     use crate::host::Trigger;
     match t {
         Trigger::Spawn => "spawn",

@@ -184,13 +184,13 @@ pub(crate) fn reload(world: &mut World, host: &mut ScriptHost, file: &Path) -> O
 /// scripts folder), loaded now. The `DefineTree` commands a call issued after `from` are amended.
 pub(crate) fn name_builder(
     commands: &mut tactica_engine::world::CommandBuffer,
-    from: usize,
+    (from, to): (usize, usize),
     builder: &Path,
     dir: &Path,
     host: &mut ScriptHost,
 ) -> Vec<ScriptError> {
     let mut errors = Vec::new();
-    for c in commands.since_mut(from) {
+    for c in commands.range_mut(from, to) {
         let Command::DefineTree { def, .. } = c else { continue };
         let mut files = Vec::new();
         for f in def.leaf_files() {

@@ -24,6 +24,10 @@ pub struct ScenarioFile {
     /// How many ticks `tactica run` plays unless told otherwise.
     #[serde(default = "default_ticks")]
     pub ticks: Spanned<u64>,
+    /// Worker threads for the scripts phase (1 or more; default: the machine's cores). The trace
+    /// is the same for every count.
+    #[serde(default)]
+    pub threads: Option<Spanned<u64>>,
     /// The folder scripts are looked up in, relative to the scenario (default: the scenario's).
     #[serde(default)]
     pub scripts_dir: Option<String>,

@@ -28,6 +28,8 @@ pub struct Scenario {
     pub world: World,
     /// Ticks to play.
     pub ticks: u64,
+    /// `threads`: worker threads for the scripts phase (`None`: the machine's cores).
+    pub threads: Option<usize>,
     /// The entity standing for the player.
     pub player: Option<EntityId>,
     /// Encounter range in cells.
@@ -481,7 +483,16 @@ impl Builder<'_, '_> {
             }
             every => every.map(|e| *e.get_ref()),
         };
+        let threads = match &f.threads {
+            Some(t) if *t.get_ref() == 0 || *t.get_ref() > 1024 => {
+                return Err(self
+                    .err(t, "`threads` is a number of worker threads: 1 to 1024")
+                    .hint("leave it out to use every core; the trace is the same for any count"));
+            }
+            t => t.as_ref().map(|t| usize::try_from(*t.get_ref()).unwrap_or(1)),
+        };
         Ok(Scenario {
+            threads,
             file: self.file.to_path_buf(),
             name,
             world,

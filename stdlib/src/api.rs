@@ -42,7 +42,13 @@ impl HostImpl {
     pub fn run(&self, ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
         match self {
             HostImpl::Fn(f) => f(ctx, args),
-            HostImpl::Closure(f) => f(ctx, args),
+            HostImpl::Closure(f) => {
+                // A game's function reads and writes the game's own state, which no turn of the
+                // world orders: in a parallel scripts phase it runs in instance order, after
+                // every earlier call has finished, as on one thread.
+                ctx.rng.wait_turn();
+                f(ctx, args)
+            }
         }
     }
 }

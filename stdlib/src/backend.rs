@@ -113,6 +113,13 @@ pub trait ScriptBackend: Send {
     /// API this backend checks scripts against, before any script compiles. Languages that name
     /// things by plain strings (Lua, Rhai) need nothing and keep the default.
     fn declare_names(&mut self, _declare: &dyn Fn(&mut crate::Api)) {}
+    /// A fresh backend of the same language, with the same API (names declared included) and
+    /// limits, and no programs: the host makes one for each lane of a parallel scripts phase
+    /// (see `ARCHITECTURE.md`, "The tick"), each run by one worker thread at a time. `None` (the
+    /// default): the language cannot be copied, and all its instances run on the first lane.
+    fn fork(&self) -> Option<Box<dyn ScriptBackend>> {
+        None
+    }
     /// Finds mistakes in `source` without running it, against `api` (the standard table plus a
     /// scenario's names and a game's functions): calls to unknown functions (with the closest
     /// name), wrong argument counts, handlers with misspelled names, reads of globals the sandbox

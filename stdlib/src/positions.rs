@@ -164,6 +164,9 @@ pub fn find_position(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, H
     }
     let mut request = QueryRequest::new(ctx.me, objects);
     request.seed = ctx.world.clock().tick();
+    // The tick's query budget and the handles are shared by every script: spend them in
+    // instance order, whatever thread this call runs on.
+    ctx.rng.wait_turn();
     let service = ctx.world.positions();
     let Some(eval) = service.attempt(ctx.world, Arc::clone(&query), request.clone()) else {
         // The tick's budget is spent: the world finishes the query in the next ticks.
@@ -208,12 +211,15 @@ fn handle_arg(function: &'static str, args: &[Value]) -> Result<u64, HostError> 
 /// `PositionStatus(handle)`.
 pub fn position_status(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let ticket = handle_arg("PositionStatus", args)?;
+    // Whether a handle was issued this tick depends on the calls before this one.
+    ctx.rng.wait_turn();
     Ok(Value::from(ctx.world.positions().answer(ticket).word()))
 }
 
 /// `PositionResult(handle)`.
 pub fn position_result(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let ticket = handle_arg("PositionResult", args)?;
+    ctx.rng.wait_turn();
     Ok(match ctx.world.positions().answer(ticket) {
         PositionAnswer::Found(p) => Value::Vec2(p),
         _ => Value::Nil,

@@ -216,6 +216,11 @@ impl LuaBackend {
 }
 
 impl ScriptBackend for LuaBackend {
+    fn fork(&self) -> Option<Box<dyn ScriptBackend>> {
+        // A deep copy of the table: the `Rc`s of one backend never cross to another thread.
+        Some(Box::new(LuaBackend::new((*self.api).clone(), self.limits)))
+    }
+
     fn extensions(&self) -> &[&'static str] {
         &["lua"]
     }

@@ -28,7 +28,9 @@ pub const SEQUENCE: &str = "sequence";
 
 /// Rhai as a Tactica script language.
 pub struct RhaiBackend {
-    engine: Engine,
+    /// Shared by every lane's copy of the backend (`fork`): built once, read only while running
+    /// (rhai's `sync` feature makes it `Send + Sync`).
+    engine: Arc<Engine>,
     limits: ScriptLimits,
     programs: Vec<Program>,
 }
@@ -105,7 +107,7 @@ impl RhaiBackend {
     /// A backend binding `api` under `limits`.
     pub fn new(api: Api, limits: ScriptLimits) -> Self {
         let engine = sandboxed_engine(Arc::new(api), &limits);
-        RhaiBackend { engine, limits, programs: Vec::new() }
+        RhaiBackend { engine: Arc::new(engine), limits, programs: Vec::new() }
     }
 
     /// A backend with the standard table and the default limits.
@@ -320,6 +322,10 @@ fn run_error(file: &Path, err: &EvalAltResult) -> ScriptError {
 }
 
 impl ScriptBackend for RhaiBackend {
+    fn fork(&self) -> Option<Box<dyn ScriptBackend>> {
+        Some(Box::new(RhaiBackend { engine: Arc::clone(&self.engine), limits: self.limits, programs: Vec::new() }))
+    }
+
     fn extensions(&self) -> &[&'static str] {
         &["rhai"]
     }

@@ -413,6 +413,22 @@ impl CommandBuffer {
         self.commands
     }
 
+    /// The commands as issued, taken out (a worker's buffer, merged into the tick's).
+    pub fn into_vec(self) -> Vec<Command> {
+        self.commands
+    }
+
+    /// Appends commands already issued and weighed elsewhere (a worker's, in merge order).
+    pub fn extend_issued(&mut self, commands: impl IntoIterator<Item = Command>) {
+        self.commands.extend(commands);
+    }
+
+    /// The commands issued while the buffer grew from `from` to `to` commands, to amend.
+    pub fn range_mut(&mut self, from: usize, to: usize) -> &mut [Command] {
+        let to = to.min(self.commands.len());
+        &mut self.commands[from.min(to)..to]
+    }
+
     /// The commands as issued.
     pub fn as_slice(&self) -> &[Command] {
         &self.commands

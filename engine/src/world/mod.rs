@@ -12,6 +12,7 @@ pub(crate) mod prefetch;
 mod rng;
 mod standing;
 mod tick;
+mod turns;
 
 use std::collections::BTreeMap;
 
@@ -27,6 +28,7 @@ pub use events::{Event, EventKind, EventLog};
 pub use places::Region;
 pub use rng::WorldRng;
 pub use tick::{PLANS_FROM_INTELLIGENCE, is_dull, speed_of_attribute};
+pub use turns::TurnOrder;
 
 use crate::coord::Signals;
 use crate::grid::Map;

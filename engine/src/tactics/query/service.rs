@@ -20,9 +20,11 @@
 //! per-test traces: the evaluation, its work units and its answer are the same) and keeps the
 //! records until [`PositionService::take_records`].
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use glam::Vec2;
 
@@ -74,14 +76,17 @@ struct Pending {
     reserve: bool,
 }
 
-/// The world's position-query service. Budget and handles use `Cell`s because scripts ask
-/// through a shared `&World`; the cells only count, and are reset at the first query of a tick.
-#[derive(Debug, Clone, Default)]
+/// The world's position-query service. Budget and handles are atomics because scripts ask
+/// through a shared `&World` (from several threads in a parallel scripts phase); they only count,
+/// and are reset at the first query of a tick. Scripts touch them in instance order: the stdlib
+/// waits for the call's turn first (`WorldRng::wait_turn`), so the counts never depend on which
+/// thread got there first.
+#[derive(Debug, Default)]
 pub struct PositionService {
     budget: u64,
-    spent: Cell<u64>,
-    spent_tick: Cell<u64>,
-    next_ticket: Cell<u64>,
+    spent: AtomicU64,
+    spent_tick: AtomicU64,
+    next_ticket: AtomicU64,
     /// The highest handle whose query was submitted: handles above it are issued this tick.
     submitted: u64,
     pending: VecDeque<Pending>,
@@ -89,7 +94,7 @@ pub struct PositionService {
     reservations: Reservations,
     /// Whether finished evaluations are recorded (for a viewer), and the records not yet taken.
     keep_records: bool,
-    records: RefCell<Vec<AskedQuery>>,
+    records: Mutex<Vec<AskedQuery>>,
 }
 
 /// One finished evaluation with its debug record, kept while [`PositionService::keep_records`]
@@ -124,6 +129,24 @@ fn step_for(world: &World, reservations: &Reservations, eval: &mut Evaluation, u
     (done, clock.0.get().saturating_sub(1).min(units))
 }
 
+impl Clone for PositionService {
+    fn clone(&self) -> Self {
+        let copy = |a: &AtomicU64| AtomicU64::new(a.load(Relaxed));
+        PositionService {
+            budget: self.budget,
+            spent: copy(&self.spent),
+            spent_tick: copy(&self.spent_tick),
+            next_ticket: copy(&self.next_ticket),
+            submitted: self.submitted,
+            pending: self.pending.clone(),
+            answers: self.answers.clone(),
+            reservations: self.reservations.clone(),
+            keep_records: self.keep_records,
+            records: Mutex::new(self.records.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()),
+        }
+    }
+}
+
 impl PositionService {
     /// Units of work all queries of one tick may do together; 0 (the default) means no limit.
     pub fn set_budget(&mut self, units: u64) {
@@ -146,11 +169,11 @@ impl PositionService {
     }
 
     fn left(&self, tick: u64) -> u64 {
-        if self.spent_tick.get() != tick {
-            self.spent_tick.set(tick);
-            self.spent.set(0);
+        if self.spent_tick.load(Relaxed) != tick {
+            self.spent_tick.store(tick, Relaxed);
+            self.spent.store(0, Relaxed);
         }
-        self.budget.saturating_sub(self.spent.get())
+        self.budget.saturating_sub(self.spent.load(Relaxed))
     }
 
     /// Runs a script's query now with what is left of this tick's budget: the evaluation if it
@@ -167,11 +190,11 @@ impl PositionService {
         let left = self.left(world.clock().tick());
         // Queries already waiting go first: a new one that took the budget before them every tick
         // could starve them for ever.
-        if left == 0 || !self.pending.is_empty() || self.next_ticket.get() > self.submitted {
+        if left == 0 || !self.pending.is_empty() || self.next_ticket.load(Relaxed) > self.submitted {
             return None;
         }
         let (done, used) = step_for(world, &self.reservations, &mut eval, left);
-        self.spent.set(self.spent.get() + used);
+        self.spent.fetch_add(used, Relaxed);
         if done {
             self.keep(world.clock().tick(), owner, &eval);
         }
@@ -183,27 +206,29 @@ impl PositionService {
     pub fn keep_records(&mut self, on: bool) {
         self.keep_records = on;
         if !on {
-            self.records.get_mut().clear();
+            self.records.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
         }
     }
 
     /// The evaluations that finished since the last call, in the order they finished.
     pub fn take_records(&mut self) -> Vec<AskedQuery> {
-        std::mem::take(self.records.get_mut())
+        std::mem::take(self.records.get_mut().unwrap_or_else(std::sync::PoisonError::into_inner))
     }
 
     fn keep(&self, tick: u64, owner: EntityId, eval: &Evaluation) {
         if self.keep_records {
-            self.records.borrow_mut().push(AskedQuery { tick, owner, record: eval.record().clone() });
+            self.records.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(AskedQuery {
+                tick,
+                owner,
+                record: eval.record().clone(),
+            });
         }
     }
 
     /// A fresh handle for a query that will go on in the background (the script's command that
     /// submits it carries this number).
     pub fn handle(&self) -> u64 {
-        let t = self.next_ticket.get() + 1;
-        self.next_ticket.set(t);
-        t
+        self.next_ticket.fetch_add(1, Relaxed) + 1
     }
 
     /// Queues a query under `ticket` (applied from the script's command at `tick`), cancelling
@@ -225,7 +250,7 @@ impl PositionService {
         match self.answers.get(&ticket) {
             Some(&(a, _)) => a,
             // Issued this tick; the world queues it once every script of the tick has run.
-            None if ticket > self.submitted && ticket <= self.next_ticket.get() => PositionAnswer::Pending,
+            None if ticket > self.submitted && ticket <= self.next_ticket.load(Relaxed) => PositionAnswer::Pending,
             None => PositionAnswer::Unknown,
         }
     }
@@ -284,7 +309,7 @@ impl PositionService {
             finished.push((p.owner, p.ticket, answer));
         }
         if self.budget > 0 {
-            self.spent.set(self.budget - left);
+            self.spent.store(self.budget - left, Relaxed);
         }
         finished
     }
