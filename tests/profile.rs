@@ -10,6 +10,11 @@ use tactica::runtime::{Phase, Runtime};
 use tactica_engine::grid::Map;
 use tactica_engine::world::{Entity, World};
 
+// As in the `tactica` binary: Rhai calls are charged for what they allocate, so the test sees
+// what a player's game sees when the profiler records inside a call.
+#[global_allocator]
+static ALLOCATOR: tactica_stdlib::memory::CountingAllocator = tactica_stdlib::memory::CountingAllocator;
+
 /// Each think calls `DistanceToPlayer` exactly three times and records one note.
 const LUA: &str = "
 function on_think()
@@ -110,6 +115,28 @@ fn the_profiler_changes_no_trace_and_costs_nothing_when_off() {
     assert!(on.profile().is_none());
     // Host calls outside a profiled tick are not recorded anywhere.
     assert!(!tactica_stdlib::profile::recording());
+}
+
+/// The crowd where everyone thinks: 10,000 calls a tick fill the profiler's list of host calls
+/// while scripts run. Growing that list is the host's bookkeeping; charged to the script that
+/// happened to be running, it stopped a Rhai docker on tick 1 (a 6 MiB list at 16 bytes an
+/// operation), on profiled runs only.
+#[test]
+fn the_profilers_own_records_are_never_charged_to_a_script() {
+    for threads in [1, 2] {
+        let traces = [false, true].map(|profiled| {
+            let scenario = tactica::scenario::load(Path::new("examples/crowd/everyone.toml")).unwrap();
+            let mut rt = Runtime::new(scenario, tactica::languages()).unwrap_or_else(|_| panic!("the crowd compiles"));
+            rt.set_threads(threads);
+            if profiled {
+                rt.enable_profile();
+            }
+            rt.run(3);
+            rt.trace().to_string()
+        });
+        assert!(!traces[1].contains("script_error"), "{threads} threads: a script was stopped while profiled");
+        assert!(traces[0] == traces[1], "{threads} threads: the profiler changed the trace");
+    }
 }
 
 #[test]

@@ -160,6 +160,14 @@ const OVERSHOOTS: &[(&str, &str)] = &[
         "a failed allocation's emergency collection is charged (one unit per 16 bytes of heap) after it ran",
     ),
     ("table_move_copy.lua", "growing the destination table is charged when the rehash is done"),
+    (
+        "string_sub_long.lua",
+        "stopped at 2.006 budgets (200,573 units against 100,000): a long substring's copy is charged in one piece; not yet isolated",
+    ),
+    (
+        "string_unpack_items.lua",
+        "stopped at 2.17 budgets (217,026 units against 100,000) inside `pcall`; not yet isolated",
+    ),
 ];
 
 /// The budget and the work charged to a call, from its budget stop's message: Lua reports

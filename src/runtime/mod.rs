@@ -150,7 +150,7 @@ impl Runtime {
             owed: Vec::new(),
             profiler: None,
             frame_budget: profile::DEFAULT_FRAME_BUDGET,
-            threads: scenario.threads.unwrap_or_else(default_threads),
+            threads: scenario.threads.unwrap_or(1),
         })
     }
 
@@ -551,8 +551,9 @@ impl Runtime {
 
     /// Runs the scripts phase on `threads` worker threads (at least 1; more than
     /// [`crate::host::LANES`] use that many). The trace is the same for every count: see
-    /// `docs/embedding.md`, "Threads". The default is the scenario's `threads`, else the
-    /// machine's cores.
+    /// `docs/embedding.md`, "Threads". The default is the scenario's `threads`, else 1: more
+    /// threads are not yet faster where scripts draw random numbers (each draw waits its turn),
+    /// so a game opts in.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }

@@ -123,6 +123,18 @@ impl Usage {
     }
 }
 
+/// Runs `f` without counting what it allocates or frees on this thread: the host's own
+/// bookkeeping inside a script call (the profiler's records) is never the script's to pay for,
+/// or switching the profiler on would change what scripts may do, and so the trace.
+pub fn uncounted<R>(f: impl FnOnce() -> R) -> R {
+    let before = COUNTS.try_with(Cell::get).ok();
+    let out = f();
+    if let Some(before) = before {
+        let _ = COUNTS.try_with(|c| c.set(before));
+    }
+    out
+}
+
 /// Whether [`CountingAllocator`] is the process's global allocator.
 pub fn installed() -> bool {
     static INSTALLED: OnceLock<bool> = OnceLock::new();

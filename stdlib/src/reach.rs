@@ -491,6 +491,11 @@ pub const CAPABILITIES: &[Capability] = &[
     ),
     play("world/rng", "the world's seeded random generator", &["Random"], &[("", "seed")], &[]),
     internal(
+        "world/turns",
+        "the order in which worker threads take their turn at the world's generator",
+        "keeps a parallel scripts phase's random draws in the one-thread order; not called by name",
+    ),
+    internal(
         "world/standing",
         "who stands still where, for the walk phase",
         "what `[navigation] blocked_ticks` waits on and plans round; reached through that key",
