@@ -1,11 +1,11 @@
 //! The script profiler: where a tick's time goes, for a game's debug overlay or `tactica run
 //! --profile`.
 //!
-//! [`Runtime::enable_profile`] starts recording and [`Runtime::profile`] reads what was recorded:
+//! [`Runtime::enable_profile`](super::Runtime::enable_profile) starts recording and [`Runtime::profile`](super::Runtime::profile) reads what was recorded:
 //! time per tick phase, per language, per script file, per handler (file and trigger), per host
 //! function (calls, total, median, max), and the ticks that overran a budget — the frame budget
 //! for the whole tick ([`Profile::set_frame_budget`], 16.6 ms unless set) or the script budget
-//! ([`Runtime::set_script_budget`]) for its scripts phase.
+//! ([`Runtime::set_script_budget`](super::Runtime::set_script_budget)) for its scripts phase.
 //!
 //! **Cost.** Disabled, the runtime's only cost is a branch on an `Option` per phase and per
 //! script call, and the host's one thread-local flag per host call

@@ -2,7 +2,7 @@
 //! cap (1 MiB) can overflow a stack, or cost memory or time out of proportion to its size.
 //!
 //! **Nesting.** The parsers, the checker, lowering and the syntax tree's own drop all recurse once
-//! per level of nesting. Before any parser runs, [`scan`] walks the tokens once and counts, at
+//! per level of nesting. Before any parser runs, `scan` walks the tokens once and counts, at
 //! every token, the constructs open around it: brackets (`(`, `[`, `{`) and `BEGIN … END` blocks
 //! until they close, and — within one statement at one bracket level — every operator and every
 //! `if`, `while`, `repeat` and `else` (a chain `a + b + c` is a tree as deep as it is long, and an

@@ -3,7 +3,9 @@
 
 // Referenced here, so the linker keeps the crate that provides Lua's symbols: mlua-sys links
 // none in its `external` mode.
-pub(crate) use tactica_lua_src::{lua_chargelater, lua_chargework, lua_clearcharges, lua_memerrorline, lua_workpending};
+pub(crate) use tactica_lua_src::{
+    lua_chargelater, lua_chargework, lua_clearcharges, lua_memerrorline, lua_workpending,
+};
 
 /// Starts a call's count afresh: work charged in an earlier call and never counted (that call
 /// ended with an error first) is not the new call's, and the count hook's countdown starts whole.

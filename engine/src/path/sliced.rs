@@ -144,7 +144,7 @@ impl PathQueue {
     }
 
     /// Queues a request to be searched through a hierarchy ([`Hpa`]) when the update is given
-    /// one ([`PathQueue::update_hierarchical`]); flat otherwise.
+    /// one ([`PathQueue::update_routed`]); flat otherwise.
     pub fn submit_hierarchical(&mut self, start: IVec2, goal: IVec2) -> RequestId {
         self.submit_as(start, goal, Kind::Hierarchical)
     }

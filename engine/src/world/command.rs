@@ -206,7 +206,7 @@ fn is_own_action(command: &Command, entity: EntityId) -> bool {
 }
 
 /// How many actions scripts may leave waiting in one character's queue. A character does at most
-/// [`super::tick::MAX_ACTIONS_PER_TICK`] instant actions a tick, so a script that queues more
+/// `MAX_ACTIONS_PER_TICK` instant actions a tick, so a script that queues more
 /// every call (a `Say` or `Signal` in a loop) would grow the queue, and the memory, for the whole
 /// game. Scripts meet it as an error from the action that would pass it; the world drops
 /// whatever still reaches it in one tick (several scripts of one character) with a note.

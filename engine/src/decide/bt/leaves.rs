@@ -14,7 +14,7 @@
 //!
 //! A leaf that starts reports `running` on that tick and is looked at from the next (its action
 //! reaches the queue when the tick's commands are applied). Looking is a read of the world
-//! ([`poll`]), so event-driven evaluation asks it every tick without ticking the tree.
+//! (`poll`), so event-driven evaluation asks it every tick without ticking the tree.
 
 use glam::{IVec2, Vec2};
 

@@ -349,7 +349,7 @@ impl Steering {
 
     /// Declares a tile route through `corners` (the book's lines from each to the next; a last
     /// corner equal to the first closes it into a loop), made relative to its first corner, so
-    /// it is walked from wherever its walker stands. At most [`MAX_TILE_ROUTE`] cells.
+    /// it is walked from wherever its walker stands. At most `MAX_TILE_ROUTE` cells.
     pub fn add_tile_route(&mut self, name: impl Into<String>, corners: &[IVec2]) -> Result<(), PatternError> {
         // A line has one cell per step along its longer axis: refuse a route too long before
         // drawing it, so absurd corners cost nothing.
