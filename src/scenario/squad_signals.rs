@@ -14,6 +14,8 @@ use super::Scenario;
 pub fn of(scenario: &Scenario) -> ScriptSignals {
     let files: std::collections::BTreeSet<&PathBuf> =
         scenario.entity_scripts.iter().flat_map(|e| e.files.iter()).chain(&scenario.world_scripts).collect();
+    // With `.tac` alone there is no Lua or Rhai script to read.
+    #[cfg_attr(not(any(feature = "lua", feature = "rhai")), allow(unused_mut))]
     let mut all = ScriptSignals::default();
     for f in files {
         let read = || super::files::read_text(f, super::files::MAX_SOURCE_BYTES).ok();
