@@ -75,9 +75,25 @@ const REMOVED: &[(&str, &str)] = &[
 /// not linted, so no parser recursion can exhaust the stack.
 const MAX_NESTING: usize = 200;
 
-/// The findings in `source` (empty when it does not parse: syntax errors are `compile`'s).
-pub(crate) fn lint(api: &Api, source: &str) -> Vec<Diagnostic> {
+/// Whether `full_moon` may read `source`: text Lua's own parser accepts, nested no deeper than
+/// Lua allows.
+///
+/// full_moon is written for valid Lua and has inputs Lua rejects on which it panics (a bare
+/// backtick reaches an `unreachable!` in its string lexer; `.tac` text in a `.lua` buffer has
+/// them). Rather than hunt those one at a time, it reads only what Lua compiles: syntax errors
+/// are `compile`'s findings anyway, and Lua's parser is the one that decides what a file is.
+/// Compiling without running costs one parse in a state with no libraries.
+fn admitted(source: &str) -> bool {
     if nesting(source) > MAX_NESTING {
+        return false;
+    }
+    let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default());
+    lua.is_ok_and(|lua| lua.load(source).set_mode(mlua::chunk::ChunkMode::Text).into_function().is_ok())
+}
+
+/// The findings in `source` (empty when it does not compile: syntax errors are `compile`'s).
+pub(crate) fn lint(api: &Api, source: &str) -> Vec<Diagnostic> {
+    if !admitted(source) {
         return Vec::new();
     }
     // The parser and the walk recurse once per nesting level: a thread with a stack of its own
@@ -94,9 +110,9 @@ pub(crate) fn lint(api: &Api, source: &str) -> Vec<Diagnostic> {
 }
 
 /// The squad signals `source` sends and waits for with `Signal` and `Wait` (see
-/// [`ScriptSignals`]); nothing when it does not parse or nests too deep.
+/// [`ScriptSignals`]); nothing when it does not compile or nests too deep.
 pub(crate) fn squad_signals(source: &str) -> ScriptSignals {
-    if nesting(source) > MAX_NESTING {
+    if !admitted(source) {
         return ScriptSignals::default();
     }
     std::thread::scope(|s| {
@@ -654,5 +670,66 @@ mod tests {
         assert_eq!(codes("function ("), []);
         assert_eq!(codes(&"(".repeat(100_000)), []);
         assert_eq!(codes(""), []);
+        // A bare backtick panics full_moon's lexer (the fuzzer found it in a `.tac` file read as
+        // Lua); Lua rejects the text, so full_moon never sees it.
+        for src in ["`", "x = `a`", "kind events;\non enter kPlate { Trigger(kPoisonTrap); }\n// `kPlate`"] {
+            assert!(!admitted(src), "{src}");
+            assert_eq!(codes(src), [], "{src}");
+        }
+        assert!(admitted("local s = '`' -- `"));
+    }
+
+    /// The shipped scripts of every language, the texts a mod's files start from.
+    fn shipped() -> Vec<String> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        let mut texts = Vec::new();
+        for dir in ["modding", "cover", "guide/scripts"] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = entry.unwrap().path();
+                if matches!(path.extension().and_then(|e| e.to_str()), Some("lua" | "rhai" | "tac")) {
+                    texts.push(std::fs::read_to_string(path).unwrap());
+                }
+            }
+        }
+        assert!(texts.len() >= 8, "the examples' scripts were not found");
+        texts
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// The class of the fuzzer's find: whatever text a buffer holds (a shipped script of any
+        /// language with characters put in, taken out or swapped), what the linter lets full_moon
+        /// read does not panic it. `lint_here` runs on the test's own thread, where a panic fails
+        /// the case (inside `lint` the thread would swallow it).
+        #[test]
+        fn full_moon_never_panics_on_what_it_is_given(
+            pick in 0usize..64,
+            edits in proptest::collection::vec((0.0f64..1.0, 0usize..3, proptest::char::range(' ', '~')), 0..8),
+        ) {
+            let texts = shipped();
+            let mut text: Vec<char> = texts[pick % texts.len()].chars().collect();
+            for (at, kind, c) in edits {
+                let i = ((at * text.len() as f64) as usize).min(text.len());
+                match kind {
+                    0 => text.insert(i, c),
+                    1 if i < text.len() => { text.remove(i); }
+                    _ if i < text.len() => text[i] = c,
+                    _ => text.push(c),
+                }
+            }
+            let text: String = text.into_iter().collect();
+            if admitted(&text) {
+                let _ = lint_here(&Api::standard(), &text);
+            }
+        }
+
+        /// Arbitrary printable text, backticks and all.
+        #[test]
+        fn full_moon_never_panics_on_arbitrary_text(text in "[ -~\n]{0,200}") {
+            if admitted(&text) {
+                let _ = lint_here(&Api::standard(), &text);
+            }
+        }
     }
 }
