@@ -1,6 +1,14 @@
 //! The compiled form: one flat array of stack-machine instructions with a parallel array of
 //! source spans, and tables saying which chunk of it each record, handler, state, rule and role
 //! runs. Compact, cheap to clone, and free of the syntax tree.
+//!
+//! After compiling, `Script::fuse` overwrites the first instruction of common shapes with a
+//! superinstruction (`if f() < k` as one call-compare-jump, `Const` then `Binary`, `Call` then
+//! `Pop`, a fact compared with a constant) and leaves the instructions it covers in place, so
+//! jump targets and spans keep their indices. The VM counts a fused instruction's steps as the
+//! plain ones would, so a budget stops a run at the same instruction either way; the tests here
+//! run every script fused and unfused and compare. A file of top-level statements only
+//! (`top_level_only`) runs on a shorter path, without the handler, rule and machine machinery.
 
 use std::sync::Arc;
 

@@ -1,5 +1,9 @@
 //! The virtual machine: runs compiled chunks on a value stack, counting every step against the
 //! call's budget, so an endless loop is stopped with a clear error instead of hanging the tick.
+//!
+//! Reading a value whole — joining or comparing text and lists, an argument handed to the host —
+//! also costs one step per 16 bytes of text or per element (`size_work`), charged before the
+//! work on the fused and the plain path alike, so a loop copying a long string meets the budget.
 
 use std::fmt;
 

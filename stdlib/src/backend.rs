@@ -115,8 +115,8 @@ pub trait ScriptBackend: Send {
     fn declare_names(&mut self, _declare: &dyn Fn(&mut crate::Api)) {}
     /// A fresh backend of the same language, with the same API (names declared included) and
     /// limits, and no programs: the host makes one for each lane of a parallel scripts phase
-    /// (see `ARCHITECTURE.md`, "The tick"), each run by one worker thread at a time. `None` (the
-    /// default): the language cannot be copied, and all its instances run on the first lane.
+    /// (the root crate's `src/host/lanes.rs`), each run by one worker thread at a time. `None`
+    /// (the default): the language cannot be copied, and all its instances run on the first lane.
     fn fork(&self) -> Option<Box<dyn ScriptBackend>> {
         None
     }

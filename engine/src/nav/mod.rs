@@ -23,6 +23,15 @@
 //!
 //! Plans are smoothed by the walker's own line of sight (the supercover line, no cut corners),
 //! so a smoothed leg never enters a blocked cell and is never longer than the grid path.
+//!
+//! Three kinds of search take turns in the one `PathQueue` under the one budget: flat A*, HPA*,
+//! and routes over a scenario's waypoint graph (`[navigation.graph]`, `GraphQuery`), which are
+//! walked node to node, unsmoothed (the nodes stay in the plan's `via`). A move whose straight
+//! line crosses only open ground of the cheapest cost is walked without a search. A character
+//! with `avoid` weights always searches flat, with a `TacticalCost` of its own, and walks its
+//! cells unsmoothed, since a shortcut would cross what it avoids. With `NavConfig::blocked_ticks`,
+//! a walker held that long by a character standing in its way plans round every standing
+//! character, and says so in the trace when there is no way round.
 
 mod components;
 mod plan;

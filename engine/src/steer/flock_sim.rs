@@ -5,6 +5,12 @@
 //! (double-buffered). The book updates in place, so unit `i` sees units `< i` already moved; the
 //! snapshot makes the result independent of the index order and lets the decision pass run in
 //! any order.
+//!
+//! **Contact.** A flock is chaotic, so what must hold does not rest on steering: after the move,
+//! `Flock::apply` parts units that touch in up to `CONTACT_PASSES` Gauss–Seidel passes (the idea
+//! of DetourCrowd's collision pass), every push passed through the obstacle constraint, and moves
+//! every unit out of any obstacle it overlaps. Flocks in a running world (`steer/agents`) run
+//! the same passes with walls as the constraint.
 
 use std::ops::Range;
 
