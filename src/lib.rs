@@ -27,8 +27,9 @@
 //! assert_eq!(rt.trace_hash(), again.trace_hash());
 //! ```
 //!
-//! **Architecture invariant:** this crate is the only one that reads files, watches them or
-//! talks to a terminal; the engine, the stdlib and the languages work on text and values.
+//! **Architecture invariant:** this crate is the only one that writes files, watches them or
+//! talks to a terminal; the engine, the stdlib and the languages work on text and values (the
+//! engine's map loaders also take a path, for a game that reads a map without a scenario).
 
 #![deny(missing_docs)]
 

@@ -4,12 +4,12 @@
 //! (`TACTICA_BLESS_API=1 cargo test --test public_api -- --ignored`).
 //!
 //! The listing is made from rustdoc's JSON output (`--output-format json`, unstable: the test
-//! sets `RUSTC_BOOTSTRAP=1` for that one rustdoc run, so a stable toolchain does), in a target
-//! folder of its own (`target/public-api`). It runs cargo inside a test, so the test is ignored
-//! by `cargo test` and CI runs it by name with `--ignored`.
+//! gives `RUSTC_BOOTSTRAP=1` to rustdoc alone, so a stable toolchain does), in the workspace's
+//! target folder. It runs cargo inside a test, so the test is ignored by `cargo test` and CI runs
+//! it by name with `--ignored`.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
@@ -31,18 +31,40 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The target folder the workspace builds in.
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| repo().join("target"))
+}
+
+/// A `rustdoc` that accepts unstable options: `RUSTC_BOOTSTRAP=1` set for rustdoc alone.
+///
+/// Set for the whole cargo run, `RUSTC_BOOTSTRAP` would change what the dependencies' build
+/// scripts see (thiserror's probes it), so the run would rebuild every crate in a folder of its
+/// own, minutes of work. Given only to rustdoc, the run reuses the dependencies' metadata the
+/// workspace's own `cargo doc` and `cargo check` built, and only the listed crate is documented.
+fn bootstrapped_rustdoc(dir: &Path) -> PathBuf {
+    let real = std::env::var("RUSTDOC").unwrap_or_else(|_| "rustdoc".into());
+    let wrapper = dir.join("rustdoc");
+    std::fs::write(&wrapper, format!("#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec '{real}' \"$@\"\n")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    wrapper
+}
+
 /// rustdoc's JSON for `krate`.
-fn rustdoc_json(krate: &str) -> Value {
-    // A target folder of its own: `RUSTC_BOOTSTRAP` is part of what cargo fingerprints, so in the
-    // workspace's folder this run and the next ordinary build would rebuild each other's crates.
-    let target = repo().join("target/public-api");
+fn rustdoc_json(krate: &str, rustdoc: &Path) -> Value {
+    let target = target_dir();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
         .current_dir(repo())
         .args(["rustdoc", "--locked", "--lib", "-p", krate, "--target-dir"])
         .arg(&target)
         .args(["--", "-Z", "unstable-options", "--output-format", "json"])
-        .env("RUSTC_BOOTSTRAP", "1")
+        .env("RUSTDOC", rustdoc)
+        .env_remove("RUSTC_BOOTSTRAP")
         .env_remove("RUSTDOCFLAGS")
         .output()
         .expect("cargo runs");
@@ -389,8 +411,8 @@ fn render(ty: &Value) -> String {
 }
 
 /// The listing of `krate`, one line per item, sorted.
-fn listing(krate: &str) -> String {
-    let json = rustdoc_json(krate);
+fn listing(krate: &str, rustdoc: &Path) -> String {
+    let json = rustdoc_json(krate, rustdoc);
     let index = json["index"].as_object().expect("rustdoc's index");
     let mut listing = Listing { index, lines: BTreeSet::new() };
     let root = json["root"].clone();
@@ -410,8 +432,10 @@ fn listing(krate: &str) -> String {
 fn the_public_api_is_the_recorded_one() {
     let bless = std::env::var_os("TACTICA_BLESS_API").is_some();
     let mut changed = Vec::new();
+    let scratch = tempfile::Builder::new().prefix("tactica-public-api-").tempdir().unwrap();
+    let rustdoc = bootstrapped_rustdoc(scratch.path());
     for krate in CRATES {
-        let now = listing(krate);
+        let now = listing(krate, &rustdoc);
         assert!(now.lines().count() > 1, "{krate}'s listing is empty:\n{now}");
         let folder = repo().join("tests/public_api");
         std::fs::create_dir_all(&folder).unwrap();

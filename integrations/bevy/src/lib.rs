@@ -89,6 +89,8 @@
 //! println!("{}", app.world().resource::<TacticaRuntime>().trace_hash()); // as `tactica run --ticks 120`
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod assets;
 pub mod convert;
 mod runtime;
