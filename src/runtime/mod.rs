@@ -210,6 +210,16 @@ impl Runtime {
         (&mut self.world, &mut self.host)
     }
 
+    /// The world as the next tick's scripts and trees will see it: a copy with the tick's first
+    /// phase done (the timeline's changes due that tick: globals, doors). Nothing a script does
+    /// during the tick shows before the tick's apply phase, so every position query of the tick
+    /// reads this world; `tactica query` and `render --query` evaluate on it.
+    pub fn world_as_next_tick_sees(&self) -> World {
+        let mut world = self.world.clone();
+        world.update();
+        world
+    }
+
     /// Plays one tick.
     pub fn tick(&mut self) {
         let mut laps = self.profiler.as_ref().map(|_| profile::PhaseClock::start());
