@@ -41,6 +41,10 @@ pub fn sentence(e: &Event) -> String {
         EventKind::ScriptError { file, line, column, message } => {
             format!("script error in {file}:{line}:{column} ({who}): {message}")
         }
+        EventKind::ScriptErrorRepeated { file, line, column, message, count, last, .. } => {
+            let times = if *count == 1 { "once more".to_owned() } else { format!("{count} more times") };
+            format!("script error in {file}:{line}:{column} ({who}) repeated {times}, up to tick {last}: {message}")
+        }
         EventKind::Reload { file, entities, ok, message } => {
             let verdict = if *ok { "reloaded".to_owned() } else { format!("NOT reloaded: {message}") };
             format!(
