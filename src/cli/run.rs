@@ -149,6 +149,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                     Err(_) => eprintln!("{}\nthe old code keeps running", r.message()),
                 }
             }
+            // Said above, in full: the `reload` events these logged are not narrated again.
+            printed = rt.world().log().len();
             next += period;
             std::thread::sleep(next.saturating_duration_since(Instant::now()));
         }
