@@ -44,7 +44,10 @@ fn check_json_is_one_object_per_diagnostic_and_a_summary() {
     assert_eq!(first["hint"], "did you mean `PlayerArmed`?");
     assert_eq!(lines[1]["code"], "E0011");
     assert_eq!(lines[1]["column"].as_u64(), Some(27));
-    assert_eq!(lines[2], serde_json::json!({"type": "summary", "files": 1, "errors": 2, "warnings": 0}));
+    assert_eq!(
+        lines[2],
+        serde_json::json!({"type": "summary", "files": 1, "scripts_linted_with_their_scenario": 0, "errors": 2, "warnings": 0})
+    );
     // Nothing for people on stderr: the objects are the whole report.
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     // A clean folder: only the summary.

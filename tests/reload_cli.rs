@@ -83,6 +83,10 @@ fn watch_takes_an_edit_into_the_running_game() {
     std::fs::write(dir.join("troll.lua"), taunt("Back off!")).unwrap();
     wait_for("troll says: \"Back off!\"", &mut seen);
     assert!(seen.iter().any(|l| l.starts_with("reloaded ") && l.ends_with("(troll)")), "{}", seen.join("\n"));
+    // Each reload is said once, as above: the log's `reload` events are not narrated again.
+    let again = seen.iter().filter(|l| l.contains("NOT reloaded") || l.contains(" reloaded for ")).count();
+    assert_eq!(again, 0, "{}", seen.join("\n"));
+    assert_eq!(seen.iter().filter(|l| l.contains("the old code keeps running")).count(), 1, "{}", seen.join("\n"));
     child.kill().unwrap();
     child.wait().unwrap();
 }

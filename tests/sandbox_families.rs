@@ -98,14 +98,19 @@ fn others(trace: &str) -> Vec<&str> {
     trace.lines().filter(|l| !l.contains("\"entity\":\"hostile")).collect()
 }
 
-/// What stopped the hostile characters: per character, the message of each failed call.
+/// What stopped the hostile characters: per character, the message of each failed call — a
+/// stop the trace counted as a repeat of the one before (docs/trace.md, "Repeated errors") as
+/// many times as it was counted.
 fn stops(trace: &str) -> BTreeMap<String, Vec<String>> {
     let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for line in trace.lines().filter(|l| l.contains("\"entity\":\"hostile") && l.contains("\"kind\":\"script_error\""))
-    {
+    for line in trace.lines().filter(|l| l.contains("\"entity\":\"hostile") && l.contains("\"kind\":\"script_error")) {
         let event: serde_json::Value = serde_json::from_str(line).unwrap();
         let who = event["entity"].as_str().unwrap_or_default().to_owned();
-        out.entry(who).or_default().push(event["message"].as_str().unwrap_or_default().to_owned());
+        let message = event["message"].as_str().unwrap_or_default().to_owned();
+        let times = if event["kind"] == "script_error_repeated" { event["count"].as_u64().unwrap_or(0) } else { 1 };
+        for _ in 0..times {
+            out.entry(who.clone()).or_default().push(message.clone());
+        }
     }
     out
 }

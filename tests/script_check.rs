@@ -57,7 +57,17 @@ fn check_exits_0_when_clean_0_with_warnings_and_1_with_errors() {
 
     let (code, text) = tactica(&["check", &path("clean.tac")]);
     assert_eq!(code, 0, "{text}");
-    assert!(text.contains("1 file checked, 0 errors, 0 warnings"), "{text}");
+    assert!(text.contains("1 file checked, 0 errors, 0 warnings\n"), "{text}");
+
+    // A scenario file checked alone lints the scripts its characters run: the summary counts
+    // them (the skirmish's pointman, cover, picket and the raiders' shared `.tac`); checked as a
+    // folder, they are files of the check themselves.
+    let (code, text) = tactica(&["check", "examples/skirmish/scenario.toml"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("1 file checked, 0 errors, 0 warnings (4 scripts linted with their scenario)"), "{text}");
+    let (code, text) = tactica(&["check", "examples/skirmish"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("6 files checked, 0 errors, 0 warnings\n"), "{text}");
 
     // A warning is printed, as an ariadne report with its code, but does not fail the check …
     let (code, text) = tactica(&["check", &path("warned.tac")]);

@@ -49,13 +49,23 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::
     scenarios.extend(beside);
     let scenario_names = scenario_names(&scenarios);
     let colour = format == Format::Text && output::color();
+    // The scripts a scenario file's check linted that are not on the list themselves: the
+    // summary counts them, or `check scenario.toml` would seem to have looked at one file.
+    let mut linted: BTreeSet<PathBuf> = BTreeSet::new();
     let mut found: Vec<Findings> = files
         .iter()
         .map(|f| match walks.remove(f) {
             Some(walked) => walked.into(),
-            None => check_file(f, &mut host, &scenario_names, colour),
+            None => {
+                let (found, scripts) = check_file(f, &mut host, &scenario_names, colour);
+                linted.extend(scripts.iter().map(|p| p.canonicalize().unwrap_or_else(|_| p.clone())));
+                found
+            }
         })
         .collect();
+    for f in &files {
+        linted.remove(&f.canonicalize().unwrap_or_else(|_| f.clone()));
+    }
     // Whether a file is ok is its own verdict, taken before the same mistake met twice is
     // printed once.
     let verdicts: Vec<(usize, usize)> = found.iter().map(Findings::counts).collect();
@@ -80,15 +90,24 @@ pub fn check(paths: &[PathBuf], deny_warnings: bool, format: Format) -> anyhow::
         warnings += w;
     }
     match format {
-        Format::Text => println!(
-            "{}, {}, {}",
-            super::count((files.len() - walked_only) as u64, "file checked", "files checked"),
-            super::count(errors as u64, "error", "errors"),
-            super::count(warnings as u64, "warning", "warnings")
-        ),
+        Format::Text => {
+            let with = if linted.is_empty() {
+                String::new()
+            } else {
+                let whose = if linted.len() == 1 { "its" } else { "their" };
+                format!(" ({} linted with {whose} scenario)", super::count(linted.len() as u64, "script", "scripts"))
+            };
+            println!(
+                "{}, {}, {}{with}",
+                super::count((files.len() - walked_only) as u64, "file checked", "files checked"),
+                super::count(errors as u64, "error", "errors"),
+                super::count(warnings as u64, "warning", "warnings")
+            );
+        }
         Format::Json => output::json_line(&serde_json::json!({
             "type": "summary",
             "files": files.len() - walked_only,
+            "scripts_linted_with_their_scenario": linted.len(),
             "errors": errors,
             "warnings": warnings,
         })),
@@ -348,22 +367,24 @@ pub(crate) fn is_scenario(p: &Path) -> bool {
     text.parse::<toml::Table>().map_or(true, |t| t.contains_key("map"))
 }
 
-/// Every problem with one file. `.tac` and the Lua and Rhai linters give warnings too; the
-/// other checks report errors alone.
+/// Every problem with one file, and the scripts its check linted (a scenario's). `.tac` and the
+/// Lua and Rhai linters give warnings too; the other checks report errors alone.
 fn check_file(
     f: &Path,
     host: &mut ScriptHost,
     scenario_names: &[(BTreeSet<PathBuf>, tactica_script::Api)],
     colour: bool,
-) -> Findings {
+) -> (Findings, Vec<PathBuf>) {
     if !f.exists() {
-        return vec![Finding::plain(f, "no such file")].into();
+        return (vec![Finding::plain(f, "no such file")].into(), Vec::new());
     }
+    let mut linted = Vec::new();
     let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
     let found = match ext {
         "toml" => match scenario::Loader::new().limits(super::load_limits()).load(f) {
             Err(e) => vec![Finding::scenario(&e)],
             Ok(s) => {
+                linted = scripts_of(&s);
                 let mut found = script_warnings_in(&s, host, colour);
                 if let Err(errs) = Runtime::new(s, crate::languages()) {
                     found.extend(errs.iter().map(Finding::script));
@@ -376,7 +397,7 @@ fn check_file(
         _ => {
             let source = match crate::scenario::files::read_text(f, crate::scenario::files::MAX_SOURCE_BYTES) {
                 Ok(s) => s,
-                Err(why) => return vec![Finding::plain(f, format!("the file {why}"))].into(),
+                Err(why) => return (vec![Finding::plain(f, format!("the file {why}"))].into(), Vec::new()),
             };
             // A file a scenario of this check uses is checked with that scenario's names.
             let canonical = f.canonicalize().unwrap_or_else(|_| f.to_path_buf());
@@ -385,7 +406,14 @@ fn check_file(
             check_text(f, &source, host, api, colour)
         }
     };
-    found.into()
+    (found.into(), linted)
+}
+
+/// The script files a scenario's characters and world run.
+fn scripts_of(s: &scenario::Scenario) -> Vec<PathBuf> {
+    let files: BTreeSet<&PathBuf> =
+        s.entity_scripts.iter().flat_map(|e| e.files.iter()).chain(&s.world_scripts).collect();
+    files.into_iter().cloned().collect()
 }
 
 /// Every problem with a script, query or test file whose text is `source` (what an editor holds,
@@ -491,10 +519,8 @@ fn script_warnings_in(s: &scenario::Scenario, host: &ScriptHost, colour: bool) -
     let mut api = tactica_script::Api::standard();
     api.declare_world_names(&s.world);
     api.declare_script_signals(scenario::squad_signals::of(s));
-    let files: std::collections::BTreeSet<&PathBuf> =
-        s.entity_scripts.iter().flat_map(|e| e.files.iter()).chain(&s.world_scripts).collect();
     let mut warnings = Vec::new();
-    for f in files {
+    for f in &scripts_of(s) {
         let Ok(source) = crate::scenario::files::read_text(f, crate::scenario::files::MAX_SOURCE_BYTES) else {
             continue;
         };

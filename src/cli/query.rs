@@ -1,10 +1,13 @@
 //! `tactica query`: evaluate a tactical position query and print the parsed query and the record
 //! of every candidate (status, failed condition, each weight's contribution).
 //!
-//! Given a scenario (a `.toml` file or a folder), the query runs for one of its entities on the
-//! world as it stands after `--tick` ticks, with the same data a running script's `FindPosition`
-//! reads: hidespots, tactical layers, entities, path distances. Given a bare map and a query file,
-//! the objects are the points passed on the command line and the map is all there is.
+//! Given a scenario (a `.toml` file or a folder), the scenario is replayed for `--tick` ticks and
+//! the query is asked for one of its entities exactly as that tick's `FindPosition` asks it: on the
+//! world as the tick's scripts see it, with the asker's blackboard objects, the points the other
+//! characters hold and the tick as the `random` seed, through the same request and evaluation
+//! the game uses ([`PositionService::request`], [`PositionService::evaluate`]). `--target` stands
+//! for the `target` option a script passes. Given a bare map and a query file, the objects are the
+//! points passed on the command line and the map is all there is.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -16,10 +19,10 @@ use glam::Vec2;
 use tactica_engine::grid;
 use tactica_engine::tactics::query::{CandidateStatus, TestEffect};
 use tactica_engine::tactics::query::{
-    Evaluation, ObjectKind, ObjectState, Objects, Outcome, QueryConfig, QueryEnv, QueryRequest, Reservations,
-    describe_failure, evaluate_in_world, format_query, format_record, parse_queries,
+    Evaluation, ObjectKind, ObjectState, Objects, Outcome, PositionService, Query, QueryConfig, QueryEnv, QueryRequest,
+    Reservations, describe_failure, format_query, format_record, parse_queries,
 };
-use tactica_engine::world::EntityId;
+use tactica_engine::world::{EntityId, World};
 
 use super::output::{self, Format};
 
@@ -44,9 +47,11 @@ pub struct QueryArgs {
     /// The asking agent's position, `x,y` in map units (bare maps only).
     #[arg(long, value_parser = parse_vec2)]
     pub puppet: Option<Vec2>,
-    /// The target's position.
-    #[arg(long, value_parser = parse_vec2)]
-    pub target: Option<Vec2>,
+    /// The target: an entity's name or a point `x,y` (with a scenario, what a script's
+    /// `FindPosition(query, {target = …})` passes; default the asker's blackboard `target`, else
+    /// the player). On a bare map, a point.
+    #[arg(long, value_parser = parse_target)]
+    pub target: Option<TargetArg>,
     /// The reference point.
     #[arg(long, value_parser = parse_vec2)]
     pub reference: Option<Vec2>,
@@ -62,9 +67,10 @@ pub struct QueryArgs {
     /// How many results to return.
     #[arg(long, default_value_t = 1)]
     pub results: usize,
-    /// Seed of the `random` criterion.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Seed of the `random` criterion (bare maps only: in a scenario it is the tick's, as in
+    /// play).
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// `text` for people, `json` for programs: one object per candidate, then one for the
     /// outcome (docs/json.md).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -75,6 +81,52 @@ fn parse_vec2(s: &str) -> Result<Vec2, String> {
     let (x, y) = s.split_once(',').ok_or_else(|| format!("`{s}` is not `x,y`"))?;
     let p = |t: &str| t.trim().parse::<f32>().map_err(|e| format!("`{t}`: {e}"));
     Ok(Vec2::new(p(x)?, p(y)?))
+}
+
+/// `--target`: an entity by name, or a point.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TargetArg {
+    /// The entity of this name, where it stands at the tick.
+    Entity(String),
+    /// A point in map units.
+    Point(Vec2),
+}
+
+pub(crate) fn parse_target(s: &str) -> Result<TargetArg, String> {
+    if s.contains(',') {
+        return parse_vec2(s).map(TargetArg::Point);
+    }
+    if s.trim().is_empty() {
+        return Err("give an entity's name or a point `x,y`".to_owned());
+    }
+    Ok(TargetArg::Entity(s.trim().to_owned()))
+}
+
+/// Asks `query` for the entity `asker` on `world` (the world a tick's scripts see:
+/// [`crate::Runtime::world_as_next_tick_sees`]) as that tick's `FindPosition` asks it, with its
+/// candidates recorded. `target` replaces the asker's own, as a script's `target` option does.
+/// `Err` says what is wrong with a name.
+pub(crate) fn ask(
+    world: &World,
+    asker: &str,
+    query: Arc<Query>,
+    target: Option<&TargetArg>,
+) -> Result<Evaluation, String> {
+    let id = world.find(asker).ok_or_else(|| format!("no entity is named `{asker}`"))?;
+    let mut request = PositionService::request(world, id);
+    match target {
+        None => {}
+        Some(TargetArg::Point(p)) => request.objects.set(ObjectKind::Target, ObjectState::at(*p)),
+        Some(TargetArg::Entity(name)) => {
+            let e = world
+                .find(name)
+                .and_then(|t| world.entity(t))
+                .ok_or_else(|| format!("--target: no entity is named `{name}` at tick {}", world.clock().tick()))?;
+            request.objects.set(ObjectKind::Target, ObjectState::of(e));
+        }
+    }
+    request.record = true;
+    Ok(world.positions().evaluate(world, query, request))
 }
 
 /// Whether `path` names a scenario rather than a map.
@@ -163,11 +215,17 @@ fn report_json(eval: &Evaluation) -> ExitCode {
 
 /// A query for a scenario's entity, on the world the scenario plays.
 fn query_in_scenario(args: &QueryArgs) -> anyhow::Result<ExitCode> {
+    if args.seed.is_some() || args.puppet.is_some() || args.results != 1 {
+        eprintln!(
+            "error: --seed, --puppet and --results are for bare maps: in a scenario the query is asked as the game asks it (the asker where it stands, one result, the tick as the seed)"
+        );
+        return Ok(ExitCode::from(2));
+    }
     let rt = match super::play_to(&args.map, args.tick) {
         Ok(rt) => rt,
         Err(code) => return Ok(code),
     };
-    let mut world = rt.world().clone();
+    let mut world = rt.world_as_next_tick_sees();
     if let Some(file) = &args.queries {
         let src = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
         if let Err(errors) = world.queries.load_text(&file.display().to_string(), &src) {
@@ -181,21 +239,22 @@ fn query_in_scenario(args: &QueryArgs) -> anyhow::Result<ExitCode> {
         eprintln!("error: say which entity asks with --entity NAME");
         return Ok(ExitCode::from(2));
     };
-    let Some(id) = world.find(entity) else {
-        eprintln!("error: no entity is named `{entity}`");
-        return Ok(ExitCode::from(1));
-    };
     let names: Vec<String> = world.queries.names().map(str::to_owned).collect();
     let name = args.name.clone().or_else(|| names.first().cloned()).unwrap_or_default();
     let Some(q) = world.queries.get(&name) else {
         eprintln!("error: no query named `{name}` (the scenario's queries: {})", names.join(", "));
         return Ok(ExitCode::from(1));
     };
+    let eval = match ask(&world, entity, Arc::clone(&q), args.target.as_ref()) {
+        Ok(eval) => eval,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
     if args.format == Format::Text {
         print!("{}", format_query(&q));
     }
-    let objects = Objects::from_world(&world, id);
-    let eval = evaluate_in_world(&world, id, q, objects, &Reservations::new(), args.seed, true);
     Ok(report(&eval, args.format))
 }
 
@@ -228,9 +287,17 @@ pub fn query(args: &QueryArgs) -> anyhow::Result<ExitCode> {
         Some(n) => queries.into_iter().find(|q| &q.name == n).with_context(|| format!("no query named `{n}`"))?,
         None => queries.into_iter().next().context("the file holds no query")?,
     };
+    let target = match &args.target {
+        None => None,
+        Some(TargetArg::Point(p)) => Some(*p),
+        Some(TargetArg::Entity(name)) => {
+            eprintln!("error: --target `{name}`: a bare map has no entities; give a point x,y");
+            return Ok(ExitCode::from(2));
+        }
+    };
     let mut objects = Objects::new().with(ObjectKind::Puppet, ObjectState::at(puppet));
     for (kind, p) in [
-        (ObjectKind::Target, args.target),
+        (ObjectKind::Target, target),
         (ObjectKind::ReferencePoint, args.reference),
         (ObjectKind::Player, args.player),
         (ObjectKind::Leader, args.leader),
@@ -242,7 +309,7 @@ pub fn query(args: &QueryArgs) -> anyhow::Result<ExitCode> {
     }
     let mut req = QueryRequest::new(EntityId::default(), objects);
     req.results = args.results;
-    req.seed = args.seed;
+    req.seed = args.seed.unwrap_or(0);
     req.record = true;
     let reservations = Reservations::new();
     let env = QueryEnv::new(&map, &reservations);

@@ -10,10 +10,10 @@ use clap::Args;
 use glam::Vec2;
 use tactica_engine::field::TacticalMaps;
 
-use tactica_engine::tactics::query::{
-    CandidateStatus, Objects, Outcome, Reservations, describe_failure, evaluate_in_world,
-};
+use tactica_engine::tactics::query::{CandidateStatus, Outcome, describe_failure};
 use tactica_engine::world::World;
+
+use super::query::{TargetArg, ask};
 
 use crate::render::{Arrow, HeatLayer, Ring, Scene, Style, draw, draw_with_legend, number_text};
 
@@ -32,6 +32,11 @@ pub struct RenderArgs {
     /// The entity that asks the query.
     #[arg(long)]
     pub entity: Option<String>,
+    /// With `--query`: the target, an entity's name or a point `x,y` (what a script's
+    /// `FindPosition(query, {target = …})` passes; default the asker's blackboard `target`, else
+    /// the player).
+    #[arg(long, requires = "query", value_parser = super::query::parse_target)]
+    pub target: Option<TargetArg>,
     /// Play this many ticks first (scripts included) and draw the layer as it then stands.
     #[arg(long, default_value_t = 0)]
     pub tick: u64,
@@ -49,10 +54,11 @@ pub fn render(args: &RenderArgs) -> anyhow::Result<ExitCode> {
         Ok(rt) => rt,
         Err(code) => return Ok(code),
     };
-    let world = rt.world();
     if let Some(query) = &args.query {
-        return render_query(args, world, query);
+        // The query is asked as the tick's scripts ask it.
+        return render_query(args, &rt.world_as_next_tick_sees(), query);
     }
+    let world = rt.world();
     let layer = args.layer.clone().unwrap_or_default();
     let Some(maps) = world.tactical() else {
         eprintln!(
@@ -115,6 +121,7 @@ fn render_query(args: &RenderArgs, world: &World, name: &str) -> anyhow::Result<
         eprintln!("error: no entity is named `{entity}`");
         return Ok(ExitCode::from(1));
     };
+    let target = args.target.as_ref();
     let Some(query) = world.queries.get(name) else {
         let names: Vec<String> = world.queries.names().map(str::to_owned).collect();
         eprintln!("error: the scenario's [queries] declare no query `{name}`");
@@ -125,8 +132,13 @@ fn render_query(args: &RenderArgs, world: &World, name: &str) -> anyhow::Result<
         eprintln!("error: say where to write the picture with -o FILE.png");
         return Ok(ExitCode::from(2));
     };
-    let objects = Objects::from_world(world, id);
-    let eval = evaluate_in_world(world, id, query, objects, &Reservations::new(), world.clock().tick(), true);
+    let eval = match ask(world, entity, query, target) {
+        Ok(eval) => eval,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
     let mut rings = Vec::new();
     let mut counts = [0usize; 5];
     for option in &eval.record().options {

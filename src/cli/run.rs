@@ -149,6 +149,8 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
                     Err(_) => eprintln!("{}\nthe old code keeps running", r.message()),
                 }
             }
+            // Said above, in full: the `reload` events these logged are not narrated again.
+            printed = rt.world().log().len();
             next += period;
             std::thread::sleep(next.saturating_duration_since(Instant::now()));
         }
@@ -165,6 +167,13 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         }
         printed = rt.world().log().len();
         played += 1;
+    }
+    // Errors still repeating get their count, on the last tick played.
+    rt.finish();
+    if !args.quiet {
+        for e in rt.world().log().since(printed) {
+            writeln!(out, "{}", narrate(e))?;
+        }
     }
     let stopped_early = interrupted.load(Ordering::SeqCst);
     if stopped_early {
@@ -188,7 +197,18 @@ pub fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
             .unwrap_or_default();
         *counts.entry(kind).or_default() += 1;
     }
-    let errors = counts.get("script_error").copied().unwrap_or(0);
+    // A repeated error counts every time it happened, though its repeats share one line.
+    let repeats: u64 = rt
+        .world()
+        .log()
+        .events()
+        .iter()
+        .map(|e| match e.kind {
+            tactica_engine::world::EventKind::ScriptErrorRepeated { count, .. } => count,
+            _ => 0,
+        })
+        .sum();
+    let errors = counts.get("script_error").copied().unwrap_or(0) + repeats as usize;
     let by_kind: Vec<String> = counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     writeln!(
         out,

@@ -190,6 +190,7 @@ fn write_trace(suite: &Suite, seeds: Option<Seeds>, file: &std::path::Path) -> a
     let seed = seeds.map_or(test.seed, |s| s.from);
     let mut rt = testing::sweep::start(test, seed).map_err(|e| anyhow::anyhow!(e))?;
     rt.run(test.ticks);
+    rt.finish();
     crate::output::write_file(file, rt.trace().as_bytes())
         .map_err(|e| anyhow::anyhow!("cannot write the trace to {}: {e}", file.display()))?;
     eprintln!("trace of \"{}\" on seed {seed} ({} ticks) written to {}", test.name, test.ticks, file.display());

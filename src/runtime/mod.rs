@@ -9,6 +9,7 @@ mod chrome_trace;
 mod embed;
 pub mod narrate;
 pub mod profile;
+mod repeats;
 mod stream;
 pub(crate) mod trees;
 
@@ -66,6 +67,8 @@ pub struct Runtime {
     frame_budget: std::time::Duration,
     /// How many worker threads the scripts phase runs on (see [`Runtime::set_threads`]).
     threads: usize,
+    /// Each failing script's run of errors: a repeat is counted, not recorded.
+    repeats: repeats::Repeats,
 }
 
 /// The profile and what it needs while a tick runs.
@@ -151,6 +154,7 @@ impl Runtime {
             profiler: None,
             frame_budget: profile::DEFAULT_FRAME_BUDGET,
             threads: scenario.threads.unwrap_or(1),
+            repeats: repeats::Repeats::default(),
         })
     }
 
@@ -210,6 +214,16 @@ impl Runtime {
         (&mut self.world, &mut self.host)
     }
 
+    /// The world as the next tick's scripts and trees will see it: a copy with the tick's first
+    /// phase done (the timeline's changes due that tick: globals, doors). Nothing a script does
+    /// during the tick shows before the tick's apply phase, so every position query of the tick
+    /// reads this world; `tactica query` and `render --query` evaluate on it.
+    pub fn world_as_next_tick_sees(&self) -> World {
+        let mut world = self.world.clone();
+        world.update();
+        world
+    }
+
     /// Plays one tick.
     pub fn tick(&mut self) {
         let mut laps = self.profiler.as_ref().map(|_| profile::PhaseClock::start());
@@ -247,6 +261,7 @@ impl Runtime {
         if timing {
             tactica_stdlib::profile::record(true);
         }
+        let mut went_through: Vec<usize> = Vec::new();
         let mut worker_times = Vec::new();
         let mut worker_host_calls = Vec::new();
         world.lend(|world, rng| {
@@ -298,6 +313,9 @@ impl Runtime {
             commands.extend_issued(ran.commands);
             let mut issued = 0;
             for called in ran.calls {
+                if called.result.is_ok() {
+                    went_through.push(called.instance);
+                }
                 let end = issued + called.commands;
                 let entity = host.instances()[called.instance].entity;
                 if called.result.is_ok()
@@ -335,18 +353,7 @@ impl Runtime {
             }
         }
         lap(&mut laps, Phase::Scripts);
-        for (entity, e) in failures {
-            if let Some(limit_ms) = e.watchdog {
-                self.world.record(entity, EventKind::Watchdog { file: self.display_path(&e.file), limit_ms });
-            }
-            let kind = EventKind::ScriptError {
-                file: self.display_path(&e.file),
-                line: e.line,
-                column: e.column,
-                message: e.message,
-            };
-            self.world.record(entity, kind);
-        }
+        self.file_failures(tick, failures, &went_through);
         self.world.apply(commands);
         lap(&mut laps, Phase::Apply);
         self.world.plan_paths();
@@ -366,6 +373,65 @@ impl Runtime {
         if let Some(laps) = laps {
             self.end_profiled_tick(tick, &laps);
         }
+    }
+
+    /// Records the tick's script errors, each in full unless it repeats its script's last one
+    /// (`repeats.rs`), and sums up the runs of repeats that ended: those of the scripts whose
+    /// calls (`went_through`, by instance) ran through this tick.
+    fn file_failures(&mut self, tick: u64, failures: Vec<(Option<EntityId>, ScriptError)>, went_through: &[usize]) {
+        for (entity, e) in failures {
+            let file = self.display_path(&e.file);
+            if let Some(limit_ms) = e.watchdog {
+                // Whether the watchdog stops a call depends on the machine, so each stop is
+                // news: recorded in full, never counted as a repeat.
+                self.world.record(entity, EventKind::Watchdog { file: file.clone(), limit_ms });
+                let kind = EventKind::ScriptError { file, line: e.line, column: e.column, message: e.message };
+                self.world.record(entity, kind);
+                continue;
+            }
+            let who = entity.and_then(|id| self.world.entity(id)).map(|en| en.name.to_string());
+            let failure = repeats::Failure {
+                key: (entity, file.clone()),
+                who,
+                line: e.line,
+                column: e.column,
+                message: &e.message,
+            };
+            let verdict = self.repeats.fail(failure, tick);
+            if let Some((who, summary)) = verdict.ended {
+                self.world.record_named(tick, who.as_deref(), summary);
+            }
+            if !verdict.record {
+                continue;
+            }
+            let kind = EventKind::ScriptError { file, line: e.line, column: e.column, message: e.message };
+            self.world.record(entity, kind);
+        }
+        for &i in went_through {
+            let Some(inst) = self.host.instances().get(i) else { continue };
+            let key = (inst.entity, self.display_path(&inst.file));
+            if let Some((who, summary)) = self.repeats.succeeded(&key) {
+                self.world.record_named(tick, who.as_deref(), summary);
+            }
+        }
+        self.repeats.end_tick();
+    }
+
+    /// Ends the run: every script error still repeating when the game stops gets its
+    /// `script_error_repeated` line (with the count), on the last tick played. Call it once the
+    /// last tick is played, before taking the trace; `tactica run` and `tactica test` do. Ticks
+    /// played after it start new runs of errors.
+    pub fn finish(&mut self) {
+        let ended = self.repeats.finish();
+        if ended.is_empty() {
+            return;
+        }
+        let tick_start = self.world.log().len();
+        let last = self.world.clock().tick().saturating_sub(1);
+        for (who, summary) in ended {
+            self.world.record_named(last, who.as_deref(), summary);
+        }
+        self.stream_events(tick_start);
     }
 
     /// Files the profiler's records of the tick that just ended.

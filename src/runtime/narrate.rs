@@ -36,10 +36,16 @@ pub fn sentence(e: &Event) -> String {
         EventKind::Exit { region } => format!("{who} leaves {region}"),
         EventKind::Attribute { key, value } => format!("{who}: {key} = {value}"),
         EventKind::Global { key, value } => format!("global {key} = {value}"),
+        // A machine's first state has none before it (the trace's `from` is empty).
+        EventKind::State { machine, from, to } if from.is_empty() => format!("{who}: {machine} starts in {to}"),
         EventKind::State { machine, from, to } => format!("{who}: {machine} {from} → {to}"),
         EventKind::Action { action, detail } => format!("{who} starts {action} {detail}"),
         EventKind::ScriptError { file, line, column, message } => {
             format!("script error in {file}:{line}:{column} ({who}): {message}")
+        }
+        EventKind::ScriptErrorRepeated { file, line, column, message, count, last, .. } => {
+            let times = if *count == 1 { "once more".to_owned() } else { format!("{count} more times") };
+            format!("script error in {file}:{line}:{column} ({who}) repeated {times}, up to tick {last}: {message}")
         }
         EventKind::Reload { file, entities, ok, message } => {
             let verdict = if *ok { "reloaded".to_owned() } else { format!("NOT reloaded: {message}") };
@@ -73,5 +79,12 @@ mod tests {
             kind: EventKind::Global { key: "GameTime".into(), value: "kNight".into() },
         };
         assert_eq!(narrate(&e), "[   12] global GameTime = kNight");
+        let state = |from: &str| Event {
+            tick: 3,
+            entity: Some("guard".into()),
+            kind: EventKind::State { machine: "Guard".into(), from: from.into(), to: "kChase".into() },
+        };
+        assert_eq!(narrate(&state("")), "[    3] guard: Guard starts in kChase");
+        assert_eq!(narrate(&state("kPatrol")), "[    3] guard: Guard kPatrol → kChase");
     }
 }

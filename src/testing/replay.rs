@@ -98,9 +98,18 @@ pub fn replay(trace: &str, mut rt: Runtime) -> Result<Replay, ReplayError> {
     let mut seen = 0;
     let mut context: VecDeque<(usize, String)> = VecDeque::new();
     let mut ticks = 0;
-    while ticks <= last_tick {
-        rt.tick();
-        ticks += 1;
+    // The trace ends with what the run's end adds (`Runtime::finish`): played after its last tick.
+    let mut finished = false;
+    loop {
+        if ticks <= last_tick {
+            rt.tick();
+            ticks += 1;
+        } else if !finished {
+            rt.finish();
+            finished = true;
+        } else {
+            break;
+        }
         let log = rt.world().log();
         for e in log.since(seen) {
             let got = e.to_json_line();

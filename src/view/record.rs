@@ -169,6 +169,9 @@ pub fn record(rt: &mut Runtime, ticks: u64, layer_every: Option<u64>) -> Recordi
             rx.layers(world, tick, &mut rec);
         }
     }
+    // Errors still repeating when the recording stops get their count, as `tactica run` ends.
+    rt.finish();
+    rx.events(rt.world(), read, &mut rec);
     rt.world_mut().positions_mut().keep_records(false);
     for (i, t) in rx.trajectories.into_iter().enumerate() {
         rec.entities[i].keys = t.finish();

@@ -5,10 +5,9 @@
 
 use std::sync::Arc;
 
-use glam::Vec2;
 use tactica_engine::Value;
 use tactica_engine::tactics::query::{
-    ObjectKind, ObjectState, Objects, Outcome, PositionAnswer, Query, QueryConfig, QueryRequest, compile_value,
+    ObjectKind, ObjectState, Outcome, PositionAnswer, PositionService, Query, QueryConfig, compile_value,
     describe_failure,
 };
 use tactica_engine::world::{Command, EventKind};
@@ -118,7 +117,7 @@ fn object_arg(ctx: &ScriptCtx<'_>, key: &str, v: &Value) -> Result<ObjectState, 
         Value::Entity(id) => ctx
             .world
             .entity(*id)
-            .map(|e| ObjectState { position: e.position, forward: Vec2::from_angle(e.heading), speed: e.speed })
+            .map(ObjectState::of)
             .ok_or_else(|| bad("FindPosition", 1, &format!("`{key}`: a live entity"), "a stale handle".to_owned())),
         Value::Vec2(p) if p.is_finite() => Ok(ObjectState::at(*p)),
         other => Err(bad("FindPosition", 1, &format!("`{key}`: an entity or a point"), other.value_type().to_string())),
@@ -129,7 +128,8 @@ fn object_arg(ctx: &ScriptCtx<'_>, key: &str, v: &Value) -> Result<ObjectState, 
 pub fn find_position(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, HostError> {
     let query = query_arg(ctx, args.first())?;
     ctx.me().ok_or(HostError::NoSelf)?;
-    let mut objects = Objects::from_world(ctx.world, ctx.me);
+    let mut request = PositionService::request(ctx.world, ctx.me);
+    let objects = &mut request.objects;
     let mut reserve = false;
     match args.get(1) {
         None | Some(Value::Nil) => {}
@@ -162,8 +162,6 @@ pub fn find_position(ctx: &mut ScriptCtx<'_>, args: &[Value]) -> Result<Value, H
         }
         Some(other) => return Err(bad("FindPosition", 1, "a table of options", other.value_type().to_string())),
     }
-    let mut request = QueryRequest::new(ctx.me, objects);
-    request.seed = ctx.world.clock().tick();
     // The tick's query budget and the handles are shared by every script: spend them in
     // instance order, whatever thread this call runs on.
     ctx.rng.wait_turn();

@@ -41,7 +41,47 @@ pub fn play(path: &Path) -> Runtime {
         Err(errors) => panic!("{}", errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")),
     };
     rt.run(rt.scenario_ticks());
+    // As `tactica run` ends a run: errors still repeating get their count.
+    rt.finish();
     rt
+}
+
+/// Every run of script errors in the trace, as `(tick, entity, message, times)`: a
+/// `script_error` and how many times it happened in all — itself and the repeats its
+/// `script_error_repeated` counts (docs/trace.md, "Repeated errors").
+pub fn error_runs(rt: &Runtime) -> Vec<(u64, String, String, u64)> {
+    error_runs_in(rt.world().log().events())
+}
+
+/// [`error_runs`] of a list of events.
+pub fn error_runs_in(events: &[tactica::engine::world::Event]) -> Vec<(u64, String, String, u64)> {
+    use tactica::engine::world::EventKind;
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ScriptError { file, line, column, message } => {
+                let repeats = events
+                    .iter()
+                    .find_map(|r| match &r.kind {
+                        EventKind::ScriptErrorRepeated {
+                            file: f,
+                            line: l,
+                            column: c,
+                            message: m,
+                            count,
+                            first,
+                            ..
+                        } if r.entity == e.entity && (f, l, c, m, *first) == (file, line, column, message, e.tick) => {
+                            Some(*count)
+                        }
+                        _ => None,
+                    })
+                    .unwrap_or(0);
+                Some((e.tick, e.entity.clone().unwrap_or_default(), message.clone(), 1 + repeats))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Loads a scenario and plays `ticks` ticks with the built-in languages; panics with the load or

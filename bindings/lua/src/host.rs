@@ -133,18 +133,93 @@ unsafe extern "C-unwind" fn host_entry(l: *mut lua_State) -> c_int {
             && std::ptr::eq(l.cast_const().cast::<c_void>(), shared.seq.get())
             && pending(shared)
         {
-            let nargs = ffi::lua_gettop(l);
-            return ffi::lua_yieldk(l, 0, nargs as ffi::lua_KContext, Some(host_continue));
+            park_arguments(l);
+            return ffi::lua_yieldk(l, 0, 0, Some(host_continue));
         }
         host_body(l, shared, index)
     }
 }
 
-unsafe extern "C-unwind" fn host_continue(l: *mut lua_State, _status: c_int, nargs: ffi::lua_KContext) -> c_int {
+unsafe extern "C-unwind" fn host_continue(l: *mut lua_State, _status: c_int, _ctx: ffi::lua_KContext) -> c_int {
     unsafe {
-        ffi::lua_settop(l, c_int::try_from(nargs).unwrap_or(0));
+        unpark_arguments(l);
         let (shared, index) = upvalues(l);
         host_body(l, shared, index)
+    }
+}
+
+/// The registry field of the table where host calls waiting in a sequence keep their arguments,
+/// one entry per coroutine (a coroutine holds at most one waiting call). Its keys are weak: a
+/// sequence dropped while it waits takes its entry with it.
+const PARKED: &std::ffi::CStr = c"tactica.parked_arguments";
+
+/// Pushes the table of parked arguments, made on first use.
+unsafe fn parked_table(l: *mut lua_State) {
+    unsafe {
+        if ffi::lua_getfield(l, ffi::LUA_REGISTRYINDEX, PARKED.as_ptr()) == ffi::LUA_TTABLE {
+            return;
+        }
+        ffi::lua_pop(l, 1);
+        ffi::lua_createtable(l, 0, 4);
+        ffi::lua_createtable(l, 0, 1);
+        ffi::lua_pushstring(l, c"k".as_ptr());
+        ffi::lua_setfield(l, -2, c"__mode".as_ptr());
+        ffi::lua_setmetatable(l, -2);
+        ffi::lua_pushvalue(l, -1);
+        ffi::lua_setfield(l, ffi::LUA_REGISTRYINDEX, PARKED.as_ptr());
+    }
+}
+
+/// Moves the call's arguments off the stack into the parked table, under this coroutine, before
+/// the call waits (yields). Nothing may stay on a yielded C function's stack: whoever resumes the
+/// coroutine owns its top (mlua's `Thread::resume` resets it to empty once the coroutine yields,
+/// which left every argument `nil` when the call went on).
+unsafe fn park_arguments(l: *mut lua_State) {
+    unsafe {
+        let nargs = ffi::lua_gettop(l);
+        ffi::lua_createtable(l, nargs, 1);
+        ffi::lua_rotate(l, 1, 1);
+        // The arguments are now 2..=nargs+1; each `rawseti` takes the top one.
+        for i in (1..=nargs).rev() {
+            ffi::lua_rawseti(l, 1, ffi::lua_Integer::from(i));
+        }
+        ffi::lua_pushinteger(l, ffi::lua_Integer::from(nargs));
+        ffi::lua_setfield(l, 1, c"n".as_ptr());
+        parked_table(l);
+        ffi::lua_pushthread(l);
+        ffi::lua_pushvalue(l, 1);
+        ffi::lua_rawset(l, -3);
+        ffi::lua_settop(l, 0);
+    }
+}
+
+/// Puts back on the stack the arguments [`park_arguments`] kept for this coroutine, and forgets
+/// them.
+unsafe fn unpark_arguments(l: *mut lua_State) {
+    unsafe {
+        ffi::lua_settop(l, 0);
+        parked_table(l);
+        ffi::lua_pushthread(l);
+        ffi::lua_rawget(l, 1);
+        ffi::lua_pushthread(l);
+        ffi::lua_pushnil(l);
+        ffi::lua_rawset(l, 1);
+        // [parked, args]
+        let n = if ffi::lua_type(l, 2) == ffi::LUA_TTABLE {
+            ffi::lua_getfield(l, 2, c"n".as_ptr());
+            let n = ffi::lua_tointegerx(l, -1, std::ptr::null_mut());
+            ffi::lua_pop(l, 1);
+            c_int::try_from(n).unwrap_or(0)
+        } else {
+            0
+        };
+        ffi::luaL_checkstack(l, n, c"too many arguments".as_ptr());
+        for i in 1..=n {
+            ffi::lua_rawgeti(l, 2, ffi::lua_Integer::from(i));
+        }
+        // [parked, args, a1 … an] → [a1 … an]
+        ffi::lua_rotate(l, 1, n);
+        ffi::lua_settop(l, n);
     }
 }
 

@@ -164,6 +164,26 @@ pub enum EventKind {
         /// What went wrong.
         message: String,
     },
+    /// A run of `script_error`s ended: after the first (recorded in full) the script failed the
+    /// same way `count` more times, on every call from tick `first` to tick `last`; those were
+    /// counted, not recorded. Recorded when its next call did not fail that way, or when the game
+    /// stopped.
+    ScriptErrorRepeated {
+        /// The script file.
+        file: String,
+        /// 1-based line, 0 when unknown.
+        line: u32,
+        /// 1-based column, 0 when unknown.
+        column: u32,
+        /// What went wrong.
+        message: String,
+        /// How many times it failed the same way after the first.
+        count: u64,
+        /// The tick of the first error (the one recorded).
+        first: u64,
+        /// The tick of the last repeat.
+        last: u64,
+    },
     /// The wall-clock watchdog stopped a script call (beside its `script_error`): the call ran
     /// longer than the limit on this machine, so this trace may differ from another run's.
     Watchdog {
@@ -238,6 +258,10 @@ impl EventKind {
         ("state", "a state machine changes state"),
         ("action", "a long action starts"),
         ("script_error", "a script failed at run time and was stopped for that tick"),
+        (
+            "script_error_repeated",
+            "a script failed the same way again and again: the count, once the run of repeats ended",
+        ),
         ("watchdog", "the wall-clock watchdog stopped a script call"),
         ("reload", "a script file was reloaded while running"),
         ("note", "anything else a script or model reports"),
@@ -269,6 +293,7 @@ impl EventKind {
             EventKind::State { .. } => "state",
             EventKind::Action { .. } => "action",
             EventKind::ScriptError { .. } => "script_error",
+            EventKind::ScriptErrorRepeated { .. } => "script_error_repeated",
             EventKind::Watchdog { .. } => "watchdog",
             EventKind::Reload { .. } => "reload",
             EventKind::Note { .. } => "note",
@@ -293,7 +318,7 @@ impl EventKind {
             EventKind::Action { action, .. } => action,
             EventKind::Attribute { key, .. } | EventKind::Global { key, .. } => key,
             EventKind::Blocked { reason, .. } => reason,
-            EventKind::ScriptError { message, .. } => message,
+            EventKind::ScriptError { message, .. } | EventKind::ScriptErrorRepeated { message, .. } => message,
             EventKind::Reload { file, .. } | EventKind::Watchdog { file, .. } => file,
             EventKind::Node { name, .. } => name,
             EventKind::Spawn { .. }
@@ -468,6 +493,7 @@ mod tests {
             EventKind::State { machine: s(), from: s(), to: s() },
             EventKind::Action { action: s(), detail: s() },
             EventKind::ScriptError { file: s(), line: 1, column: 1, message: s() },
+            EventKind::ScriptErrorRepeated { file: s(), line: 1, column: 1, message: s(), count: 2, first: 0, last: 2 },
             EventKind::Watchdog { file: s(), limit_ms: 1 },
             EventKind::Reload { file: s(), entities: vec![], ok: true, message: s() },
             EventKind::Note { name: s(), value: Value::Nil },

@@ -570,6 +570,12 @@ impl World {
         self.log.push(self.clock.tick(), name.as_deref(), kind);
     }
 
+    /// Records an event of tick `tick` (one already played) under an entity's name, which may
+    /// be gone by now: what the runtime sums up when the game stops.
+    pub fn record_named(&mut self, tick: u64, name: Option<&str>, kind: EventKind) {
+        self.log.push(tick, name, kind);
+    }
+
     /// The steering state: who steers how, the flocks, formations and patterns.
     pub fn steering(&self) -> &Steering {
         &self.steering

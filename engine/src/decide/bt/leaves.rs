@@ -21,7 +21,7 @@ use glam::{IVec2, Vec2};
 use crate::coord::Action;
 use crate::grid::cell_of;
 use crate::steer::{Behaviour, SteerOrder};
-use crate::tactics::query::{Objects, Outcome, evaluate_in_world};
+use crate::tactics::query::{Outcome, PositionService};
 use crate::value::Value;
 use crate::world::{Command, EntityId, World};
 
@@ -77,8 +77,7 @@ pub(crate) fn start(t: &mut Ticker<'_, '_, '_>, id: NodeId, leaf: &Leaf) -> Stat
         Leaf::GoToPosition(arg) => {
             let Value::Str(name) = t.arg(arg) else { return Status::Failure };
             let Some(query) = world.queries.get(&name) else { return Status::Failure };
-            let objects = Objects::from_world(world, me);
-            let eval = evaluate_in_world(world, me, query, objects, world.positions().reservations(), t.env.now, false);
+            let eval = world.positions().evaluate(world, query, PositionService::request(world, me));
             match eval.outcome() {
                 Some(Outcome::Found(results)) if !results.is_empty() => {
                     let p = results[0].candidate.position;

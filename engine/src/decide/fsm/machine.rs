@@ -83,18 +83,44 @@ pub struct StateSpec {
     /// For a composite state: the child entered when the state itself is the target.
     #[serde(default)]
     pub initial: Option<String>,
-    /// Hooks run when the state is entered.
-    #[serde(default)]
+    /// Hooks run when the state is entered (a list of names, or one name alone).
+    #[serde(default, deserialize_with = "hook_names")]
     pub on_enter: Vec<String>,
     /// Hooks run when the state is left.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "hook_names")]
     pub on_exit: Vec<String>,
     /// Hooks run on every step while the state is active.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "hook_names")]
     pub on_tick: Vec<String>,
     /// Transitions, tried in order.
     #[serde(default)]
     pub transitions: Vec<TransitionSpec>,
+}
+
+/// A state's hooks as a file writes them: a list of names (`on_enter = ["alarm", "hide"]`), or
+/// one name alone (`on_enter = "alarm"`), which is the list of that one.
+fn hook_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    struct Names;
+    impl<'de> serde::de::Visitor<'de> for Names {
+        type Value = Vec<String>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a hook name or a list of hook names")
+        }
+
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Vec<String>, E> {
+            Ok(vec![v.to_owned()])
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
+            let mut names = Vec::new();
+            while let Some(name) = seq.next_element::<String>()? {
+                names.push(name);
+            }
+            Ok(names)
+        }
+    }
+    d.deserialize_any(Names)
 }
 
 /// A guarded transition: to one state, or to one of several by weight (probabilistic

@@ -294,3 +294,19 @@ fn machines_built_in_code_are_checked_like_files() {
         toml::from_str("initial = \"a\"\nself_transition = \"stay\"\n[[states]]\nname = \"a\"\n").unwrap();
     assert_eq!(spec.self_transition, SelfTransition::Stay, "data files may ask for `stay` too");
 }
+
+#[test]
+fn a_hook_written_alone_is_a_list_of_one_and_a_wrong_type_says_what_is_expected() {
+    let text = |hook: &str| {
+        format!(
+            "initial = \"idle\"\n[[states]]\nname = \"idle\"\non_enter = {hook}\non_tick = [\"look\", \"listen\"]\n"
+        )
+    };
+    let alone = StateMachine::from_toml(&text("\"wake\"")).unwrap();
+    let listed = StateMachine::from_toml(&text("[\"wake\"]")).unwrap();
+    let hooks = |m: &StateMachine| m.start_hooks().iter().map(|h| h.name.to_owned()).collect::<Vec<_>>();
+    assert_eq!(hooks(&alone), ["wake"]);
+    assert_eq!(hooks(&alone), hooks(&listed));
+    let e = StateMachine::from_toml(&text("3")).unwrap_err().to_string();
+    assert!(e.contains("a hook name or a list of hook names"), "{e}");
+}

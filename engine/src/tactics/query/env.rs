@@ -28,6 +28,11 @@ impl ObjectState {
     pub fn at(position: Vec2) -> Self {
         ObjectState { position, forward: Vec2::ZERO, speed: 0.0 }
     }
+
+    /// An entity as a query object: where it stands, the way it faces and its speed.
+    pub fn of(e: &crate::world::Entity) -> Self {
+        ObjectState { position: e.position, forward: Vec2::from_angle(e.heading), speed: e.speed }
+    }
 }
 
 /// The objects of one request, one slot per [`ObjectKind`].
@@ -66,11 +71,7 @@ impl Objects {
     pub fn from_world(world: &World, puppet: EntityId) -> Objects {
         let mut objects = Objects::new();
         let Some(me) = world.entity(puppet) else { return objects };
-        let state = |e: &crate::world::Entity| ObjectState {
-            position: e.position,
-            forward: Vec2::from_angle(e.heading),
-            speed: e.speed,
-        };
+        let state = ObjectState::of;
         objects.set(ObjectKind::Puppet, state(me));
         for (key, kind) in [
             ("target", ObjectKind::Target),

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use glam::Vec2;
 
-use super::env::Candidate;
+use super::env::{Candidate, Objects};
 use super::eval::{Evaluation, Outcome, QueryRequest, Status};
 use super::live::with_world_env;
 use super::record::QueryRecord;
@@ -176,17 +176,39 @@ impl PositionService {
         self.budget.saturating_sub(self.spent.load(Relaxed))
     }
 
-    /// Runs a script's query now with what is left of this tick's budget: the evaluation if it
-    /// finished, else `None` (the budget is spent; submit it with [`PositionService::handle`]).
-    pub fn attempt(&self, world: &World, query: Arc<Query>, mut req: QueryRequest) -> Option<Evaluation> {
+    /// The request `asker` makes when it asks a query on `world` as it stands: its objects from
+    /// the asker ([`Objects::from_world`]: itself, and the `target`, `referencePoint` and `leader`
+    /// its blackboard or attributes name), and the tick as the seed of the `random` criterion. A
+    /// script's `FindPosition`, a tree's `go_to_position` and `tactica query` all start here, so
+    /// they ask the same thing on the same tick.
+    pub fn request(world: &World, asker: EntityId) -> QueryRequest {
+        let mut req = QueryRequest::new(asker, Objects::from_world(world, asker));
+        req.seed = world.clock().tick();
+        req
+    }
+
+    /// Runs `query` to its end on `world` now, whatever is left of the tick's budget, against the
+    /// points held: what a script's query does while the tick has budget, what a tree's
+    /// `go_to_position` does, and what `tactica query` and `render --query` replay. Recorded
+    /// while [`PositionService::keep_records`] is on.
+    pub fn evaluate(&self, world: &World, query: Arc<Query>, mut req: QueryRequest) -> Evaluation {
         req.record |= self.keep_records;
         let owner = req.owner;
         let mut eval = Evaluation::new(query, req);
+        step_for(world, &self.reservations, &mut eval, u64::MAX);
+        self.keep(world.clock().tick(), owner, &eval);
+        eval
+    }
+
+    /// Runs a script's query now with what is left of this tick's budget: the evaluation if it
+    /// finished, else `None` (the budget is spent; submit it with [`PositionService::handle`]).
+    pub fn attempt(&self, world: &World, query: Arc<Query>, mut req: QueryRequest) -> Option<Evaluation> {
         if self.budget == 0 {
-            step_for(world, &self.reservations, &mut eval, u64::MAX);
-            self.keep(world.clock().tick(), owner, &eval);
-            return Some(eval);
+            return Some(self.evaluate(world, query, req));
         }
+        req.record |= self.keep_records;
+        let owner = req.owner;
+        let mut eval = Evaluation::new(query, req);
         let left = self.left(world.clock().tick());
         // Queries already waiting go first: a new one that took the budget before them every tick
         // could starve them for ever.
