@@ -402,6 +402,20 @@ static void addsteps (MatchState *ms, size_t n) {
 }
 
 
+/*
+** TACTICA: the steps a matcher has not charged yet are charged when it is
+** done with a subject. Without this a call that takes fewer than 64 steps
+** (a pattern over a short string, in a loop) was never charged for them.
+*/
+static void flushsteps (MatchState *ms) {
+  if (ms->steps > 0) {
+    size_t steps = ms->steps;
+    ms->steps = 0;
+    lua_chargework(ms->L, steps);
+  }
+}
+
+
 /* maximum recursion depth for 'match' */
 #if !defined(MAXCCALLS)
 #define MAXCCALLS	200
@@ -533,10 +547,16 @@ static const char *matchbalance (MatchState *ms, const char *s,
       if (((s - from) & 255) == 0)  /* TACTICA: one unit per 4 bytes */
         addsteps(ms, 64);
       if (*s == e) {
-        if (--cont == 0) return s+1;
+        if (--cont == 0) {
+          /* TACTICA: and the bytes since the last 256 (a short scan, at
+          ** every start of a subject, was otherwise never charged) */
+          addsteps(ms, (size_t)((s - from) & 255) / 4);
+          return s+1;
+        }
       }
       else if (*s == b) cont++;
     }
+    addsteps(ms, (size_t)((s - from) & 255) / 4);  /* TACTICA: as above */
   }
   return NULL;  /* string ends out of balance */
 }
@@ -550,6 +570,9 @@ static const char *max_expand (MatchState *ms, const char *s,
     if ((i & 255) == 0)  /* TACTICA: the scan is one unit per 4 bytes */
       addsteps(ms, 64);
   }
+  /* TACTICA: and the bytes since the last 256 (a short scan, at every start
+  ** of a subject, was otherwise never charged) */
+  addsteps(ms, (size_t)(i & 255) / 4);
   /* keeps trying to match with the maximum repetitions */
   while (i>=0) {
     const char *res = match(ms, (s+i), ep+1);
@@ -859,6 +882,7 @@ static int str_find_aux (lua_State *L, int find) {
       const char *res;
       reprepstate(&ms);
       if ((res=match(&ms, s1, p)) != NULL) {
+        flushsteps(&ms);  /* TACTICA */
         if (find) {
           lua_pushinteger(L, (s1 - s) + 1);  /* start */
           lua_pushinteger(L, res - s);   /* end */
@@ -868,6 +892,7 @@ static int str_find_aux (lua_State *L, int find) {
           return push_captures(&ms, s1, res);
       }
     } while (s1++ < ms.src_end && !anchor);
+    flushsteps(&ms);  /* TACTICA */
   }
   luaL_pushfail(L);  /* not found */
   return 1;
@@ -903,9 +928,11 @@ static int gmatch_aux (lua_State *L) {
     reprepstate(&gm->ms);
     if ((e = match(&gm->ms, src, gm->p)) != NULL && e != gm->lastmatch) {
       gm->src = gm->lastmatch = e;
+      flushsteps(&gm->ms);  /* TACTICA */
       return push_captures(&gm->ms, src, e);
     }
   }
+  flushsteps(&gm->ms);  /* TACTICA */
   return 0;  /* not found */
 }
 
@@ -979,6 +1006,9 @@ static int add_value (MatchState *ms, luaL_Buffer *b, const char *s,
       break;
     }
     case LUA_TTABLE: {  /* index the table */
+      /* TACTICA: the capture becomes a string (hashed, interned) to index
+      ** with: a unit, and one per 16 bytes */
+      addsteps(ms, 1 + (size_t)(e - s) / 16);
       push_onecapture(ms, 0, s, e);  /* first capture is the index */
       lua_gettable(L, 3);
       break;
@@ -1041,6 +1071,7 @@ static int str_gsub (lua_State *L) {
     else break;  /* end of subject */
     if (anchor) break;
   }
+  flushsteps(&ms);  /* TACTICA */
   if (!changed)  /* no changes? */
     lua_pushvalue(L, 1);  /* return original string */
   else {  /* something changed */
