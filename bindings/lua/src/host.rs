@@ -114,7 +114,7 @@ unsafe fn upvalues<'s>(l: *mut lua_State) -> (&'s Shared, usize) {
 /// Lua wrapper each call went through used to count. Charged first, before this frame owns
 /// anything, so a budget that runs out here stops the script inside the call (`… inside
 /// `Random``), as a library function's work does.
-const HOST_CALL_WORK: usize = 8;
+pub(crate) const HOST_CALL_WORK: usize = 8;
 
 unsafe extern "C-unwind" fn host_entry(l: *mut lua_State) -> c_int {
     unsafe {

@@ -27,7 +27,10 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
     // Whether the script seeded a stream of its own.
     let seeded = Rc::new(Cell::new(false));
     let uses_own = Rc::clone(&seeded);
-    let random = lua.create_function(move |_, args: MultiValue| {
+    let random = lua.create_function(move |lua, args: MultiValue| {
+        // A call from Lua into Rust, as an API call is charged (`host::HOST_CALL_WORK`); at the
+        // next instruction, since a Rust callback may not raise the budget's error itself.
+        crate::patched::charge_later(lua, crate::host::HOST_CALL_WORK);
         if !uses_own.get()
             && let Some(drawn) = with_lent(|ctx| draw(ctx.rng, &args))
         {
@@ -35,7 +38,8 @@ pub(crate) fn install(lua: &Lua) -> mlua::Result<()> {
         }
         own_random.call::<MultiValue>(args)
     })?;
-    let randomseed = lua.create_function(move |_, args: MultiValue| {
+    let randomseed = lua.create_function(move |lua, args: MultiValue| {
+        crate::patched::charge_later(lua, crate::host::HOST_CALL_WORK);
         if args.is_empty() {
             seeded.set(false);
             return Ok(MultiValue::new());

@@ -1277,7 +1277,10 @@ static void addliteral (lua_State *L, luaL_Buffer *b, int arg) {
     case LUA_TSTRING: {
       size_t len;
       const char *s = lua_tolstring(L, arg, &len);
-      lua_chargework(L, len / 4);  /* TACTICA: quoted a byte at a time */
+      /* TACTICA: quoted a byte at a time, an escape (a control byte is
+      ** written with a formatted print) at several times a plain byte's cost:
+      ** a unit per byte */
+      lua_chargework(L, len);
       addquoted(b, s, len);
       break;
     }
