@@ -5,8 +5,9 @@
 //!
 //! The game builds in the workspace's target folder with the workspace's profile for
 //! dependencies, so only `tactica` (with the game's features) and the game itself are compiled;
-//! still a build inside a test, so the test is ignored by `cargo test` and CI runs it by name
-//! with `--ignored`.
+//! still a build inside a test, so the tests are ignored by `cargo test`. CI runs the game built
+//! from the packaged crates by name with `--ignored`; the other three are run by hand
+//! (`cargo test --test outside_game -- --ignored`).
 
 #[path = "../examples/embed.rs"]
 mod embed;
@@ -107,7 +108,7 @@ fn expected() -> String {
 }
 
 #[test]
-#[ignore = "builds a game crate outside the workspace (minutes); CI runs it with --ignored"]
+#[ignore = "builds a game crate outside the workspace (minutes); run by hand with --ignored"]
 fn a_game_depending_on_tactica_by_path_plays_as_the_workspace_does() {
     let dir = game_folder("path");
     let path = repo().display().to_string().replace('\\', "/");
@@ -251,7 +252,7 @@ fn a_game_depending_on_the_packaged_crates_plays_as_the_workspace_does() {
 }
 
 #[test]
-#[ignore = "builds a Bevy app outside the workspace and runs its test (minutes); CI runs it with --ignored"]
+#[ignore = "builds a Bevy app outside the workspace and runs its test (minutes); run by hand with --ignored"]
 fn a_new_bevy_app_with_the_plugin_passes_its_headless_test() {
     let dir = game_folder("bevy");
     let path = repo().display().to_string().replace('\\', "/");
@@ -300,7 +301,7 @@ fn a_new_bevy_app_with_the_plugin_passes_its_headless_test() {
 }
 
 #[test]
-#[ignore = "builds a game crate outside the workspace (its build scripts); CI runs it with --ignored"]
+#[ignore = "builds a game crate outside the workspace (its build scripts); run by hand with --ignored"]
 fn a_game_that_also_asks_for_an_unpatched_lua_gets_a_build_error_saying_why() {
     let dir = game_folder("vendored");
     let path = repo().display().to_string().replace('\\', "/");
