@@ -28,7 +28,8 @@ end
 
 /// What the mod said and the errors it met, one line each, and the run's trace hash.
 pub struct Played {
-    /// `say` lines and script errors, in order: `say <text>` or `error <line>: <message>`.
+    /// `say` lines and script errors, in order: `say <text>`, `error <line>: <message>`, or
+    /// `error <line> repeated <n> more times` (the same error again on the next ticks).
     pub lines: Vec<String>,
     /// [`Runtime::trace_hash`] after the run.
     pub trace_hash: String,
@@ -36,22 +37,32 @@ pub struct Played {
 
 /// Plays five ticks of a one-character world with the mod attached: from the third on, the
 /// pattern is stopped by the budget every tick (a stopped tick's `state` changes are rolled
-/// back, so the mod is on its third turn again).
+/// back, so the mod is on its third turn again); the stop is recorded once, then its repeats
+/// with their count.
 pub fn play() -> Played {
     let mut world = WorldBuilder::from_rows(["#######", "#.....#", "#######"]).seed(7).build().expect("a valid map");
     let modder = world.spawn(Entity::new("modder", "Npc", IVec2::new(1, 1))).expect("a unique name");
     let mut rt = Runtime::from_world("sandbox", world, languages());
     rt.attach_source(Some(modder), "mods/sandbox.lua", MOD, 1).expect("the mod loads");
     let mut lines = Vec::new();
-    for _ in 0..5 {
-        rt.tick();
-        for event in rt.drain_events() {
+    let mut note = |events: Vec<Event>| {
+        for event in events {
             match &event.kind {
                 EventKind::Say { text } => lines.push(format!("say {text}")),
                 EventKind::ScriptError { line, message, .. } => lines.push(format!("error {line}: {message}")),
+                EventKind::ScriptErrorRepeated { line, count, .. } => {
+                    lines.push(format!("error {line} repeated {count} more times"));
+                }
                 _ => {}
             }
         }
+    };
+    for _ in 0..5 {
+        rt.tick();
+        note(rt.drain_events());
     }
+    // As a game ends its run: an error still repeating is summed up with its count.
+    rt.finish();
+    note(rt.drain_events());
     Played { lines, trace_hash: rt.trace_hash() }
 }
