@@ -178,6 +178,27 @@ fn a_target_given_as_a_point_or_an_entity_is_the_one_the_query_reads() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("the tick as the seed"));
 }
 
+/// A tick the game never reaches is refused at once, not replayed for as long as it takes; the
+/// last tick is still answered.
+#[test]
+fn a_tick_past_the_scenarios_end_is_refused() {
+    let path = "tests/query_replay";
+    for command in [&["query", path, "--entity", "dan"][..], &["render", path, "--query", "flank", "--entity", "dan"]] {
+        let mut args = command.to_vec();
+        args.extend(["--tick", "99999999"]);
+        let o = tactica(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr)
+                .contains("--tick 99999999 is past the end of tests/query_replay (24 ticks)"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let o = tactica(&["query", path, "--entity", "dan", "--tick", "24"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// The answer to `a` with the game's own request changed by `change`, on `world`.
 fn answer_with(
     world: &World,

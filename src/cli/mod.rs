@@ -159,8 +159,20 @@ fn start(scenario: Scenario) -> Result<Runtime, ExitCode> {
 
 /// Loads a scenario and plays it to `tick`, for the commands that look at a moment of a run;
 /// errors are printed, and the exit code is returned.
+///
+/// A tick past the scenario's end is refused: the game never reaches it, and a mistyped tick
+/// would otherwise replay for as long as it takes to get there.
 fn play_to(path: &Path, tick: u64) -> Result<Runtime, ExitCode> {
     let mut rt = start(load_scenario(path)?)?;
+    let end = rt.scenario_ticks();
+    if tick > end {
+        eprintln!(
+            "error: --tick {tick} is past the end of {} ({}); ask about a tick from 0 to {end}",
+            path.display(),
+            count(end, "tick", "ticks")
+        );
+        return Err(ExitCode::from(2));
+    }
     rt.run(tick);
     Ok(rt)
 }
