@@ -7,6 +7,7 @@
 
 mod chrome_trace;
 mod embed;
+mod file_names;
 pub mod narrate;
 pub mod profile;
 mod repeats;
@@ -69,6 +70,8 @@ pub struct Runtime {
     threads: usize,
     /// Each failing script's run of errors: a repeat is counted, not recorded.
     repeats: repeats::Repeats,
+    /// Script files as the trace names them, each asked of the file system once.
+    file_names: file_names::FileNames,
 }
 
 /// The profile and what it needs while a tick runs.
@@ -132,11 +135,12 @@ impl Runtime {
         if !errors.is_empty() {
             return Err(errors);
         }
+        let file = scenario.file;
         Ok(Runtime {
             world,
             host,
             name: scenario.name,
-            file: scenario.file,
+            file: file.clone(),
             ticks: scenario.ticks,
             player: scenario.player,
             encounter_range: scenario.encounter_range,
@@ -155,6 +159,7 @@ impl Runtime {
             frame_budget: profile::DEFAULT_FRAME_BUDGET,
             threads: scenario.threads.unwrap_or(1),
             repeats: repeats::Repeats::default(),
+            file_names: file_names::FileNames::new(&file),
         })
     }
 
@@ -380,18 +385,21 @@ impl Runtime {
     /// calls (`went_through`, by instance) ran through this tick.
     fn file_failures(&mut self, tick: u64, failures: Vec<(Option<EntityId>, ScriptError)>, went_through: &[usize]) {
         for (entity, e) in failures {
-            let file = self.display_path(&e.file);
             if let Some(limit_ms) = e.watchdog {
                 // Whether the watchdog stops a call depends on the machine, so each stop is
                 // news: recorded in full, never counted as a repeat.
+                let file = self.display_path(&e.file);
                 self.world.record(entity, EventKind::Watchdog { file: file.clone(), limit_ms });
                 let kind = EventKind::ScriptError { file, line: e.line, column: e.column, message: e.message };
                 self.world.record(entity, kind);
                 continue;
             }
             let who = entity.and_then(|id| self.world.entity(id)).map(|en| en.name.to_string());
+            let names = &self.file_names;
+            let shown = || names.show(&e.file);
             let failure = repeats::Failure {
-                key: (entity, file.clone()),
+                key: (entity, e.file.clone()),
+                file: &shown,
                 who,
                 line: e.line,
                 column: e.column,
@@ -404,14 +412,20 @@ impl Runtime {
             if !verdict.record {
                 continue;
             }
-            let kind = EventKind::ScriptError { file, line: e.line, column: e.column, message: e.message };
+            let kind = EventKind::ScriptError {
+                file: self.display_path(&e.file),
+                line: e.line,
+                column: e.column,
+                message: e.message,
+            };
             self.world.record(entity, kind);
         }
-        for &i in went_through {
-            let Some(inst) = self.host.instances().get(i) else { continue };
-            let key = (inst.entity, self.display_path(&inst.file));
-            if let Some((who, summary)) = self.repeats.succeeded(&key) {
-                self.world.record_named(tick, who.as_deref(), summary);
+        if !self.repeats.is_empty() {
+            for &i in went_through {
+                let Some(inst) = self.host.instances().get(i) else { continue };
+                if let Some((who, summary)) = self.repeats.succeeded(inst.entity, &inst.file) {
+                    self.world.record_named(tick, who.as_deref(), summary);
+                }
             }
         }
         self.repeats.end_tick();
@@ -561,10 +575,7 @@ impl Runtime {
     /// A script path as the trace shows it: relative to the scenario's folder, with `/`, so the
     /// trace is the same wherever the scenario is played from.
     pub fn display_path(&self, path: &Path) -> String {
-        let base = crate::reload::absolute(self.file.parent().unwrap_or(Path::new(".")));
-        let abs = crate::reload::absolute(path);
-        let shown = abs.strip_prefix(&base).map_or_else(|_| path.to_path_buf(), Path::to_path_buf);
-        shown.to_string_lossy().replace('\\', "/")
+        self.file_names.show(path)
     }
 
     /// The script files in use, and the scenario's query and model files (what `--watch`

@@ -9,18 +9,25 @@
 //! and on which ticks. A run still going when the game stops is summed up by
 //! [`super::Runtime::finish`]. Everything here follows the tick's fixed order of calls, so the
 //! trace stays the same on every run.
+//!
+//! Scripts are keyed by the file as the runtime loaded it, not as the trace names it: every call
+//! that goes through is looked up here on every tick, and naming a file for the trace is a walk
+//! of the file system. A script with no run costs one map look-up.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 use tactica_engine::world::{EntityId, EventKind};
 
 /// Which script of which character: the entity (none for a world script) and the file as the
-/// trace names it.
-pub(super) type ScriptKey = (Option<EntityId>, String);
+/// runtime loaded it.
+pub(super) type ScriptKey = (Option<EntityId>, PathBuf);
 
 /// The error a run repeats, and what was counted of it.
 #[derive(Debug, Clone)]
 struct Run {
+    /// The file as the trace names it.
+    file: String,
     line: u32,
     column: u32,
     message: String,
@@ -33,10 +40,10 @@ struct Run {
 }
 
 impl Run {
-    fn summary(self, file: String) -> Option<(Option<String>, EventKind)> {
+    fn summary(self) -> Option<(Option<String>, EventKind)> {
         (self.repeats > 0).then(|| {
             let kind = EventKind::ScriptErrorRepeated {
-                file,
+                file: self.file,
                 line: self.line,
                 column: self.column,
                 message: self.message,
@@ -52,6 +59,8 @@ impl Run {
 /// One error a tick reported, as the runtime files it.
 pub(super) struct Failure<'a> {
     pub(super) key: ScriptKey,
+    /// The file as the trace names it (asked for only when the error starts a run).
+    pub(super) file: &'a dyn Fn() -> String,
     pub(super) who: Option<String>,
     pub(super) line: u32,
     pub(super) column: u32,
@@ -88,6 +97,7 @@ impl Repeats {
             return Verdict { ended: None, record: false };
         }
         let new = Run {
+            file: (f.file)(),
             line: f.line,
             column: f.column,
             message: f.message.to_owned(),
@@ -96,17 +106,29 @@ impl Repeats {
             last: tick,
             repeats: 0,
         };
-        let file = f.key.1.clone();
-        let ended = self.runs.insert(f.key, new).and_then(|old| old.summary(file));
+        let ended = self.runs.insert(f.key, new).and_then(Run::summary);
         Verdict { ended, record: true }
     }
 
-    /// A call of `key`'s script went through: its run, unless it also failed this tick, ends.
-    pub(super) fn succeeded(&mut self, key: &ScriptKey) -> Option<(Option<String>, EventKind)> {
-        if self.failed_now.contains(key) {
+    /// A call of `entity`'s script `file` went through: its run, unless it also failed this
+    /// tick, ends.
+    pub(super) fn succeeded(&mut self, entity: Option<EntityId>, file: &Path) -> Option<(Option<String>, EventKind)> {
+        // Found without building a key: the entity's runs, then the file among them.
+        let key = self
+            .runs
+            .range((entity, PathBuf::new())..)
+            .take_while(|((e, _), _)| *e == entity)
+            .find(|((_, f), _)| f == file)
+            .map(|(k, _)| k.clone())?;
+        if self.failed_now.contains(&key) {
             return None;
         }
-        self.runs.remove(key).and_then(|run| run.summary(key.1.clone()))
+        self.runs.remove(&key).and_then(Run::summary)
+    }
+
+    /// Whether no script is failing (then no call that went through needs looking up).
+    pub(super) fn is_empty(&self) -> bool {
+        self.runs.is_empty()
     }
 
     /// The tick's calls are all filed.
@@ -117,7 +139,7 @@ impl Repeats {
     /// Ends every run (the game stops): the summaries of those that repeated, in a fixed order.
     pub(super) fn finish(&mut self) -> Vec<(Option<String>, EventKind)> {
         self.failed_now.clear();
-        std::mem::take(&mut self.runs).into_iter().filter_map(|((_, file), run)| run.summary(file)).collect()
+        std::mem::take(&mut self.runs).into_values().filter_map(Run::summary).collect()
     }
 }
 
@@ -126,7 +148,7 @@ mod tests {
     use super::*;
 
     fn failure(message: &str) -> Failure<'_> {
-        Failure { key: (None, "a.lua".into()), who: None, line: 3, column: 1, message }
+        Failure { key: (None, "a.lua".into()), file: &|| "a.lua".into(), who: None, line: 3, column: 1, message }
     }
 
     fn count(e: &EventKind) -> u64 {
@@ -146,7 +168,7 @@ mod tests {
             assert!(!v.record && v.ended.is_none());
             r.end_tick();
         }
-        let (_, summary) = r.succeeded(&(None, "a.lua".into())).expect("a summary");
+        let (_, summary) = r.succeeded(None, Path::new("a.lua")).expect("a summary");
         assert_eq!(count(&summary), 4);
         assert!(matches!(summary, EventKind::ScriptErrorRepeated { first: 0, last: 4, .. }));
         // A new run starts in full.
@@ -167,7 +189,7 @@ mod tests {
     fn a_call_that_goes_through_on_a_tick_the_script_failed_does_not_end_its_run() {
         let mut r = Repeats::default();
         r.fail(failure("boom"), 0);
-        assert!(r.succeeded(&(None, "a.lua".into())).is_none());
+        assert!(r.succeeded(None, Path::new("a.lua")).is_none());
         r.end_tick();
         assert!(!r.fail(failure("boom"), 1).record);
     }
