@@ -302,6 +302,11 @@ fn threads(c: &mut Criterion) {
 
 fn crowd(c: &mut Criterion) {
     threads(c);
+    // `CROWD_THREADS_ONLY=1 cargo bench --bench crowd`: the thread comparison alone (a minute
+    // instead of several), for work on the parallel tick.
+    if std::env::var_os("CROWD_THREADS_ONLY").is_some() {
+        return;
+    }
     let town = || scenario::load(Path::new(CROWD)).unwrap_or_else(|e| panic!("{e}"));
     let mut rt = scripted(town());
     rt.run(WARM);

@@ -94,7 +94,9 @@ fn troll() {
         "troll",
         &[
             (r#""kind":"say""#, 3),
-            (r#""tick":7,"entity":"troll","kind":"say","text":"My club is hungry.""#, 1),
+            // The taunt is the troll's first roll on seed 1 (its own stream: the same in every
+            // language).
+            (r#""tick":7,"entity":"troll","kind":"say","text":"You smell like elf.""#, 1),
             (r#""tick":10,"entity":"troll","kind":"say","text":"Grrr.""#, 1),
             (r#""tick":27,"entity":"troll","kind":"sound","name":"kCreakingDoorSnd""#, 1),
         ],

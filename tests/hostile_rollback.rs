@@ -1,6 +1,7 @@
-//! A failed call leaves the world as if it never ran — its commands dropped, and the world's
-//! random generator where it was — so a script that rolls and then fails cannot shift any other
-//! character's rolls. In every language.
+//! A failed call leaves the world as if it never ran — its commands dropped, and its rolls its
+//! own (each script's calls draw from streams of their own) — so a script that rolls and then
+//! fails cannot shift any other character's rolls, nor can adding it to the scenario. In every
+//! language.
 
 mod common;
 

@@ -57,8 +57,8 @@ pub struct RunArgs {
     /// (docs/profile.md).
     #[arg(long, value_name = "FILE.json")]
     pub profile_json: Option<PathBuf>,
-    /// Worker threads for the scripts phase (default: the scenario's `threads`, else 1: more
-    /// are not yet faster where scripts draw random numbers). The trace is the same for any number.
+    /// Worker threads for the scripts phase (default: the scenario's `threads`, else one per
+    /// core; at most 8 are used). The trace is the same for any number.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
     /// With `--profile`: the frame budget in milliseconds a tick is listed against (default 16.6).

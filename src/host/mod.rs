@@ -8,6 +8,7 @@
 mod lanes;
 mod native;
 mod parallel;
+mod pool;
 mod tac;
 
 use std::collections::BTreeMap;
@@ -20,6 +21,7 @@ pub use lanes::LANES;
 use lanes::Lane;
 pub use native::{NativeBackend, NativeFn};
 pub use parallel::{Called, Job, Ran, Shared};
+pub use pool::{Threads, WorkerPool};
 pub use tac::TacBackend;
 pub use tactica_stdlib::backend::{ProgramId, ScriptBackend, ScriptCall, ScriptError, Trigger};
 pub use tactica_stdlib::limits::ScriptLimits;
@@ -74,11 +76,11 @@ fn call(
         inst.output = (tick, 0);
     }
     commands.allow(limits.output_allowance(inst.output.1));
-    // A failed call must leave the world as if it never ran: its commands are dropped, and the
-    // generator and the instance's state go back to where they were (else `Random(2);
-    // error("boom")` would shift every later roll of every other character).
-    // The state is copied on the call's first write only: most calls write none.
-    let (rng_before, mut state_before) = (rng.clone(), None);
+    // A failed call must leave the world as if it never ran: its commands are dropped and the
+    // instance's state goes back to where it was. (Its draws were from its own stream, which
+    // nothing else draws from, so no one else's rolls moved.) The state is copied on the call's
+    // first write only: most calls write none.
+    let mut state_before = None;
     let state = StateMut::journaled(&mut inst.state, &mut state_before);
     let mut call = ScriptCall {
         world: shared.world,
@@ -93,7 +95,6 @@ fn call(
     let mut result = backend.run(program, &mut call);
     if let Err(e) = &mut result {
         commands.truncate(before);
-        *rng = rng_before;
         if let Some(state) = state_before {
             inst.state = state;
         }
@@ -133,12 +134,33 @@ pub struct Instance {
     pub think_phase: u32,
     /// The tick of its last call and the bytes it handed the world in that tick.
     output: (u64, usize),
+    /// Its place among its character's scripts (0 for the first attached), for its random
+    /// streams.
+    ordinal: u32,
+    /// The key of its random streams, worked out at its first call.
+    stream: Option<u64>,
     /// Made for a behaviour tree's leaves (the file is not attached to the entity): it keeps the
     /// leaves' state and gets no triggers.
     pub passive: bool,
     /// The lane whose copy of the language runs it (see [`LANES`]): fixed when it is attached,
     /// from its place among the instances alone, so it never depends on the number of threads.
     pub lane: usize,
+}
+
+impl Instance {
+    /// The key its calls' random streams are made from ([`WorldRng::for_call`]): its
+    /// character's name (empty for a world script) and its place among that character's
+    /// scripts. Not its place among all instances, so adding a character leaves everyone else's
+    /// rolls as they were; not its file, so the same script in another language rolls the same.
+    pub fn stream_key(&mut self, world: &World) -> u64 {
+        if let Some(key) = self.stream {
+            return key;
+        }
+        let name = self.entity.and_then(|id| world.entity(id)).map_or("", |e| &*e.name);
+        let key = WorldRng::stream_key(&[name.as_bytes(), &self.ordinal.to_le_bytes()]);
+        self.stream = Some(key);
+        key
+    }
 }
 
 /// All backends and all script instances of a run.
@@ -158,6 +180,8 @@ pub struct ScriptHost {
     limits: ScriptLimits,
     /// The leaf functions of each file trees have asked about, found once per version of the file.
     leaf_index: BTreeMap<PathBuf, Vec<String>>,
+    /// How many scripts each entity (and the world, `None`) has had attached.
+    ordinals: BTreeMap<Option<EntityId>, u32>,
 }
 
 impl ScriptHost {
@@ -258,6 +282,7 @@ impl ScriptHost {
             Some(b) => self.lane_for(self.instances.len() % LANES, b, program, name)?,
             None => 0,
         };
+        let ordinal = self.next_ordinal(entity);
         self.instances.push(Instance {
             entity,
             file: name.to_path_buf(),
@@ -267,6 +292,8 @@ impl ScriptHost {
             think_every: think_every.max(1),
             think_phase: 0,
             output: (0, 0),
+            ordinal,
+            stream: None,
             passive: false,
             lane,
         });
@@ -294,11 +321,19 @@ impl ScriptHost {
         Ok(if lane.add(&self.backends, b, program, file, source)? { wanted } else { 0 })
     }
 
+    /// The place the next script attached to `entity` (or to the world) takes among its scripts.
+    fn next_ordinal(&mut self, entity: Option<EntityId>) -> u32 {
+        let n = self.ordinals.entry(entity).or_insert(0);
+        *n += 1;
+        *n - 1
+    }
+
     /// Attaches a Rust behaviour to `entity` (or to the world). It runs on the same triggers and
     /// under the same rules as a script, under the name `native:NAME`.
     pub fn attach_native(&mut self, entity: Option<EntityId>, name: &str, think_every: u32, f: NativeFn) {
         let program = self.native.register(name, f);
         let file = PathBuf::from(format!("native:{name}"));
+        let ordinal = self.next_ordinal(entity);
         self.instances.push(Instance {
             entity,
             file,
@@ -308,6 +343,8 @@ impl ScriptHost {
             think_every: think_every.max(1),
             think_phase: 0,
             output: (0, 0),
+            ordinal,
+            stream: None,
             passive: false,
             lane: 0,
         });
@@ -354,13 +391,20 @@ impl ScriptHost {
         let Some(inst) = self.instances.get_mut(instance) else { return Ok(()) };
         let shared = parallel::Shared { world, events, budget: None, timing: false };
         let program = inst.program;
-        match inst.backend {
+        // `rng` may be shared with other calls here (the tick gives each call a stream of its
+        // own): a failed call puts it back, so it shifts no one else's rolls.
+        let rng_before = rng.clone();
+        let result = match inst.backend {
             Some(b) => match lanes::backend(&mut self.backends, &mut self.lanes, inst.lane, b, program) {
                 Some((backend, p)) => call(inst, &self.limits, backend, p, &shared, rng, trigger, commands),
                 None => Err(lanes::missing(&inst.file)),
             },
             None => call(inst, &self.limits, &mut self.native, program, &shared, rng, trigger, commands),
+        };
+        if result.is_err() {
+            *rng = rng_before;
         }
+        result
     }
 
     /// Compiles `file` (once, however often asked) without attaching it: a behaviour tree's leaf
@@ -421,6 +465,7 @@ impl ScriptHost {
         let at = match self.instances.iter().position(|i| i.entity == Some(entity) && i.file == file) {
             Some(at) => at,
             None => {
+                let ordinal = self.next_ordinal(Some(entity));
                 self.instances.push(Instance {
                     entity: Some(entity),
                     file: file.to_path_buf(),
@@ -430,6 +475,8 @@ impl ScriptHost {
                     think_every: 1,
                     think_phase: 0,
                     output: (0, 0),
+                    ordinal,
+                    stream: None,
                     passive: true,
                     lane: 0,
                 });

@@ -4,8 +4,12 @@
 //! them (their *positions*). Each worker thread owns whole lanes (`lanes.rs`): it runs, in
 //! position order, the jobs of the instances on its lanes, into its own command buffer. What
 //! the calls share and whose result depends on order is made to come out in position order:
-//! - the world's random generator and the position service's budget and handles, by turns
-//!   ([`TurnOrder`]): a call's first draw waits until every earlier position has finished;
+//! - random numbers: each call draws from a stream of its own, decided by the seed, the tick and
+//!   its script (its character and its place among that character's scripts,
+//!   [`super::Instance::stream_key`]), so nothing about them is
+//!   shared;
+//! - the position service's budget and handles, by turns ([`TurnOrder`]): a call that asks for
+//!   a position waits until every earlier position has finished;
 //! - commands: each worker's buffer is consumed front to back while the jobs are merged in
 //!   position order, so the apply order is the one thread's, "by stage, then issue order";
 //! - output allowances, failures and their rollback, and state tables are per instance, and an
@@ -14,15 +18,16 @@
 //! - under a script time budget the phase runs on one worker, since which calls wait is decided
 //!   over the whole phase in order.
 //!
-//! A worker that panics still finishes its turns (a guard), so the others never wait for ever,
-//! and the panic then reaches the caller.
+//! A worker that panics still moves past its turns (`WorkerTurns` does when dropped), so the
+//! others never wait for ever, and the panic then reaches the caller.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use tactica_engine::world::{Command, CommandBuffer, Event, TurnOrder, World, WorldRng};
 
 use super::lanes::{self, Lane};
+use super::pool::WorkerPool;
 use super::{Instance, LANES, NativeBackend, ScriptBackend, ScriptError, ScriptHost, ScriptLimits, Trigger};
 
 /// One instance's calls of this tick.
@@ -61,8 +66,6 @@ pub struct Ran {
     pub commands: Vec<Command>,
     /// The instances whose routine call the script budget put off, in position order.
     pub owed: Vec<usize>,
-    /// The generator as the last call left it.
-    pub rng: WorldRng,
     /// Per worker: the time it ran, and the part of it spent waiting for a turn.
     pub workers: Vec<(Duration, Duration)>,
     /// The host calls recorded on the worker threads other than the caller's (the caller's stay
@@ -104,31 +107,24 @@ struct Worker<'h> {
     jobs: Vec<(usize, usize)>,
 }
 
-/// Finishes every turn of a worker's jobs when dropped: after a normal run this does nothing
-/// (they are finished), after a panic it keeps the other workers from waiting for ever.
-struct FinishAll<'a> {
-    order: &'a Arc<TurnOrder>,
-    jobs: &'a [(usize, usize)],
-}
-
-impl Drop for FinishAll<'_> {
-    fn drop(&mut self) {
-        let idle = self.order.rng_for(0, 0);
-        for &(position, _) in self.jobs {
-            self.order.finish(position, &idle);
-        }
-    }
-}
-
 impl ScriptHost {
-    /// Runs the tick's `jobs` (in position order) on up to `threads` worker threads (at most
-    /// [`LANES`]), drawing from `rng` in position order; see the module doc.
-    pub fn run_parallel(&mut self, jobs: &[Job], rng: &WorldRng, shared: &Shared<'_>, threads: usize) -> Ran {
+    /// Runs the tick's `jobs` (in position order) on up to `threads` workers (at most
+    /// [`LANES`], and at most what `pool` runs side by side; without a pool, on the calling
+    /// thread); each call draws from its own stream of `rng`'s seed; see the module doc.
+    pub fn run_parallel(
+        &mut self,
+        jobs: &[Job],
+        rng: &WorldRng,
+        shared: &Shared<'_>,
+        pool: Option<&dyn WorkerPool>,
+        threads: usize,
+    ) -> Ran {
         // Under a script time budget, "at least one routine call a tick" and "the rest wait,
         // longest waiting first" are decisions over the whole phase in order: one worker takes
         // them (a budget trades reproducibility for frame time in any case).
-        let workers = if shared.budget.is_some() { 1 } else { threads.clamp(1, LANES) };
-        let order = TurnOrder::new(rng, jobs.len(), workers);
+        let most = pool.map_or(1, WorkerPool::workers);
+        let workers = if shared.budget.is_some() { 1 } else { threads.clamp(1, LANES).min(most.max(1)) };
+        let streams = (rng.seed(), shared.world.clock().tick());
         let limits = self.limits;
         let mut crew: Vec<Worker<'_>> = (0..workers)
             .map(|index| Worker { index, first: None, lanes: Vec::new(), instances: Vec::new(), jobs: Vec::new() })
@@ -152,36 +148,34 @@ impl ScriptHost {
             crew[owner].jobs.push((position, slot[job.instance]));
             worker_of.push(owner);
         }
-        let mut outputs: Vec<Output> = Vec::with_capacity(workers);
-        std::thread::scope(|scope| {
-            let mut crew = crew.into_iter();
-            let mine = crew.next();
-            let handles: Vec<_> = crew
-                .map(|w| {
-                    let order = &order;
-                    scope.spawn(move || {
-                        if shared.timing {
-                            tactica_stdlib::profile::record(true);
-                        }
-                        let mut out = work(w, jobs, order, shared, &limits);
-                        if shared.timing {
-                            tactica_stdlib::profile::take(&mut out.host_calls);
-                            tactica_stdlib::profile::record(false);
-                        }
-                        out
-                    })
-                })
-                .collect();
-            if let Some(w) = mine {
-                outputs.push(work(w, jobs, &order, shared, &limits));
+        let first: Vec<usize> = crew.iter().map(|w| w.jobs.first().map_or(usize::MAX, |j| j.0)).collect();
+        let order = TurnOrder::new(&first);
+        let outputs = match pool {
+            Some(pool) if workers > 1 => {
+                // Each worker is taken out of its slot by whichever thread the pool gives it.
+                let crew: Vec<Mutex<Option<Worker<'_>>>> = crew.into_iter().map(|w| Mutex::new(Some(w))).collect();
+                let done: Vec<Mutex<Option<Output>>> = (0..workers).map(|_| Mutex::new(None)).collect();
+                pool.run(workers, &|i| {
+                    let Some(w) = crew[i].lock().unwrap_or_else(PoisonError::into_inner).take() else { return };
+                    // The playing thread records its host calls already, and keeps them; a
+                    // worker thread's are handed back with its output.
+                    let own_recorder = shared.timing && !tactica_stdlib::profile::recording();
+                    if own_recorder {
+                        tactica_stdlib::profile::record(true);
+                    }
+                    let mut out = work(w, jobs, (&order, streams), shared, &limits);
+                    if own_recorder {
+                        tactica_stdlib::profile::take(&mut out.host_calls);
+                        tactica_stdlib::profile::record(false);
+                    }
+                    *done[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(out);
+                });
+                done.into_iter()
+                    .map(|o| o.into_inner().unwrap_or_else(PoisonError::into_inner).unwrap_or_default())
+                    .collect()
             }
-            for h in handles {
-                match h.join() {
-                    Ok(out) => outputs.push(out),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            }
-        });
+            _ => crew.into_iter().map(|w| work(w, jobs, (&order, streams), shared, &limits)).collect(),
+        };
         merge(outputs, &worker_of, &order)
     }
 }
@@ -193,7 +187,6 @@ fn merge(outputs: Vec<Output>, worker_of: &[usize], order: &TurnOrder) -> Ran {
         calls: Vec::new(),
         commands: Vec::new(),
         owed: Vec::new(),
-        rng: order.end(),
         workers: outputs.iter().zip(&waited).map(|(o, &w)| (o.ran, Duration::from_nanos(w))).collect(),
         host_calls: Vec::new(),
     };
@@ -219,17 +212,26 @@ fn merge(outputs: Vec<Output>, worker_of: &[usize], order: &TurnOrder) -> Ran {
 }
 
 /// One worker's share of the phase.
-fn work(mut w: Worker<'_>, jobs: &[Job], order: &Arc<TurnOrder>, shared: &Shared<'_>, limits: &ScriptLimits) -> Output {
+/// `turns`: the phase's turn order, and the seed and tick every call's stream comes from.
+fn work(
+    mut w: Worker<'_>,
+    jobs: &[Job],
+    turns: (&Arc<TurnOrder>, (u64, u64)),
+    shared: &Shared<'_>,
+    limits: &ScriptLimits,
+) -> Output {
+    let (order, (seed, tick)) = turns;
     let started = Instant::now();
     let mut out = Output::default();
     let mine = std::mem::take(&mut w.jobs);
-    let _finish = FinishAll { order, jobs: &mine };
+    let mut turns = order.worker(w.index);
     let mut commands = CommandBuffer::default();
     // At least one routine call runs each tick, so a tiny budget still progresses.
     let mut thought = false;
-    for &(position, at) in &mine {
+    for (k, &(position, at)) in mine.iter().enumerate() {
         let job = &jobs[position];
-        let mut rng = order.rng_for(position, w.index);
+        let stream = WorldRng::for_call(seed, tick, w.instances[at].stream_key(shared.world));
+        let mut rng = turns.rng_for(position, stream);
         let over = thought && shared.budget.is_some_and(|(t0, b)| t0.elapsed() >= b);
         let routine = job.routine && !over;
         if over && job.routine {
@@ -282,7 +284,7 @@ fn work(mut w: Worker<'_>, jobs: &[Job], order: &Arc<TurnOrder>, shared: &Shared
                 break; // stopped for this tick
             }
         }
-        order.finish(position, &rng);
+        turns.finish(rng, mine.get(k + 1).map_or(usize::MAX, |j| j.0));
     }
     out.commands = commands.into_vec();
     out.ran = started.elapsed();

@@ -19,12 +19,13 @@ pub use stream::TraceSink;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use tactica_engine::grid::line_of_sight;
 use tactica_engine::world::{Command, CommandBuffer, EntityId, Event, EventKind, World};
 
-use crate::host::{Job, NativeFn, ScriptBackend, ScriptError, ScriptHost, Shared, Trigger};
+use crate::host::{Job, NativeFn, ScriptBackend, ScriptError, ScriptHost, Shared, Threads, Trigger, WorkerPool};
 use crate::scenario::Scenario;
 
 /// A scenario being played.
@@ -66,8 +67,13 @@ pub struct Runtime {
     profiler: Option<Box<Profiler>>,
     /// The time a whole tick may take before the profiler lists it as an overrun.
     frame_budget: std::time::Duration,
-    /// How many worker threads the scripts phase runs on (see [`Runtime::set_threads`]).
+    /// How many workers the scripts phase runs on (see [`Runtime::set_threads`]).
     threads: usize,
+    /// Where they run: the runtime's own threads, or a game's pool ([`Runtime::set_pool`]);
+    /// `None` with one worker.
+    pool: Option<Arc<dyn WorkerPool>>,
+    /// Whether `pool` is the game's (kept when the count of workers changes).
+    games_pool: bool,
     /// Each failing script's run of errors: a repeat is counted, not recorded.
     repeats: repeats::Repeats,
     /// Script files as the trace names them, each asked of the file system once.
@@ -136,7 +142,8 @@ impl Runtime {
             return Err(errors);
         }
         let file = scenario.file;
-        Ok(Runtime {
+        let threads = scenario.threads;
+        let mut rt = Runtime {
             world,
             host,
             name: scenario.name,
@@ -157,10 +164,14 @@ impl Runtime {
             owed: Vec::new(),
             profiler: None,
             frame_budget: profile::DEFAULT_FRAME_BUDGET,
-            threads: scenario.threads.unwrap_or(1),
+            threads: 1,
+            pool: None,
+            games_pool: false,
             repeats: repeats::Repeats::default(),
             file_names: file_names::FileNames::new(&file),
-        })
+        };
+        rt.set_threads(threads.unwrap_or_else(default_threads));
+        Ok(rt)
     }
 
     /// Attaches a Rust behaviour to `entity` (or to the world with `None`).
@@ -248,7 +259,8 @@ impl Runtime {
         let mut failures: Vec<(Option<EntityId>, ScriptError)> = Vec::new();
         let scripts_dir = self.file.parent().unwrap_or(Path::new(".")).to_path_buf();
         let scripts_dir = &scripts_dir;
-        let Runtime { world, host, previous, spawned, reloaded, script_budget, owed, profiler, threads, .. } = self;
+        let Runtime { world, host, previous, spawned, reloaded, script_budget, owed, profiler, threads, pool, .. } =
+            self;
         let mut trees = std::mem::take(world.trees_mut());
         let mut tree_profile = profiler.as_ref().map(|_| tactica_engine::decide::bt::TreeProfile::default());
         let reloaded = std::mem::take(reloaded);
@@ -263,6 +275,7 @@ impl Runtime {
         let order = first.into_iter().chain((0..count).filter(move |i| !owed_before.contains(i)));
         let mut calls = profiler.as_mut().map(|p| std::mem::take(&mut p.calls));
         let timing = profiler.is_some();
+        let timeline = profiler.as_ref().is_some_and(|p| p.timeline.is_some());
         if timing {
             tactica_stdlib::profile::record(true);
         }
@@ -310,8 +323,11 @@ impl Runtime {
                 jobs.push(Job { instance: i, triggers, routine });
             }
             let shared = Shared { world, events, budget: script_budget.map(|b| (started, b)), timing };
-            let ran = host.run_parallel(&jobs, rng, &shared, *threads);
-            *rng = ran.rng;
+            // A timeline draws the script calls on one track, where calls running side by side
+            // would overlap: while one is recorded, the phase runs on one worker (the trace is
+            // the same; `--profile`'s tables show the workers).
+            let workers = if timeline { 1 } else { *threads };
+            let ran = host.run_parallel(&jobs, rng, &shared, pool.as_deref(), workers);
             owed.extend(ran.owed);
             worker_times = ran.workers;
             worker_host_calls = ran.host_calls;
@@ -626,16 +642,42 @@ impl Runtime {
         self.script_budget = budget;
     }
 
-    /// Runs the scripts phase on `threads` worker threads (at least 1; more than
-    /// [`crate::host::LANES`] use that many). The trace is the same for every count: see
-    /// `docs/embedding.md`, "Threads". The default is the scenario's `threads`, else 1: more
-    /// threads are not yet faster where scripts draw random numbers (each draw waits its turn),
-    /// so a game opts in.
+    /// Runs the scripts phase on `threads` workers (at least 1; at most [`crate::host::LANES`]
+    /// and, with a game's pool, at most what it runs side by side). The trace is the same for
+    /// every count: see `docs/embedding.md`, "Threads". The default is the scenario's `threads`,
+    /// else the machine's cores ([`default_threads`]). Without a game's pool
+    /// ([`Runtime::set_pool`]) the runtime keeps `threads - 1` threads of its own, and the
+    /// thread that calls [`Runtime::tick`] is the first worker; if the system cannot start them,
+    /// the phase runs on the calling thread and [`Runtime::threads`] says 1.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        let threads = threads.clamp(1, crate::host::LANES);
+        if self.games_pool {
+            self.threads = threads;
+            return;
+        }
+        if self.pool.as_ref().is_some_and(|p| p.workers() == threads) {
+            self.threads = threads;
+            return;
+        }
+        self.pool = None;
+        self.threads = 1;
+        if threads > 1
+            && let Ok(pool) = Threads::new(threads)
+        {
+            self.pool = Some(Arc::new(pool));
+            self.threads = threads;
+        }
     }
 
-    /// How many worker threads the scripts phase runs on.
+    /// Runs the scripts phase's workers on a game's pool (Bevy's `ComputeTaskPool`, say)
+    /// instead of threads of the runtime's own, which it stops. The number of workers stays
+    /// [`Runtime::threads`], capped by what the pool runs side by side.
+    pub fn set_pool(&mut self, pool: Arc<dyn WorkerPool>) {
+        self.pool = Some(pool);
+        self.games_pool = true;
+    }
+
+    /// How many workers the scripts phase runs on (with a game's pool, the most it asks for).
     pub fn threads(&self) -> usize {
         self.threads
     }

@@ -207,7 +207,7 @@ pub struct Profile {
     overruns: VecDeque<Overrun>,
     overrun_count: u64,
     /// Per worker thread of the scripts phase, per tick: the time it ran, and the part of it
-    /// spent waiting for its turn at the generator (see `host/parallel.rs`).
+    /// spent waiting for its turn (a position query, a game's function; see `host/parallel.rs`).
     workers: Vec<(Stat, Stat)>,
 }
 
@@ -320,9 +320,10 @@ impl Profile {
         }
     }
 
-    /// Per worker thread of the scripts phase (`worker 0` is the thread that plays the tick):
-    /// its time running the phase, per tick; and `worker N waiting`, the part of it spent
-    /// waiting for an earlier character's call to finish before drawing from the generator.
+    /// Per worker of the scripts phase (with the runtime's own threads, `worker 0` is the thread
+    /// that plays the tick): its time running the phase, per tick; and `worker N waiting`, the
+    /// part of it spent waiting for an earlier character's call to finish before asking for a
+    /// position or calling a game's own function.
     pub fn workers(&self) -> Vec<Row> {
         let mut rows = Vec::new();
         for (n, (ran, waited)) in self.workers.iter().enumerate() {
@@ -406,7 +407,7 @@ impl Profile {
         );
         let tables: [(&str, Vec<Row>); 6] = [
             ("tick phases (per tick)", self.phases()),
-            ("scripts phase per worker thread (per tick; waiting = for an earlier call's draws)", self.workers()),
+            ("scripts phase per worker thread (per tick; waiting = for an earlier call's turn)", self.workers()),
             ("languages (per tick; calls = handler calls)", self.languages()),
             ("script files", self.files()),
             ("handlers", self.handlers()),

@@ -24,8 +24,8 @@ pub struct ScenarioFile {
     /// How many ticks `tactica run` plays unless told otherwise.
     #[serde(default = "default_ticks")]
     pub ticks: Spanned<u64>,
-    /// Worker threads for the scripts phase (1 or more; default: 1, since more are not
-    /// yet faster). The trace is the same for every count.
+    /// Worker threads for the scripts phase (1 or more; default: one per core, at most 8). The
+    /// trace is the same for every count.
     #[serde(default)]
     pub threads: Option<Spanned<u64>>,
     /// The folder scripts are looked up in, relative to the scenario (default: the scenario's).

@@ -118,6 +118,9 @@ pub fn play(test: &PreparedTest, seed: u64, bless: bool) -> (RunResult, Vec<(Pat
         Ok(rt) => rt,
         Err(error) => return (RunResult { verdicts: Vec::new(), ticks_played: 0, error: Some(error) }, Vec::new()),
     };
+    // The sweep already keeps every core busy with runs side by side; each run's own workers
+    // would only compete with them (the trace is the same on any number).
+    rt.set_threads(1);
     let mut watch = if bless && seed == test.seed { Watch::blessing(test) } else { Watch::new(test, seed) };
     let mut seen = 0;
     let mut played = 0;

@@ -492,7 +492,7 @@ pub const CAPABILITIES: &[Capability] = &[
     play("world/rng", "the world's seeded random generator", &["Random"], &[("", "seed")], &[]),
     internal(
         "world/turns",
-        "the order in which worker threads take their turn at the world's generator",
+        "the order in which worker threads take their turn at the position queries' budget and a game's own functions",
         "keeps a parallel scripts phase's random draws in the one-thread order; not called by name",
     ),
     internal(

@@ -28,7 +28,7 @@ pub use events::{Event, EventKind, EventLog};
 pub use places::Region;
 pub use rng::WorldRng;
 pub use tick::{PLANS_FROM_INTELLIGENCE, is_dull, speed_of_attribute};
-pub use turns::TurnOrder;
+pub use turns::{TurnOrder, WorkerTurns};
 
 use crate::coord::Signals;
 use crate::grid::Map;

@@ -1,42 +1,48 @@
 //! Turns: the order in which parallel script calls touch the world's ordered shared state.
 //!
-//! A tick's scripts run in a fixed order (instance order), and some of what they touch is shared
-//! and order-sensitive: the world's one random generator (a script's draws depend on how many
-//! every earlier script drew) and the position service's budget and handles. When the calls run
-//! on several threads, [`TurnOrder`] keeps that order exact: each scheduled call has a position;
-//! a call that reaches for ordered state (its first draw, [`WorldRng::wait_turn`]) waits until
-//! every earlier position has finished, and takes the generator where the last of them that drew
-//! left it. A call that never reaches for it waits for nothing. So the generator's stream, the
-//! budget and the handles come out exactly as on one thread, whatever the number of threads and
-//! whoever finishes first.
+//! A tick's scripts run in a fixed order (instance order). Most of what they touch needs no
+//! order: they read the world, write commands into buffers merged in that order, and each call
+//! draws from a random stream of its own ([`WorldRng::for_call`]). A little shared state is
+//! order-sensitive: the position service's budget and handles (a query runs at once while the
+//! tick's budget lasts, and handles are numbered as they are issued), and a game's own host
+//! functions and native behaviours (closures over the game's state, which the world does not
+//! order). When the calls run on several threads, [`TurnOrder`] keeps that order exact: each
+//! scheduled call has a position, and a call that reaches for ordered state
+//! ([`WorldRng::wait_turn`]) waits until every earlier position has finished. A call that never
+//! reaches for it waits for nothing, so a crowd that draws, walks and talks runs without ever
+//! waiting.
 //!
-//! Published states live in a `OnceLock` per position: set once, when that position finishes
-//! (`None`: it never took its turn, look further back), which is also the happens-before edge
-//! that makes the shared state the earlier calls wrote visible to the waiter.
+//! Each worker runs its positions in increasing order and publishes, after each, the position
+//! of the next one it has not finished (its *front*), on a cache line of its own. A call at
+//! position `p` may take its turn once every other worker's front is past `p`. Publishing is one
+//! store a call to a line no other worker writes, so calls that never wait cost the others
+//! nothing; the release store and the waiter's acquire load are also the happens-before edge
+//! that makes what the earlier calls wrote visible to the waiter.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
-
-use rand_pcg::Pcg64;
 
 use super::WorldRng;
 
-/// The turns of one scripts phase: one slot per scheduled call, in the order they would run on
-/// one thread.
+/// The turns of one scripts phase. Positions are the calls' places in the order one thread
+/// would run them; each worker runs its own positions in increasing order.
 #[derive(Debug)]
 pub struct TurnOrder {
-    /// The generator as the phase found it.
-    start: Pcg64,
-    seed: u64,
-    /// What each position left the generator at, set when it finished; `None`: it never took its
-    /// turn.
-    done: Vec<OnceLock<Option<Pcg64>>>,
+    /// Per worker: the position of the next call it has not finished (`usize::MAX` when it has
+    /// none left).
+    fronts: Vec<Front>,
     /// Nanoseconds each worker spent waiting for its turn.
     waited: Vec<AtomicU64>,
 }
 
-/// A position's claim on its turn, held by a [`WorldRng`] that has not drawn yet.
+/// A worker's front, alone on its cache line (two workers writing neighbouring fronts would
+/// take the line from each other on every call).
+#[derive(Debug)]
+#[repr(align(128))]
+struct Front(AtomicUsize);
+
+/// A position's claim on its turn, held by a [`WorldRng`] that has not waited yet.
 #[derive(Debug, Clone)]
 pub(crate) struct Turn {
     order: Arc<TurnOrder>,
@@ -45,35 +51,33 @@ pub(crate) struct Turn {
 }
 
 impl TurnOrder {
-    /// The turns of `positions` calls sharing `rng` (taken as it is now), run by `workers`
-    /// threads.
-    pub fn new(rng: &WorldRng, positions: usize, workers: usize) -> Arc<Self> {
+    /// The turns of a phase whose workers start at `first` (per worker: the position of its
+    /// first call, `usize::MAX` for a worker with none).
+    pub fn new(first: &[usize]) -> Arc<Self> {
         Arc::new(TurnOrder {
-            start: rng.inner.clone(),
-            seed: rng.seed,
-            done: (0..positions).map(|_| OnceLock::new()).collect(),
-            waited: (0..workers.max(1)).map(|_| AtomicU64::new(0)).collect(),
+            fronts: first.iter().map(|&p| Front(AtomicUsize::new(p))).collect(),
+            waited: first.iter().map(|_| AtomicU64::new(0)).collect(),
         })
     }
 
-    /// The generator position `position` gets: not drawn from until it is its turn.
-    pub fn rng_for(self: &Arc<Self>, position: usize, worker: usize) -> WorldRng {
-        let turn = Turn { order: Arc::clone(self), position, worker };
-        WorldRng { inner: self.start.clone(), seed: self.seed, turn: Some(turn) }
+    /// `stream`, the generator of the call at `position` (run by `worker`), holding that
+    /// call's turn.
+    pub fn rng_for(self: &Arc<Self>, position: usize, worker: usize, mut stream: WorldRng) -> WorldRng {
+        stream.turn = Some(Turn { order: Arc::clone(self), position, worker });
+        stream
     }
 
-    /// Marks `position` finished, leaving the generator as `rng` has it (a call that never took
-    /// its turn leaves it to the positions before). Each position is finished once.
-    pub fn finish(&self, position: usize, rng: &WorldRng) {
-        let left = rng.turn.is_none().then(|| rng.inner.clone());
-        let _ = self.done[position].set(left);
+    /// The turns of `worker`'s calls, handed out one call after another.
+    pub fn worker(self: &Arc<Self>, worker: usize) -> WorkerTurns {
+        WorkerTurns { order: Arc::clone(self), worker, spare: None }
     }
 
-    /// The generator as the last position to take its turn left it: where the world's own goes
-    /// on from. Waits for every position to finish.
-    pub fn end(&self) -> WorldRng {
-        let inner = self.before(self.done.len(), 0);
-        WorldRng { inner, seed: self.seed, turn: None }
+    /// `worker` finished its calls before position `next` (`usize::MAX`: all of them). Fronts
+    /// only move forward.
+    pub fn advance(&self, worker: usize, next: usize) {
+        if let Some(front) = self.fronts.get(worker) {
+            front.0.fetch_max(next, Ordering::Release);
+        }
     }
 
     /// Nanoseconds each worker waited for its turn.
@@ -81,20 +85,15 @@ impl TurnOrder {
         self.waited.iter().map(|w| w.load(Ordering::Relaxed)).collect()
     }
 
-    /// The generator as every position before `position` left it, waiting for each to finish.
-    fn before(&self, position: usize, worker: usize) -> Pcg64 {
+    /// Waits until every other worker's front is past `position`.
+    fn wait_before(&self, position: usize, worker: usize) {
         let mut waited: Option<Instant> = None;
-        let mut at = position;
-        let found = loop {
-            if at == 0 {
-                break self.start.clone();
+        for (w, front) in self.fronts.iter().enumerate() {
+            if w == worker {
+                continue;
             }
-            at -= 1;
             let mut spins = 0u32;
-            let left = loop {
-                if let Some(left) = self.done[at].get() {
-                    break left;
-                }
+            while front.0.load(Ordering::Acquire) <= position {
                 waited.get_or_insert_with(Instant::now);
                 // Spin briefly (the earlier call is usually nearly done), then let the other
                 // threads of a busy machine run.
@@ -104,22 +103,61 @@ impl TurnOrder {
                 } else {
                     std::thread::yield_now();
                 }
-            };
-            if let Some(state) = left {
-                break state.clone();
             }
-        };
+        }
         if let (Some(t0), Some(w)) = (waited, self.waited.get(worker)) {
             w.fetch_add(u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
         }
-        found
+    }
+}
+
+/// One worker's turns: what [`TurnOrder::rng_for`] and [`TurnOrder::advance`] do, for a worker
+/// that runs many calls. A turn a call never took is kept for the next call, so a worker touches
+/// the order's shared reference count only when a call waited, not on every call (two workers
+/// counting on one line would take it from each other thousands of times a tick). Dropped — also
+/// when the worker panics — it moves the worker's front past all its calls, so no other worker
+/// waits for ever.
+#[derive(Debug)]
+pub struct WorkerTurns {
+    order: Arc<TurnOrder>,
+    worker: usize,
+    spare: Option<Turn>,
+}
+
+impl WorkerTurns {
+    /// `stream`, the generator of the call at `position`, holding that call's turn.
+    pub fn rng_for(&mut self, position: usize, mut stream: WorldRng) -> WorldRng {
+        let turn = match self.spare.take() {
+            Some(mut turn) => {
+                turn.position = position;
+                turn
+            }
+            None => Turn { order: Arc::clone(&self.order), position, worker: self.worker },
+        };
+        stream.turn = Some(turn);
+        stream
+    }
+
+    /// The call that ran with `rng` finished; the worker's next call is at `next`
+    /// (`usize::MAX`: none).
+    pub fn finish(&mut self, rng: WorldRng, next: usize) {
+        if let Some(turn) = rng.turn {
+            self.spare = Some(turn);
+        }
+        self.order.advance(self.worker, next);
+    }
+}
+
+impl Drop for WorkerTurns {
+    fn drop(&mut self) {
+        self.order.advance(self.worker, usize::MAX);
     }
 }
 
 impl Turn {
-    /// Waits for every earlier position and returns the generator as they left it.
-    pub(crate) fn take(&self) -> Pcg64 {
-        self.order.before(self.position, self.worker)
+    /// Waits for every earlier position.
+    pub(crate) fn take(&self) {
+        self.order.wait_before(self.position, self.worker);
     }
 }
 
@@ -127,6 +165,7 @@ impl Turn {
 mod tests {
     use super::*;
     use crate::world::World;
+    use std::sync::atomic::AtomicBool;
 
     /// The world is read by every worker of a parallel scripts phase at once.
     #[test]
@@ -136,45 +175,36 @@ mod tests {
         shared::<TurnOrder>();
     }
 
-    /// Positions drawing on three threads in any finishing order give the draws one thread gives.
+    /// A position that takes its turn finds every earlier position finished, on any threads and
+    /// whoever finishes first; positions that never take it wait for nothing.
     #[test]
-    fn draws_come_out_in_position_order_on_any_threads() {
-        // Position p draws p % 3 numbers (0, 1 or 2).
-        let serial = {
-            let mut rng = WorldRng::new(11);
-            let mut out = Vec::new();
-            for p in 0..60usize {
-                out.push((0..p % 3).map(|_| rng.next_u64()).collect::<Vec<_>>());
-            }
-            (out, rng.next_u64())
-        };
+    fn a_turn_comes_after_every_earlier_position() {
         for workers in [1usize, 2, 3, 8] {
-            let order = TurnOrder::new(&WorldRng::new(11), 60, workers);
-            let mut out: Vec<Vec<u64>> = vec![Vec::new(); 60];
+            let first: Vec<usize> = (0..workers).collect();
+            let order = TurnOrder::new(&first);
+            let finished: Vec<AtomicBool> = (0..60).map(|_| AtomicBool::new(false)).collect();
+            let turns_seen = AtomicU64::new(0);
             std::thread::scope(|s| {
-                let handles: Vec<_> = (0..workers)
-                    .map(|w| {
-                        let order = Arc::clone(&order);
-                        s.spawn(move || {
-                            let mut mine = Vec::new();
-                            // Later workers start late, so earlier positions finish in any order.
-                            for p in (w..60).step_by(workers) {
-                                let mut rng = order.rng_for(p, w);
-                                mine.push((p, (0..p % 3).map(|_| rng.next_u64()).collect::<Vec<_>>()));
-                                order.finish(p, &rng);
+                for w in 0..workers {
+                    let (order, finished, turns_seen) = (Arc::clone(&order), &finished, &turns_seen);
+                    s.spawn(move || {
+                        for p in (w..60).step_by(workers) {
+                            let mut rng = order.rng_for(p, w, WorldRng::for_call(1, 0, p as u64));
+                            // Every third position reaches for ordered state.
+                            if p % 3 == 0 {
+                                rng.wait_turn();
+                                let all = finished[..p].iter().all(|f| f.load(Ordering::SeqCst));
+                                assert!(all, "position {p} took its turn before an earlier one finished");
+                                turns_seen.fetch_add(1, Ordering::SeqCst);
                             }
-                            mine
-                        })
-                    })
-                    .collect();
-                for h in handles {
-                    for (p, drawn) in h.join().unwrap() {
-                        out[p] = drawn;
-                    }
+                            finished[p].store(true, Ordering::SeqCst);
+                            let next = p + workers;
+                            order.advance(w, if next < 60 { next } else { usize::MAX });
+                        }
+                    });
                 }
             });
-            let mut end = order.end();
-            assert_eq!((out, end.next_u64()), serial, "{workers} workers");
+            assert_eq!(turns_seen.load(Ordering::SeqCst), 20, "{workers} workers");
         }
     }
 }

@@ -93,6 +93,7 @@
 
 pub mod assets;
 pub mod convert;
+mod pool;
 mod runtime;
 mod sync;
 
@@ -105,6 +106,7 @@ use tactica::host::{Api, ScriptLimits};
 
 pub use assets::{TacticaAssetRoot, TacticaReload, TacticaText, TacticaTextLoader, TacticaWarning};
 pub use convert::{ToBevy, ToTactica};
+pub use pool::ComputePool;
 pub use runtime::{LayerView, TacticaRuntime};
 pub use sync::{GameDriven, TacticaEntity, TacticaEvent, TacticaName, TacticaSystems};
 

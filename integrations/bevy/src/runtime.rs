@@ -27,8 +27,11 @@ pub struct TacticaRuntime {
 }
 
 impl TacticaRuntime {
-    /// Wraps a runtime the game made (a scenario, or a world built in code).
-    pub fn new(runtime: Runtime) -> Self {
+    /// Wraps a runtime the game made (a scenario, or a world built in code). Its scripts phase
+    /// runs its workers on Bevy's `ComputeTaskPool` from now on ([`crate::ComputePool`]), as
+    /// many as [`Runtime::threads`] says and the pool runs at once.
+    pub fn new(mut runtime: Runtime) -> Self {
+        runtime.set_pool(std::sync::Arc::new(crate::ComputePool));
         TacticaRuntime { runtime: Mutex::new(runtime), cell_size: 1.0, flip_y: false }
     }
 
