@@ -19,15 +19,22 @@ fn pool() -> &'static ComputeTaskPool {
 
 impl WorkerPool for ComputePool {
     /// The pool's threads: a worker may wait for another's earlier calls (a position query's
-    /// turn), so no more workers are asked for than can run at once.
+    /// turn), so no more workers are asked for than can run at once (the calling thread runs
+    /// one, the pool's threads the others).
     fn workers(&self) -> usize {
         pool().thread_num().max(1)
     }
 
+    /// Worker 0 runs on the calling thread while the pool's threads take the others: a worker
+    /// that waits for another's turn must never be queued behind it on one thread (Bevy's scope
+    /// may run queued tasks on the thread that waits for them).
     fn run(&self, n: usize, work: &(dyn Fn(usize) + Sync)) {
         pool().scope(|scope| {
-            for i in 0..n {
+            for i in 1..n {
                 scope.spawn(async move { work(i) });
+            }
+            if n > 0 {
+                work(0);
             }
         });
     }

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use bevy::MinimalPlugins;
 use bevy::app::{App, FixedUpdate};
@@ -22,17 +23,25 @@ fn the_scripts_phase_runs_on_bevys_compute_pool_with_the_clis_trace() {
     });
     assert_eq!(pool.thread_num(), 2);
 
-    // The pool runs each worker once, on Bevy's threads.
+    // The pool runs each worker once, side by side: worker 0 on the calling thread, worker 1 on
+    // one of Bevy's (each waits until both have started, so neither runs after the other on
+    // one thread).
     assert_eq!(ComputePool.workers(), 2);
+    let started = AtomicUsize::new(0);
     let ran = Mutex::new(Vec::new());
     ComputePool.run(2, &|i| {
+        started.fetch_add(1, Ordering::SeqCst);
+        while started.load(Ordering::SeqCst) < 2 {
+            std::thread::yield_now();
+        }
         let name = std::thread::current().name().unwrap_or_default().to_owned();
         ran.lock().unwrap().push((i, name));
     });
     let mut ran = ran.into_inner().unwrap();
     ran.sort();
-    assert_eq!(ran.iter().map(|(i, _)| *i).collect::<Vec<_>>(), [0, 1]);
-    assert!(ran.iter().all(|(_, name)| name.starts_with("Compute Task Pool")), "{ran:?}");
+    let me = std::thread::current().name().unwrap_or_default().to_owned();
+    assert_eq!(ran[0], (0, me), "{ran:?}");
+    assert!(ran[1].0 == 1 && ran[1].1.starts_with("Compute Task Pool"), "{ran:?}");
 
     // A runtime in an app asks for two workers; the plugin gave it Bevy's pool.
     let mut runtime = TacticaRuntime::from_scenario(KEEP).unwrap();
