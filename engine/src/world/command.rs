@@ -418,9 +418,14 @@ impl CommandBuffer {
         self.commands
     }
 
-    /// Appends commands already issued and weighed elsewhere (a worker's, in merge order).
-    pub fn extend_issued(&mut self, commands: impl IntoIterator<Item = Command>) {
-        self.commands.extend(commands);
+    /// Appends commands already issued and weighed elsewhere (the workers', in merge order). An
+    /// empty buffer takes the list as it is: a tick's commands are moved, not copied.
+    pub fn extend_issued(&mut self, commands: Vec<Command>) {
+        if self.commands.is_empty() {
+            self.commands = commands;
+        } else {
+            self.commands.extend(commands);
+        }
     }
 
     /// The commands issued while the buffer grew from `from` to `to` commands, to amend.
