@@ -6,8 +6,7 @@
 //! the calls share and whose result depends on order is made to come out in position order:
 //! - random numbers: each call draws from a stream of its own, decided by the seed, the tick and
 //!   its script (its character and its place among that character's scripts,
-//!   [`super::Instance::stream_key`]), so nothing about them is
-//!   shared;
+//!   [`super::Instance::stream_key`]), so nothing about them is shared;
 //! - the position service's budget and handles, by turns ([`TurnOrder`]): a call that asks for
 //!   a position waits until every earlier position has finished;
 //! - commands: each worker's buffer is consumed front to back while the jobs are merged in

@@ -18,7 +18,7 @@ use super::turns::Turn;
 /// calls of a tick can run on any number of threads with the same rolls, and one character's
 /// rolls do not change when another's script draws more or less. In a parallel scripts phase
 /// the generator also holds the call's turn at the world's ordered shared state
-/// ([`TurnOrder::rng_for`], [`WorldRng::wait_turn`]).
+/// ([`TurnOrder::worker`], [`WorldRng::wait_turn`]).
 #[derive(Debug, Clone)]
 pub struct WorldRng {
     pub(super) inner: Pcg64,

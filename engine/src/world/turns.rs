@@ -60,13 +60,6 @@ impl TurnOrder {
         })
     }
 
-    /// `stream`, the generator of the call at `position` (run by `worker`), holding that
-    /// call's turn.
-    pub fn rng_for(self: &Arc<Self>, position: usize, worker: usize, mut stream: WorldRng) -> WorldRng {
-        stream.turn = Some(Turn { order: Arc::clone(self), position, worker });
-        stream
-    }
-
     /// The turns of `worker`'s calls, handed out one call after another.
     pub fn worker(self: &Arc<Self>, worker: usize) -> WorkerTurns {
         WorkerTurns { order: Arc::clone(self), worker, spare: None }
@@ -74,7 +67,7 @@ impl TurnOrder {
 
     /// `worker` finished its calls before position `next` (`usize::MAX`: all of them). Fronts
     /// only move forward.
-    pub fn advance(&self, worker: usize, next: usize) {
+    fn advance(&self, worker: usize, next: usize) {
         if let Some(front) = self.fronts.get(worker) {
             front.0.fetch_max(next, Ordering::Release);
         }
@@ -111,8 +104,7 @@ impl TurnOrder {
     }
 }
 
-/// One worker's turns: what [`TurnOrder::rng_for`] and [`TurnOrder::advance`] do, for a worker
-/// that runs many calls. A turn a call never took is kept for the next call, so a worker touches
+/// One worker's turns, handed to its calls one after another. A turn a call never took is kept for the next call, so a worker touches
 /// the order's shared reference count only when a call waited, not on every call (two workers
 /// counting on one line would take it from each other thousands of times a tick). Dropped — also
 /// when the worker panics — it moves the worker's front past all its calls, so no other worker
@@ -188,8 +180,9 @@ mod tests {
                 for w in 0..workers {
                     let (order, finished, turns_seen) = (Arc::clone(&order), &finished, &turns_seen);
                     s.spawn(move || {
+                        let mut turns = order.worker(w);
                         for p in (w..60).step_by(workers) {
-                            let mut rng = order.rng_for(p, w, WorldRng::for_call(1, 0, p as u64));
+                            let mut rng = turns.rng_for(p, WorldRng::for_call(1, 0, p as u64));
                             // Every third position reaches for ordered state.
                             if p % 3 == 0 {
                                 rng.wait_turn();
@@ -199,7 +192,7 @@ mod tests {
                             }
                             finished[p].store(true, Ordering::SeqCst);
                             let next = p + workers;
-                            order.advance(w, if next < 60 { next } else { usize::MAX });
+                            turns.finish(rng, if next < 60 { next } else { usize::MAX });
                         }
                     });
                 }
